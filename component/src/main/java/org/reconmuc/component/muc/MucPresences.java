@@ -1,0 +1,51 @@
+package org.reconmuc.component.muc;
+
+import java.util.Set;
+import org.dom4j.Element;
+import org.xmpp.packet.Presence;
+
+/** Building the muc#user payload of occupant presences (XEP-0045 §7.2, status codes §15.6). */
+final class MucPresences {
+    static final int SELF = 110;
+    static final int NON_ANONYMOUS = 100;
+    static final int ROOM_CREATED = 201;
+    static final int BANNED = 301;
+    static final int NICK_CHANGED = 303;
+    static final int KICKED = 307;
+    static final int AFFILIATION_REMOVED = 321;
+    static final int MEMBERS_ONLY_REMOVED = 322;
+    static final int REMOVED_BY_ERROR = 333;
+
+    private MucPresences() {
+    }
+
+    /** A payload-only copy of a client's presence: no addresses and no MUC elements of its own. */
+    static Presence sanitize(Presence from) {
+        Presence p = from.createCopy();
+        p.setFrom((String) null);
+        p.setTo((String) null);
+        p.getElement().addAttribute("type", null);
+        for (Element child : p.getElement().elements()) {
+            String ns = child.getNamespaceURI();
+            if (Namespaces.MUC.equals(ns) || Namespaces.MUC_USER.equals(ns)) {
+                p.getElement().remove(child);
+            }
+        }
+        return p;
+    }
+
+    /** Adds {@code <x xmlns=muc#user><item …/>…</x>} and returns the item element. */
+    static Element addUserItem(Presence p, Affiliation affiliation, Role role, String realJid, Set<Integer> codes) {
+        Element x = p.getElement().addElement("x", Namespaces.MUC_USER);
+        Element item = x.addElement("item");
+        item.addAttribute("affiliation", affiliation.xmlValue());
+        item.addAttribute("role", role.xmlValue());
+        if (realJid != null) {
+            item.addAttribute("jid", realJid);
+        }
+        for (int code : codes) {
+            x.addElement("status").addAttribute("code", Integer.toString(code));
+        }
+        return item;
+    }
+}

@@ -1,0 +1,310 @@
+package org.reconmuc.component.muc;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import org.dom4j.Element;
+import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.jid.RoomJid;
+import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.transport.ConnectionListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.xmpp.component.Component;
+import org.xmpp.component.ComponentException;
+import org.xmpp.component.ComponentManager;
+import org.xmpp.packet.IQ;
+import org.xmpp.packet.JID;
+import org.xmpp.packet.Message;
+import org.xmpp.packet.Packet;
+import org.xmpp.packet.Presence;
+
+/**
+ * The multi-user chat service (XEP-0045) as a Tinder {@link Component}: the same class can be
+ * attached over XEP-0114 by our own connector, or loaded in-process by Openfire.
+ *
+ * <p>Stanzas for the service's own address (disco, ping, version) are answered at once; stanzas
+ * for a room go to that room's mailbox, so each room runs on one thread at a time, in order.
+ */
+public final class MucService implements Component, ConnectionListener {
+    private static final Logger LOG = LoggerFactory.getLogger(MucService.class);
+    public static final String NAME = "ReConMUC";
+    public static final String VERSION = "0.1.0";
+
+    private final ServiceConfig config;
+    private final Clock clock;
+    private final Executor executor;
+    private volatile Outbox outbox;
+    /** Guards {@link #rooms} and the hand-over of stanzas to mailboxes (see {@link #discard}). */
+    private final Object routing = new Object();
+    private final Map<RoomJid, RoomEntry> rooms = new HashMap<>();
+    private volatile boolean everConnected;
+
+    private record RoomEntry(Room room, RoomMailbox mailbox) {
+    }
+
+    /** A service whose stanzas leave through the ComponentManager given to {@link #initialize}. */
+    public MucService(ServiceConfig config, Clock clock, Executor executor) {
+        this(config, clock, executor, null);
+    }
+
+    /** A service whose stanzas leave through {@code outbox} (tests, benchmarks). */
+    public MucService(ServiceConfig config, Clock clock, Executor executor, Outbox outbox) {
+        this.config = config;
+        this.clock = clock;
+        this.executor = executor;
+        this.outbox = outbox;
+    }
+
+    @Override
+    public String getName() {
+        return NAME;
+    }
+
+    @Override
+    public String getDescription() {
+        return "Multi-user chat (XEP-0045) with per-occupant relaxed consistency";
+    }
+
+    @Override
+    public void initialize(JID jid, ComponentManager componentManager) throws ComponentException {
+        if (outbox == null) {
+            outbox = packet -> {
+                try {
+                    componentManager.sendPacket(this, packet);
+                } catch (ComponentException e) {
+                    LOG.debug("could not send a {}: {}", packet.getElement().getName(), e.getMessage());
+                }
+            };
+        }
+    }
+
+    @Override
+    public void start() {
+        LOG.info("{} serving {}", NAME, config.domain());
+    }
+
+    @Override
+    public void shutdown() {
+        LOG.info("{} shut down with {} rooms in memory", NAME, roomCount());
+    }
+
+    @Override
+    public void connected() {
+        if (everConnected) {
+            // After an outage some occupants' sessions may be gone: a ping sorts them out.
+            List<RoomEntry> all;
+            synchronized (routing) {
+                all = new ArrayList<>(rooms.values());
+            }
+            for (RoomEntry e : all) {
+                e.mailbox().submit(e.room()::pingOccupants);
+            }
+        }
+        everConnected = true;
+    }
+
+    @Override
+    public void disconnected() {
+        // Rooms and history stay in memory until the connection is back.
+    }
+
+    public int roomCount() {
+        synchronized (routing) {
+            return rooms.size();
+        }
+    }
+
+    @Override
+    public void processPacket(Packet packet) {
+        try {
+            route(packet);
+        } catch (RuntimeException e) {
+            LOG.warn("failed to route a {} from {}", packet.getElement().getName(), packet.getFrom(), e);
+            reply(packet, Condition.INTERNAL_SERVER_ERROR, "The service could not process this stanza");
+        }
+    }
+
+    private void route(Packet packet) {
+        JID to = packet.getTo();
+        if (to == null || packet.getFrom() == null || !config.domain().equals(to.getDomain())) {
+            LOG.debug("dropping a stanza not addressed to {}: {}", config.domain(), to);
+            return;
+        }
+        JID address;
+        try {
+            address = new JID(to.toString()); // full stringprep: 'Lobby' and 'lobby' are one room
+        } catch (IllegalArgumentException e) {
+            reply(packet, Condition.JID_MALFORMED, "'" + to + "' is not a valid room or occupant address");
+            return;
+        }
+        if (address.getNode() == null) {
+            ServiceRequests.handle(this, packet);
+            return;
+        }
+        packet.setTo(address);
+        RoomJid roomJid = new RoomJid(address.asBareJID());
+        synchronized (routing) {
+            RoomEntry entry = rooms.get(roomJid);
+            if (entry == null) {
+                if (!isJoin(packet)) {
+                    refuseForMissingRoom(packet, roomJid);
+                    return;
+                }
+                entry = newRoom(roomJid);
+                rooms.put(roomJid, entry);
+            }
+            Room room = entry.room();
+            entry.mailbox().submit(new RoomMailbox.Delivery(packet, () -> room.handle(packet)));
+        }
+    }
+
+    private RoomEntry newRoom(RoomJid jid) {
+        Room room = new Room(jid, new RoomContext() {
+            @Override
+            public ServiceConfig config() {
+                return config;
+            }
+
+            @Override
+            public Clock clock() {
+                return clock;
+            }
+
+            @Override
+            public Outbox outbox() {
+                return outbox;
+            }
+
+            @Override
+            public void discard(Room r) {
+                MucService.this.discard(r);
+            }
+        });
+        return new RoomEntry(room, new RoomMailbox(executor));
+    }
+
+    /**
+     * Forgets a room (on its own thread). Stanzas already queued for it are routed again under
+     * the same lock, so a join that raced with the last leave creates a fresh room, in order.
+     */
+    private void discard(Room room) {
+        synchronized (routing) {
+            RoomEntry entry = rooms.get(room.jid());
+            if (entry == null || entry.room() != room) {
+                return;
+            }
+            rooms.remove(room.jid());
+            for (Packet pending : entry.mailbox().drainDeliveries()) {
+                route(pending);
+            }
+        }
+    }
+
+    private static boolean isJoin(Packet packet) {
+        return packet instanceof Presence p && p.getType() == null;
+    }
+
+    private void refuseForMissingRoom(Packet packet, RoomJid room) {
+        if (packet instanceof Presence) {
+            return; // leaving a room that is gone: nothing to say
+        }
+        reply(packet, Condition.ITEM_NOT_FOUND, "The room " + room + " does not exist");
+    }
+
+    void reply(Packet request, Condition condition, String text) {
+        Packet error = StanzaErrors.reply(request, condition, text);
+        if (error != null) {
+            send(error);
+        }
+    }
+
+    void send(Packet packet) {
+        Outbox out = outbox;
+        if (out != null) {
+            out.send(packet);
+        }
+    }
+
+    ServiceConfig config() {
+        return config;
+    }
+
+    /** Public rooms for the room directory (disco#items on the service), by address. */
+    List<Room.RoomListing> publicRooms() {
+        List<Room.RoomListing> listings = new ArrayList<>();
+        synchronized (routing) {
+            for (RoomEntry e : rooms.values()) {
+                Room.RoomListing l = e.room().listing();
+                if (l.publicRoom()) {
+                    listings.add(l);
+                }
+            }
+        }
+        listings.sort(Comparator.comparing(l -> l.jid().toString()));
+        return listings;
+    }
+
+    /** Answers stanzas addressed to the service itself (XEP-0030, XEP-0199, XEP-0092). */
+    static final class ServiceRequests {
+        private ServiceRequests() {
+        }
+
+        static void handle(MucService service, Packet packet) {
+            if (!(packet instanceof IQ iq)) {
+                if (packet instanceof Message m && m.getType() != Message.Type.error && m.getBody() != null) {
+                    service.reply(packet, Condition.SERVICE_UNAVAILABLE,
+                            "This is a multi-user chat service; send messages to a room");
+                }
+                return;
+            }
+            if (iq.getType() != IQ.Type.get && iq.getType() != IQ.Type.set) {
+                return;
+            }
+            Element query = iq.getChildElement();
+            String ns = query == null ? null : query.getNamespaceURI();
+            boolean get = iq.getType() == IQ.Type.get;
+            if (Namespaces.DISCO_INFO.equals(ns) && get && query.attributeValue("node") == null) {
+                IQ result = IQ.createResultIQ(iq);
+                Element q = result.setChildElement("query", Namespaces.DISCO_INFO);
+                Element identity = q.addElement("identity");
+                identity.addAttribute("category", "conference");
+                identity.addAttribute("type", "text");
+                identity.addAttribute("name", NAME);
+                for (String feature : List.of(Namespaces.MUC, Namespaces.DISCO_INFO, Namespaces.DISCO_ITEMS,
+                        Namespaces.PING, Namespaces.VERSION, Namespaces.STANZA_ID)) {
+                    q.addElement("feature").addAttribute("var", feature);
+                }
+                service.send(result);
+            } else if (Namespaces.DISCO_ITEMS.equals(ns) && get && query.attributeValue("node") == null) {
+                IQ result = IQ.createResultIQ(iq);
+                Element q = result.setChildElement("query", Namespaces.DISCO_ITEMS);
+                for (Room.RoomListing l : service.publicRooms()) {
+                    Element item = q.addElement("item");
+                    item.addAttribute("jid", l.jid().toString());
+                    item.addAttribute("name", l.name());
+                }
+                service.send(result);
+            } else if (Namespaces.PING.equals(ns) && get) {
+                service.send(IQ.createResultIQ(iq));
+            } else if (Namespaces.VERSION.equals(ns) && get) {
+                IQ result = IQ.createResultIQ(iq);
+                Element q = result.setChildElement("query", Namespaces.VERSION);
+                q.addElement("name").setText(NAME);
+                q.addElement("version").setText(VERSION);
+                service.send(result);
+            } else if (query != null && query.attributeValue("node") != null
+                    && (Namespaces.DISCO_INFO.equals(ns) || Namespaces.DISCO_ITEMS.equals(ns))) {
+                service.reply(iq, Condition.ITEM_NOT_FOUND, "The service has no disco node '"
+                        + query.attributeValue("node") + "'");
+            } else {
+                service.reply(iq, Condition.SERVICE_UNAVAILABLE, query == null
+                        ? "An IQ needs one child element" : "The service does not support " + ns);
+            }
+        }
+    }
+}

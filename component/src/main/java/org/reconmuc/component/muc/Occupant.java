@@ -1,0 +1,98 @@
+package org.reconmuc.component.muc;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.reconmuc.component.jid.OccupantJid;
+import org.reconmuc.component.jid.RealJid;
+import org.xmpp.packet.Presence;
+
+/**
+ * Someone present in a room under one nick. One user may be present from several of its
+ * sessions (same bare JID, same nick: XEP-0045 multi-session nicks); each gets every stanza.
+ */
+final class Occupant {
+    private OccupantJid jid;
+    private final RealJid bareJid;
+    /** Real full JID of each session, with the presence it last sent (payload only). */
+    private final Map<RealJid, Presence> sessions = new LinkedHashMap<>();
+    private Role role;
+    /** The session shown as the real JID; survives the last session's departure for the goodbye presence. */
+    private RealJid shownSession;
+    private final RateLimiter rateLimiter;
+
+    Occupant(OccupantJid jid, RealJid session, Presence presence, Role role, RateLimiter rateLimiter) {
+        this.jid = jid;
+        this.bareJid = session.bare();
+        this.role = role;
+        this.rateLimiter = rateLimiter;
+        sessions.put(session, presence);
+        this.shownSession = session;
+    }
+
+    OccupantJid jid() {
+        return jid;
+    }
+
+    String nick() {
+        return jid.nick();
+    }
+
+    void rename(OccupantJid newJid) {
+        this.jid = newJid;
+    }
+
+    RealJid bareJid() {
+        return bareJid;
+    }
+
+    Role role() {
+        return role;
+    }
+
+    void setRole(Role role) {
+        this.role = role;
+    }
+
+    RateLimiter rateLimiter() {
+        return rateLimiter;
+    }
+
+    List<RealJid> sessions() {
+        return new ArrayList<>(sessions.keySet());
+    }
+
+    boolean hasSession(RealJid session) {
+        return sessions.containsKey(session);
+    }
+
+    int sessionCount() {
+        return sessions.size();
+    }
+
+    void putSession(RealJid session, Presence presence) {
+        sessions.put(session, presence);
+    }
+
+    void removeSession(RealJid session) {
+        sessions.remove(session);
+        if (session.equals(shownSession) && !sessions.isEmpty()) {
+            shownSession = sessions.keySet().iterator().next();
+        }
+    }
+
+    /** The presence shown to others: the one most recently sent by any session. */
+    Presence presence() {
+        Presence last = null;
+        for (Presence p : sessions.values()) {
+            last = p;
+        }
+        return last;
+    }
+
+    /** The real JID others may see (the first session's), XEP-0045 §7.2.4. */
+    RealJid shownRealJid() {
+        return shownSession;
+    }
+}

@@ -1,0 +1,546 @@
+package org.reconmuc.component.muc;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.dom4j.Element;
+import org.reconmuc.component.jid.OccupantJid;
+import org.reconmuc.component.jid.RealJid;
+import org.reconmuc.component.jid.RoomJid;
+import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.xmpp.packet.IQ;
+import org.xmpp.packet.JID;
+import org.xmpp.packet.Message;
+import org.xmpp.packet.Packet;
+import org.xmpp.packet.Presence;
+
+/**
+ * One chat room (XEP-0045): its occupants, affiliations, configuration, subject and history,
+ * and how presence moves people in and out. Messages, admin, owner, disco and IQ proxying live
+ * in their own classes of this package.
+ *
+ * <p>Not thread-safe by design: the service hands a room one stanza at a time (its mailbox),
+ * so the room needs no locks and sees stanzas in the order the server sent them.
+ */
+final class Room {
+    private static final Logger LOG = LoggerFactory.getLogger(Room.class);
+
+    /** Error conditions that mean a session is gone: its occupant is a ghost (XEP-0045 §7.2.? / status 333). */
+    private static final Set<String> GONE_CONDITIONS = Set.of("gone", "item-not-found", "recipient-unavailable",
+            "redirect", "remote-server-not-found", "remote-server-timeout", "service-unavailable");
+
+    private final RoomJid jid;
+    private final RoomContext context;
+    private RoomConfig config;
+    /** Occupants by nick, in join order. */
+    private final Map<String, Occupant> occupantsByNick = new LinkedHashMap<>();
+    private final Map<RealJid, Occupant> occupantsBySession = new HashMap<>();
+    private final Map<RealJid, Affiliation> affiliations = new LinkedHashMap<>();
+    private final History history;
+    private final IqProxy iqProxy = new IqProxy();
+    /** The last subject change as broadcast (from the occupant who set it), or null. */
+    private Message subject;
+    private boolean justCreated = true;
+    private boolean destroyed;
+    private volatile RoomListing listing;
+
+    Room(RoomJid jid, RoomContext context) {
+        this.jid = jid;
+        this.context = context;
+        int historySize = context.config().historySize();
+        this.config = RoomConfig.instant(historySize, context.config().maxOccupantsPerRoom());
+        this.history = new History(historySize);
+        refreshListing();
+    }
+
+    /** What the service may read about the room from other threads (room directory). */
+    record RoomListing(RoomJid jid, String name, boolean publicRoom, int occupants) {
+    }
+
+    RoomJid jid() {
+        return jid;
+    }
+
+    RoomListing listing() {
+        return listing;
+    }
+
+    boolean destroyed() {
+        return destroyed;
+    }
+
+    /** Handles one stanza addressed to the room or to one of its occupants. */
+    void handle(Packet packet) {
+        try {
+            if (packet.getFrom() == null) {
+                return;
+            }
+            RealJid session = new RealJid(packet.getFrom());
+            if (packet instanceof Presence presence) {
+                handlePresence(presence, session);
+            } else if (packet instanceof Message message) {
+                RoomMessages.handle(this, message, session);
+            } else if (packet instanceof IQ iq) {
+                RoomIqs.handle(this, iq, session);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("room {}: failed to handle a {} from {}", jid, packet.getElement().getName(), packet.getFrom(), e);
+            reply(packet, Condition.INTERNAL_SERVER_ERROR, "The room could not process this stanza");
+        } finally {
+            justCreated = false;
+            if (!destroyed && occupantsByNick.isEmpty() && !config.persistent()) {
+                destroyed = true;
+                context.discard(this);
+            }
+            refreshListing();
+        }
+    }
+
+    /** Sends an IQ ping to every session, so that sessions the server no longer has answer with an error. */
+    void pingOccupants() {
+        for (RealJid session : occupantsBySession.keySet()) {
+            IQ ping = new IQ(IQ.Type.get);
+            ping.setFrom(jid.jid());
+            ping.setTo(session.jid());
+            ping.setChildElement("ping", Namespaces.PING);
+            send(ping);
+        }
+    }
+
+    // ---- presence -----------------------------------------------------------------------------
+
+    private void handlePresence(Presence presence, RealJid session) {
+        Occupant current = occupantsBySession.get(session);
+        Presence.Type type = presence.getType();
+        if (type == Presence.Type.error) {
+            removeGhost(current, session, presence);
+            return;
+        }
+        if (type == Presence.Type.unavailable) {
+            if (current != null) {
+                leave(current, session, presence);
+            }
+            return;
+        }
+        if (type != null) {
+            return; // subscription requests and probes mean nothing to a room
+        }
+        JID to = presence.getTo();
+        if (to.getResource() == null || to.getResource().isBlank()) {
+            reply(presence, Condition.JID_MALFORMED, "A nickname is required: send presence to room@service/nick");
+            return;
+        }
+        OccupantJid target = jid.occupant(to.getResource());
+        if (current == null) {
+            join(target, session, presence);
+        } else if (current.nick().equals(target.nick())) {
+            if (presence.getChildElement("x", Namespaces.MUC) != null) {
+                // A client that believes it is not joined (e.g. after a reconnect): give it the room again.
+                current.putSession(session, MucPresences.sanitize(presence));
+                sendRoomStateTo(current, session, presence, Set.of());
+            } else {
+                current.putSession(session, MucPresences.sanitize(presence));
+                broadcastPresence(current, Set.of());
+            }
+        } else {
+            changeNick(current, session, target, presence);
+        }
+    }
+
+    private void join(OccupantJid target, RealJid session, Presence presence) {
+        Element mucJoin = presence.getChildElement("x", Namespaces.MUC);
+        Affiliation affiliation = justCreated ? Affiliation.OWNER : affiliationOf(session);
+        Occupant sameNick = occupantsByNick.get(target.nick());
+        if (affiliation == Affiliation.OUTCAST) {
+            reply(presence, Condition.FORBIDDEN, "You are banned from this room");
+            return;
+        }
+        if (sameNick != null && !sameNick.bareJid().equals(session.bare())) {
+            reply(presence, Condition.CONFLICT, "The nickname '" + target.nick() + "' is already in use in this room");
+            return;
+        }
+        if (config.membersOnly() && !affiliation.atLeast(Affiliation.MEMBER)) {
+            reply(presence, Condition.REGISTRATION_REQUIRED, "This room is members-only and you are not a member");
+            return;
+        }
+        if (config.passwordProtected() && !affiliation.atLeast(Affiliation.ADMIN)) {
+            String given = mucJoin == null ? null : mucJoin.elementText("password");
+            if (!config.password().equals(given)) {
+                reply(presence, Condition.NOT_AUTHORIZED, given == null
+                        ? "This room requires a password" : "The password is not correct");
+                return;
+            }
+        }
+        if (sameNick == null && occupantsByNick.size() >= config.maxUsers() && !affiliation.atLeast(Affiliation.ADMIN)) {
+            reply(presence, Condition.SERVICE_UNAVAILABLE, "wait", "The room is full ("
+                    + config.maxUsers() + " occupants)");
+            return;
+        }
+        HistoryRequest historyRequest;
+        try {
+            historyRequest = HistoryRequest.parse(mucJoin == null ? null : mucJoin.element("history"));
+        } catch (IllegalArgumentException e) {
+            reply(presence, Condition.BAD_REQUEST, e.getMessage());
+            return;
+        }
+        Set<Integer> selfCodes = new LinkedHashSet<>();
+        if (justCreated) {
+            affiliations.put(session.bare(), Affiliation.OWNER);
+            selfCodes.add(MucPresences.ROOM_CREATED);
+        }
+        Occupant occupant;
+        if (sameNick != null) {
+            // Another session of the same user under the same nick (multi-session).
+            occupant = sameNick;
+            occupant.putSession(session, MucPresences.sanitize(presence));
+        } else {
+            long now = now().toEpochMilli();
+            occupant = new Occupant(target, session, MucPresences.sanitize(presence), defaultRole(affiliation),
+                    new RateLimiter(context.config().messagesPerSecond(), context.config().messageBurst(), now));
+            occupantsByNick.put(target.nick(), occupant);
+        }
+        occupantsBySession.put(session, occupant);
+        sendRoomStateTo(occupant, session, presence, selfCodes, historyRequest);
+        if (sameNick == null) {
+            for (Occupant other : occupantsByNick.values()) {
+                if (other != occupant) {
+                    for (RealJid s : other.sessions()) {
+                        send(presenceOf(occupant, other, s, Set.of()));
+                    }
+                }
+            }
+        }
+    }
+
+    private void sendRoomStateTo(Occupant occupant, RealJid session, Presence request, Set<Integer> selfCodes) {
+        HistoryRequest historyRequest;
+        try {
+            Element mucJoin = request.getChildElement("x", Namespaces.MUC);
+            historyRequest = HistoryRequest.parse(mucJoin == null ? null : mucJoin.element("history"));
+        } catch (IllegalArgumentException e) {
+            historyRequest = HistoryRequest.ALL;
+        }
+        sendRoomStateTo(occupant, session, request, selfCodes, historyRequest);
+    }
+
+    /**
+     * The join sequence of XEP-0045 §7.2: every other occupant's presence, then the newcomer's
+     * own presence (status 110), then discussion history, then the subject.
+     */
+    private void sendRoomStateTo(Occupant occupant, RealJid session, Presence request, Set<Integer> selfCodes,
+            HistoryRequest historyRequest) {
+        for (Occupant other : occupantsByNick.values()) {
+            if (other != occupant) {
+                send(presenceOf(other, occupant, session, Set.of()));
+            }
+        }
+        Set<Integer> codes = new LinkedHashSet<>();
+        codes.add(MucPresences.SELF);
+        if (config.nonAnonymous()) {
+            codes.add(MucPresences.NON_ANONYMOUS);
+        }
+        codes.addAll(selfCodes);
+        Presence self = presenceOf(occupant, occupant, session, codes);
+        self.setID(request.getID());
+        send(self);
+        for (History.Entry entry : history.select(historyRequest, now())) {
+            Message m = entry.broadcast().createCopy();
+            m.setTo(session.jid());
+            addDelay(m, entry.at());
+            send(m);
+        }
+        Message subjectMessage;
+        if (subject != null) {
+            subjectMessage = subject.createCopy();
+        } else {
+            subjectMessage = new Message();
+            subjectMessage.setType(Message.Type.groupchat);
+            subjectMessage.setFrom(jid.jid());
+            subjectMessage.getElement().addElement("subject");
+        }
+        subjectMessage.setTo(session.jid());
+        send(subjectMessage);
+    }
+
+    private void addDelay(Message m, Instant at) {
+        Element delay = m.getElement().addElement("delay", Namespaces.DELAY);
+        delay.addAttribute("from", jid.toString());
+        delay.addAttribute("stamp", at.toString());
+    }
+
+    private void leave(Occupant occupant, RealJid session, Presence presence) {
+        occupant.removeSession(session);
+        occupantsBySession.remove(session);
+        Presence goodbye = new Presence(Presence.Type.unavailable);
+        if (presence.getStatus() != null) {
+            goodbye.setStatus(presence.getStatus());
+        }
+        if (occupant.sessionCount() > 0) {
+            // Other sessions stay: only this one learns it has left.
+            Presence self = unavailableOf(occupant, goodbye, occupant, Set.of(MucPresences.SELF));
+            self.setTo(session.jid());
+            send(self);
+            broadcastPresence(occupant, Set.of());
+            return;
+        }
+        occupantsByNick.remove(occupant.nick());
+        Presence self = unavailableOf(occupant, goodbye, occupant, Set.of(MucPresences.SELF));
+        self.setTo(session.jid());
+        self.setID(presence.getID());
+        send(self);
+        for (Occupant other : occupantsByNick.values()) {
+            Presence p = unavailableOf(occupant, goodbye, other, Set.of());
+            sendToAllSessions(other, p);
+        }
+    }
+
+    private void changeNick(Occupant occupant, RealJid session, OccupantJid target, Presence presence) {
+        if (occupant.sessionCount() > 1) {
+            reply(presence, Condition.NOT_ACCEPTABLE,
+                    "You cannot change your nickname while joined from several sessions");
+            return;
+        }
+        Occupant holder = occupantsByNick.get(target.nick());
+        if (holder != null) {
+            reply(presence, Condition.CONFLICT, "The nickname '" + target.nick() + "' is already in use in this room");
+            return;
+        }
+        Presence goodbye = new Presence(Presence.Type.unavailable);
+        for (Occupant viewer : occupantsByNick.values()) {
+            Set<Integer> codes = viewer == occupant
+                    ? Set.of(MucPresences.NICK_CHANGED, MucPresences.SELF) : Set.of(MucPresences.NICK_CHANGED);
+            Presence p = unavailableOf(occupant, goodbye, viewer, codes);
+            p.getChildElement("x", Namespaces.MUC_USER).element("item").addAttribute("nick", target.nick());
+            sendToAllSessions(viewer, p);
+        }
+        occupantsByNick.remove(occupant.nick());
+        occupant.rename(target);
+        occupantsByNick.put(target.nick(), occupant);
+        occupant.putSession(session, MucPresences.sanitize(presence));
+        for (Occupant viewer : occupantsByNick.values()) {
+            for (RealJid s : viewer.sessions()) {
+                Presence p = presenceOf(occupant, viewer, s, viewer == occupant ? Set.of(MucPresences.SELF) : Set.of());
+                if (viewer == occupant) {
+                    p.setID(presence.getID());
+                }
+                send(p);
+            }
+        }
+    }
+
+    /** An error from a session the room sent something to: if it says the session is gone, drop it. */
+    void removeGhost(Occupant occupant, RealJid session, Packet error) {
+        if (occupant == null || !GONE_CONDITIONS.contains(StanzaErrors.conditionOf(error))) {
+            return;
+        }
+        LOG.debug("room {}: removing {} after a '{}' error", jid, session, StanzaErrors.conditionOf(error));
+        occupant.removeSession(session);
+        occupantsBySession.remove(session);
+        if (occupant.sessionCount() > 0) {
+            broadcastPresence(occupant, Set.of());
+            return;
+        }
+        occupantsByNick.remove(occupant.nick());
+        Presence goodbye = new Presence(Presence.Type.unavailable);
+        for (Occupant other : occupantsByNick.values()) {
+            sendToAllSessions(other, unavailableOf(occupant, goodbye, other, Set.of(MucPresences.REMOVED_BY_ERROR)));
+        }
+    }
+
+    /**
+     * Removes an occupant on someone's order (kick, ban, membership lost, room destroyed):
+     * every session of it and everyone else receive its unavailable presence with the reason.
+     */
+    void removeOccupant(Occupant occupant, int statusCode, String actorNick, String reason, Element destroy) {
+        for (RealJid s : occupant.sessions()) {
+            occupantsBySession.remove(s);
+        }
+        occupantsByNick.remove(occupant.nick());
+        Presence goodbye = new Presence(Presence.Type.unavailable);
+        List<Occupant> viewers = new ArrayList<>(occupantsByNick.values());
+        viewers.add(occupant);
+        for (Occupant viewer : viewers) {
+            Set<Integer> codes = new LinkedHashSet<>();
+            if (statusCode > 0) {
+                codes.add(statusCode);
+            }
+            if (viewer == occupant) {
+                codes.add(MucPresences.SELF);
+            }
+            Presence p = unavailableOf(occupant, goodbye, viewer, codes);
+            Element x = p.getChildElement("x", Namespaces.MUC_USER);
+            Element item = x.element("item");
+            if (actorNick != null) {
+                item.addElement("actor").addAttribute("nick", actorNick);
+            }
+            if (reason != null && !reason.isEmpty()) {
+                item.addElement("reason").setText(reason);
+            }
+            if (destroy != null) {
+                item.addAttribute("affiliation", Affiliation.NONE.xmlValue());
+                x.add(destroy.createCopy());
+            }
+            sendToAllSessions(viewer, p);
+        }
+    }
+
+    // ---- presence rendering -------------------------------------------------------------------
+
+    /** The presence of {@code subject} as {@code viewer} sees it (real JID only where allowed). */
+    Presence presenceOf(Occupant subjectOccupant, Occupant viewer, RealJid viewerSession, Set<Integer> codes) {
+        Presence p = subjectOccupant.presence().createCopy();
+        p.setFrom(subjectOccupant.jid().jid());
+        p.setTo(viewerSession.jid());
+        MucPresences.addUserItem(p, affiliationOf(subjectOccupant.bareJid()), subjectOccupant.role(),
+                realJidVisibleTo(subjectOccupant, viewer), codes);
+        return p;
+    }
+
+    private Presence unavailableOf(Occupant leaving, Presence goodbye, Occupant viewer, Set<Integer> codes) {
+        Presence p = goodbye.createCopy();
+        p.setFrom(leaving.jid().jid());
+        Affiliation affiliation = affiliationOf(leaving.bareJid());
+        MucPresences.addUserItem(p, affiliation, Role.NONE, realJidVisibleTo(leaving, viewer), codes);
+        return p;
+    }
+
+    private String realJidVisibleTo(Occupant subjectOccupant, Occupant viewer) {
+        boolean visible = config.nonAnonymous() || viewer == subjectOccupant
+                || (viewer != null && viewer.role() == Role.MODERATOR);
+        return visible ? subjectOccupant.shownRealJid().toString() : null;
+    }
+
+    /** Everyone (each session) receives {@code occupant}'s current presence; itself with status 110. */
+    void broadcastPresence(Occupant occupant, Set<Integer> extraCodes) {
+        for (Occupant viewer : occupantsByNick.values()) {
+            Set<Integer> codes = new LinkedHashSet<>(extraCodes);
+            if (viewer == occupant) {
+                codes.add(MucPresences.SELF);
+            }
+            for (RealJid s : viewer.sessions()) {
+                send(presenceOf(occupant, viewer, s, codes));
+            }
+        }
+    }
+
+    // ---- shared helpers for the feature classes ----------------------------------------------------
+
+    void sendToAllSessions(Occupant occupant, Packet packet) {
+        for (RealJid s : occupant.sessions()) {
+            packet.setTo(s.jid());
+            send(packet);
+        }
+    }
+
+    void send(Packet packet) {
+        context.outbox().send(packet);
+    }
+
+    void reply(Packet request, Condition condition, String text) {
+        Packet error = StanzaErrors.reply(request, condition, text);
+        if (error != null) {
+            send(error);
+        }
+    }
+
+    void reply(Packet request, Condition condition, String type, String text) {
+        Packet error = StanzaErrors.reply(request, condition, type, text);
+        if (error != null) {
+            send(error);
+        }
+    }
+
+    Instant now() {
+        return context.clock().instant();
+    }
+
+    RoomContext context() {
+        return context;
+    }
+
+    RoomConfig config() {
+        return config;
+    }
+
+    void setConfig(RoomConfig newConfig) {
+        this.config = newConfig;
+        history.setCapacity(newConfig.historyLength());
+    }
+
+    History history() {
+        return history;
+    }
+
+    IqProxy iqProxy() {
+        return iqProxy;
+    }
+
+    Message subject() {
+        return subject;
+    }
+
+    void setSubject(Message subjectBroadcast) {
+        Message stored = subjectBroadcast.createCopy();
+        stored.setTo((String) null);
+        this.subject = stored;
+    }
+
+    Occupant occupantBySession(RealJid session) {
+        return occupantsBySession.get(session);
+    }
+
+    Occupant occupantByNick(String nick) {
+        return occupantsByNick.get(nick);
+    }
+
+    Collection<Occupant> occupants() {
+        return occupantsByNick.values();
+    }
+
+    Affiliation affiliationOf(RealJid user) {
+        return affiliations.getOrDefault(user.bare(), Affiliation.NONE);
+    }
+
+    Map<RealJid, Affiliation> affiliations() {
+        return affiliations;
+    }
+
+    void setAffiliation(RealJid user, Affiliation affiliation) {
+        if (affiliation == Affiliation.NONE) {
+            affiliations.remove(user.bare());
+        } else {
+            affiliations.put(user.bare(), affiliation);
+        }
+    }
+
+    Role defaultRole(Affiliation affiliation) {
+        return switch (affiliation) {
+            case OWNER, ADMIN -> Role.MODERATOR;
+            case MEMBER -> Role.PARTICIPANT;
+            case NONE -> config.moderated() ? Role.VISITOR : Role.PARTICIPANT;
+            case OUTCAST -> Role.NONE;
+        };
+    }
+
+    /** Destroys the room (XEP-0045 §10.9): everyone leaves with the destroy notice. */
+    void destroy(Element destroyNotice) {
+        for (Occupant o : new ArrayList<>(occupantsByNick.values())) {
+            removeOccupant(o, 0, null, null, destroyNotice);
+        }
+        destroyed = true;
+        context.discard(this);
+    }
+
+    private void refreshListing() {
+        listing = new RoomListing(jid, config.name().isEmpty() ? jid.node() : config.name(), config.publicRoom(),
+                occupantsByNick.size());
+    }
+}

@@ -1,0 +1,71 @@
+package org.reconmuc.component.muc;
+
+import org.dom4j.Element;
+import org.reconmuc.component.jid.OccupantJid;
+import org.reconmuc.component.jid.RealJid;
+import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.xmpp.packet.IQ;
+
+/** Routes an IQ addressed to a room, or to an occupant of it, to the feature that answers it. */
+final class RoomIqs {
+
+    private RoomIqs() {
+    }
+
+    static void handle(Room room, IQ iq, RealJid session) {
+        Occupant sender = room.occupantBySession(session);
+        OccupantJid target = OccupantJid.of(iq.getTo()).orElse(null);
+        if (iq.getType() == IQ.Type.result || iq.getType() == IQ.Type.error) {
+            if (iq.getType() == IQ.Type.error) {
+                room.removeGhost(sender, session, iq);
+            }
+            if (target != null) {
+                room.iqProxy().answer(room, iq, session);
+            }
+            return;
+        }
+        Element query = iq.getChildElement();
+        if (query == null) {
+            room.reply(iq, Condition.BAD_REQUEST, "An IQ of type " + iq.getType() + " needs exactly one child element");
+            return;
+        }
+        if (target != null) {
+            toOccupant(room, iq, sender, target, query);
+            return;
+        }
+        String ns = query.getNamespaceURI();
+        boolean get = iq.getType() == IQ.Type.get;
+        if (Namespaces.DISCO_INFO.equals(ns) && get) {
+            RoomDisco.info(room, iq, sender);
+        } else if (Namespaces.DISCO_ITEMS.equals(ns) && get) {
+            RoomDisco.items(room, iq, sender);
+        } else if (Namespaces.MUC_ADMIN.equals(ns)) {
+            RoomAdmin.handle(room, iq, session, sender);
+        } else if (Namespaces.MUC_OWNER.equals(ns)) {
+            RoomOwner.handle(room, iq, session, sender);
+        } else if (Namespaces.PING.equals(ns) && get) {
+            room.send(IQ.createResultIQ(iq));
+        } else {
+            room.reply(iq, Condition.SERVICE_UNAVAILABLE, "The room does not support <" + query.getName()
+                    + " xmlns='" + ns + "'/> in an IQ of type " + iq.getType());
+        }
+    }
+
+    private static void toOccupant(Room room, IQ iq, Occupant sender, OccupantJid target, Element query) {
+        if (sender == null) {
+            room.reply(iq, Condition.NOT_ACCEPTABLE, "You are not an occupant of this room");
+            return;
+        }
+        // XEP-0410 MUC self-ping: the room answers for a joined client itself.
+        if (Namespaces.PING.equals(query.getNamespaceURI()) && sender.nick().equals(target.nick())) {
+            room.send(IQ.createResultIQ(iq));
+            return;
+        }
+        Occupant recipient = room.occupantByNick(target.nick());
+        if (recipient == null) {
+            room.reply(iq, Condition.ITEM_NOT_FOUND, "There is no occupant with the nickname '" + target.nick() + "'");
+            return;
+        }
+        room.iqProxy().forward(room, iq, sender, recipient);
+    }
+}

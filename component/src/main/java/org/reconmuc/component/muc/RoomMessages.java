@@ -1,0 +1,197 @@
+package org.reconmuc.component.muc;
+
+import java.util.UUID;
+import org.dom4j.Element;
+import org.reconmuc.component.jid.OccupantJid;
+import org.reconmuc.component.jid.RealJid;
+import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.xmpp.packet.JID;
+import org.xmpp.packet.Message;
+
+/**
+ * Messages to a room (XEP-0045 §7.4 groupchat, §7.5 private messages, §8.1 subject,
+ * §7.8.2 mediated invitations). Groupchat messages get a room-assigned XEP-0359 stanza-id.
+ */
+final class RoomMessages {
+
+    private RoomMessages() {
+    }
+
+    static void handle(Room room, Message message, RealJid session) {
+        Occupant sender = room.occupantBySession(session);
+        if (message.getType() == Message.Type.error) {
+            room.removeGhost(sender, session, message);
+            return;
+        }
+        OccupantJid target = OccupantJid.of(message.getTo()).orElse(null);
+        if (target != null) {
+            privateMessage(room, message, sender, target);
+        } else if (message.getType() == Message.Type.groupchat) {
+            groupchat(room, message, sender);
+        } else if (message.getChildElement("x", Namespaces.MUC_USER) != null) {
+            invitationOrDecline(room, message, sender, session);
+        } else {
+            room.reply(message, Condition.BAD_REQUEST,
+                    "Send messages of type 'groupchat' to the room, or private messages to room@service/nick");
+        }
+    }
+
+    private static void groupchat(Room room, Message message, Occupant sender) {
+        if (sender == null) {
+            room.reply(message, Condition.NOT_ACCEPTABLE, "You are not an occupant of this room");
+            return;
+        }
+        if (!sender.rateLimiter().tryAcquire(room.now().toEpochMilli())) {
+            room.reply(message, Condition.POLICY_VIOLATION, "You are sending messages too fast (limit: "
+                    + room.context().config().messagesPerSecond() + " per second); this one was not delivered");
+            return;
+        }
+        if (sender.role() == Role.VISITOR) {
+            room.reply(message, Condition.FORBIDDEN, "You have no voice in this moderated room");
+            return;
+        }
+        boolean subjectChange = message.getElement().element("subject") != null && message.getBody() == null;
+        if (subjectChange && !(sender.role() == Role.MODERATOR || room.config().changeSubject())) {
+            room.reply(message, Condition.FORBIDDEN, "Only moderators may change the subject of this room");
+            return;
+        }
+        Message out = message.createCopy();
+        out.setFrom(sender.jid().jid());
+        stripRoomClaims(out, room);
+        if (subjectChange) {
+            room.setSubject(out);
+        } else {
+            Element stanzaId = out.getElement().addElement("stanza-id", Namespaces.STANZA_ID);
+            stanzaId.addAttribute("id", UUID.randomUUID().toString());
+            stanzaId.addAttribute("by", room.jid().toString());
+            if (message.getBody() != null || message.getElement().element("subject") != null) {
+                room.history().append(out, room.now());
+            }
+        }
+        for (Occupant occupant : room.occupants()) {
+            room.sendToAllSessions(occupant, out);
+        }
+    }
+
+    /** A client must not pass off its own stanza-id or MUC status as the room's (XEP-0359 §5). */
+    private static void stripRoomClaims(Message out, Room room) {
+        for (Element child : out.getElement().elements()) {
+            boolean forgedId = "stanza-id".equals(child.getName()) && Namespaces.STANZA_ID.equals(child.getNamespaceURI())
+                    && room.jid().toString().equals(child.attributeValue("by"));
+            boolean forgedUser = Namespaces.MUC_USER.equals(child.getNamespaceURI());
+            boolean forgedDelay = Namespaces.DELAY.equals(child.getNamespaceURI());
+            if (forgedId || forgedUser || forgedDelay) {
+                out.getElement().remove(child);
+            }
+        }
+    }
+
+    private static void privateMessage(Room room, Message message, Occupant sender, OccupantJid target) {
+        if (message.getType() == Message.Type.groupchat) {
+            room.reply(message, Condition.BAD_REQUEST, "Messages of type 'groupchat' must be sent to the room itself");
+            return;
+        }
+        if (sender == null) {
+            room.reply(message, Condition.NOT_ACCEPTABLE, "You are not an occupant of this room");
+            return;
+        }
+        Occupant recipient = room.occupantByNick(target.nick());
+        if (recipient == null) {
+            room.reply(message, Condition.ITEM_NOT_FOUND, "There is no occupant with the nickname '" + target.nick() + "'");
+            return;
+        }
+        boolean allowed = switch (room.config().allowPrivateMessages()) {
+            case ANYONE -> true;
+            case PARTICIPANTS -> sender.role().atLeast(Role.PARTICIPANT);
+            case MODERATORS -> sender.role() == Role.MODERATOR;
+            case NONE -> false;
+        };
+        if (!allowed) {
+            room.reply(message, Condition.FORBIDDEN, "Private messages are not allowed in this room");
+            return;
+        }
+        if (!sender.rateLimiter().tryAcquire(room.now().toEpochMilli())) {
+            room.reply(message, Condition.POLICY_VIOLATION, "You are sending messages too fast; this one was not delivered");
+            return;
+        }
+        Message out = message.createCopy();
+        out.setFrom(sender.jid().jid());
+        stripRoomClaims(out, room);
+        // XEP-0045 §7.5: marks the message as a MUC private message for the recipient's client.
+        out.getElement().addElement("x", Namespaces.MUC_USER);
+        room.sendToAllSessions(recipient, out);
+    }
+
+    private static void invitationOrDecline(Room room, Message message, Occupant sender, RealJid session) {
+        Element x = message.getChildElement("x", Namespaces.MUC_USER);
+        Element decline = x.element("decline");
+        if (decline != null) {
+            forwardDecline(room, message, decline, session);
+            return;
+        }
+        if (x.elements("invite").isEmpty()) {
+            room.reply(message, Condition.BAD_REQUEST, "Expected an <invite/> or a <decline/>");
+            return;
+        }
+        if (sender == null) {
+            room.reply(message, Condition.NOT_ACCEPTABLE, "Only occupants may invite people into this room");
+            return;
+        }
+        Affiliation inviterAffiliation = room.affiliationOf(sender.bareJid());
+        boolean mayInvite = !room.config().membersOnly() || room.config().allowInvites()
+                || inviterAffiliation.atLeast(Affiliation.ADMIN) || sender.role() == Role.MODERATOR;
+        if (!mayInvite) {
+            room.reply(message, Condition.FORBIDDEN, "Only moderators may invite people into this members-only room");
+            return;
+        }
+        for (Element invite : x.elements("invite")) {
+            JID invitee;
+            try {
+                invitee = new JID(invite.attributeValue("to"));
+            } catch (RuntimeException e) {
+                room.reply(message, Condition.JID_MALFORMED, "The invitee's address is not a valid JID");
+                return;
+            }
+            if (room.config().membersOnly() && room.affiliationOf(new RealJid(invitee)) == Affiliation.NONE) {
+                room.setAffiliation(new RealJid(invitee), Affiliation.MEMBER);
+            }
+            Message out = new Message();
+            out.setFrom(room.jid().jid());
+            out.setTo(invitee);
+            Element ox = out.getElement().addElement("x", Namespaces.MUC_USER);
+            Element oi = ox.addElement("invite");
+            oi.addAttribute("from", room.config().nonAnonymous()
+                    ? sender.bareJid().toString() : sender.jid().toString());
+            String reason = invite.elementText("reason");
+            if (reason != null) {
+                oi.addElement("reason").setText(reason);
+            }
+            if (room.config().passwordProtected()) {
+                ox.addElement("password").setText(room.config().password());
+            }
+            out.setBody(sender.nick() + " invites you to the room " + room.jid()
+                    + (reason == null || reason.isEmpty() ? "" : ": " + reason));
+            room.send(out);
+        }
+    }
+
+    private static void forwardDecline(Room room, Message message, Element decline, RealJid session) {
+        JID inviter;
+        try {
+            inviter = new JID(decline.attributeValue("to"));
+        } catch (RuntimeException e) {
+            room.reply(message, Condition.JID_MALFORMED, "The decline's 'to' is not a valid JID");
+            return;
+        }
+        Message out = new Message();
+        out.setFrom(room.jid().jid());
+        out.setTo(inviter);
+        Element od = out.getElement().addElement("x", Namespaces.MUC_USER).addElement("decline");
+        od.addAttribute("from", session.bare().toString());
+        String reason = decline.elementText("reason");
+        if (reason != null) {
+            od.addElement("reason").setText(reason);
+        }
+        room.send(out);
+    }
+}

@@ -1,0 +1,121 @@
+package org.reconmuc.component.muc;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import org.dom4j.DocumentHelper;
+import org.dom4j.Element;
+import org.dom4j.QName;
+import org.reconmuc.component.jid.RealJid;
+import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.xmpp.packet.IQ;
+import org.xmpp.packet.Message;
+
+/** The {@code muc#owner} namespace: the configuration form (XEP-0045 §10.1–10.2) and destroy (§10.9). */
+final class RoomOwner {
+    static final int CONFIG_CHANGED = 104;
+    static final int NOW_NON_ANONYMOUS = 172;
+    static final int NOW_SEMI_ANONYMOUS = 173;
+
+    private RoomOwner() {
+    }
+
+    static void handle(Room room, IQ iq, RealJid session, Occupant actor) {
+        if (room.affiliationOf(session) != Affiliation.OWNER) {
+            room.reply(iq, Condition.FORBIDDEN, "Only owners may configure or destroy this room");
+            return;
+        }
+        int maxHistory = room.context().config().historySize();
+        int maxUsers = room.context().config().maxOccupantsPerRoom();
+        Element query = iq.getChildElement();
+        if (iq.getType() == IQ.Type.get) {
+            IQ result = IQ.createResultIQ(iq);
+            Element q = result.setChildElement("query", Namespaces.MUC_OWNER);
+            q.add(RoomConfigForm.render(room.config(), maxHistory, maxUsers));
+            room.send(result);
+            return;
+        }
+        Element destroy = query.element("destroy");
+        if (destroy != null) {
+            room.send(IQ.createResultIQ(iq));
+            room.destroy(destroyNotice(destroy));
+            return;
+        }
+        Element form = query.element(QName.get("x", Namespaces.DATA_FORMS));
+        if (form == null) {
+            room.reply(iq, Condition.BAD_REQUEST, "Expected a data form (jabber:x:data) or <destroy/>");
+            return;
+        }
+        String type = form.attributeValue("type");
+        if ("cancel".equals(type)) {
+            room.send(IQ.createResultIQ(iq));
+            return;
+        }
+        if (!"submit".equals(type)) {
+            room.reply(iq, Condition.BAD_REQUEST, "The configuration form must be of type 'submit' or 'cancel'");
+            return;
+        }
+        RoomConfig before = room.config();
+        RoomConfig after;
+        try {
+            after = RoomConfigForm.apply(before, form, maxHistory, maxUsers);
+        } catch (IllegalArgumentException e) {
+            room.reply(iq, Condition.NOT_ACCEPTABLE, e.getMessage());
+            return;
+        }
+        room.setConfig(after);
+        room.send(IQ.createResultIQ(iq));
+        announce(room, before, after);
+        if (after.membersOnly() && !before.membersOnly()) {
+            for (Occupant o : new ArrayList<>(room.occupants())) {
+                if (!room.affiliationOf(o.bareJid()).atLeast(Affiliation.MEMBER)) {
+                    room.removeOccupant(o, MucPresences.MEMBERS_ONLY_REMOVED, null, null, null);
+                }
+            }
+        }
+        if (after.moderated() != before.moderated()) {
+            for (Occupant o : room.occupants()) {
+                Affiliation a = room.affiliationOf(o.bareJid());
+                Role wanted = room.defaultRole(a);
+                if (a == Affiliation.NONE && o.role() != Role.MODERATOR && o.role() != wanted) {
+                    o.setRole(wanted);
+                    room.broadcastPresence(o, Set.of());
+                }
+            }
+        }
+    }
+
+    /** XEP-0045 §10.2.1: occupants learn that the configuration changed (104) and how privacy changed. */
+    private static void announce(Room room, RoomConfig before, RoomConfig after) {
+        Set<Integer> codes = new LinkedHashSet<>();
+        codes.add(CONFIG_CHANGED);
+        if (after.nonAnonymous() && !before.nonAnonymous()) {
+            codes.add(NOW_NON_ANONYMOUS);
+        } else if (!after.nonAnonymous() && before.nonAnonymous()) {
+            codes.add(NOW_SEMI_ANONYMOUS);
+        }
+        Message notice = new Message();
+        notice.setType(Message.Type.groupchat);
+        notice.setFrom(room.jid().jid());
+        Element x = notice.getElement().addElement("x", Namespaces.MUC_USER);
+        for (int code : codes) {
+            x.addElement("status").addAttribute("code", Integer.toString(code));
+        }
+        for (Occupant o : room.occupants()) {
+            room.sendToAllSessions(o, notice);
+        }
+    }
+
+    private static Element destroyNotice(Element request) {
+        Element notice = DocumentHelper.createElement(QName.get("destroy", Namespaces.MUC_USER));
+        String alternate = request.attributeValue("jid");
+        if (alternate != null) {
+            notice.addAttribute("jid", alternate);
+        }
+        String reason = request.elementText("reason");
+        if (reason != null) {
+            notice.addElement("reason").setText(reason);
+        }
+        return notice;
+    }
+}

@@ -1,0 +1,154 @@
+package org.reconmuc.component.muc;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.dom4j.DocumentException;
+import org.dom4j.DocumentHelper;
+import org.dom4j.Element;
+import org.reconmuc.component.config.ServiceConfig;
+import org.xmpp.packet.IQ;
+import org.xmpp.packet.Message;
+import org.xmpp.packet.Packet;
+import org.xmpp.packet.Presence;
+
+/**
+ * A MUC service with no sockets and no threads: stanzas go in as XML, what the service sends
+ * is collected per recipient, and time only moves when the test says so.
+ */
+final class MucBench {
+    static final String SERVICE = "chat.example";
+    static final String ROOM = "lobby@" + SERVICE;
+
+    final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T10:00:00Z"));
+    final List<Packet> outbox = new ArrayList<>();
+    final MucService service;
+
+    MucBench() {
+        this(ServiceConfig.defaults().withDomainAndSecret(SERVICE, "x"));
+    }
+
+    MucBench(ServiceConfig config) {
+        service = new MucService(config, clock, Runnable::run, p -> outbox.add(p.createCopy()));
+    }
+
+    /** Sends a stanza to the service as the server would deliver it. */
+    void send(String xml) {
+        Element e;
+        try {
+            e = DocumentHelper.parseText(xml).getRootElement();
+        } catch (DocumentException ex) {
+            throw new IllegalArgumentException(xml, ex);
+        }
+        Packet p = switch (e.getName()) {
+            case "message" -> new Message(e);
+            case "presence" -> new Presence(e);
+            case "iq" -> new IQ(e);
+            default -> throw new IllegalArgumentException(e.getName());
+        };
+        service.processPacket(p);
+    }
+
+    /** Everything sent to {@code jid} since the last call, in order; removes it from the outbox. */
+    List<Packet> receivedBy(String jid) {
+        List<Packet> mine = new ArrayList<>();
+        for (Iterator<Packet> it = outbox.iterator(); it.hasNext(); ) {
+            Packet p = it.next();
+            if (p.getTo() != null && p.getTo().toString().equals(jid)) {
+                mine.add(p);
+                it.remove();
+            }
+        }
+        return mine;
+    }
+
+    Packet lastReceivedBy(String jid) {
+        List<Packet> all = receivedBy(jid);
+        if (all.isEmpty()) {
+            throw new AssertionError(jid + " received nothing; outbox: " + outbox);
+        }
+        return all.get(all.size() - 1);
+    }
+
+    void clear() {
+        outbox.clear();
+    }
+
+    /** {@code user} joins {@code room} as {@code nick} with a plain MUC join; the join's output is dropped. */
+    void join(String user, String room, String nick) {
+        send("<presence from='" + user + "' to='" + room + "/" + nick + "'><x xmlns='http://jabber.org/protocol/muc'/></presence>");
+        clear();
+    }
+
+    void say(String user, String room, String body) {
+        send("<message from='" + user + "' to='" + room + "' type='groupchat' id='m" + outbox.size() + "'><body>" + body + "</body></message>");
+    }
+
+    static String errorCondition(Packet p) {
+        Element error = p.getElement().element("error");
+        if (error == null) {
+            return null;
+        }
+        for (Element c : error.elements()) {
+            if (!c.getName().equals("text")) {
+                return c.getName();
+            }
+        }
+        return null;
+    }
+
+    static String errorText(Packet p) {
+        Element error = p.getElement().element("error");
+        return error == null ? null : error.elementText("text");
+    }
+
+    static Element mucUser(Packet p) {
+        return p.getElement().element(org.dom4j.QName.get("x", Namespaces.MUC_USER));
+    }
+
+    static Set<String> statusCodes(Packet p) {
+        Element x = mucUser(p);
+        if (x == null) {
+            return Set.of();
+        }
+        return x.elements("status").stream().map(s -> s.attributeValue("code")).collect(Collectors.toSet());
+    }
+
+    static Element item(Packet p) {
+        Element x = mucUser(p);
+        return x == null ? null : x.element("item");
+    }
+
+    static final class ManualClock extends Clock {
+        private Instant now;
+
+        ManualClock(Instant start) {
+            now = start;
+        }
+
+        void advance(Duration d) {
+            now = now.plus(d);
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+    }
+}
