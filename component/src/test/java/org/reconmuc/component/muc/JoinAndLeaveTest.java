@@ -127,6 +127,7 @@ class JoinAndLeaveTest {
         assertThat(muc.receivedBy("juliet@capulet.lit/balcony"))
                 .noneMatch(p -> ((Presence) p).getType() == Presence.Type.unavailable);
         assertThat(statusCodes(muc.lastReceivedBy("romeo@montague.lit/phone"))).contains("110");
+        muc.clear();
         muc.say("juliet@capulet.lit/balcony", ROOM, "just you now");
         assertThat(muc.receivedBy("romeo@montague.lit/phone")).isEmpty();
         assertThat(muc.receivedBy("romeo@montague.lit/laptop")).hasSize(1);
