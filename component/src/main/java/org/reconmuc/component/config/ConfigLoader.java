@@ -1,0 +1,175 @@
+package org.reconmuc.component.config;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * Reads the settings from, in rising precedence: defaults, a properties file
+ * ({@code --config FILE} or {@code RECONMUC_CONFIG}), environment variables
+ * ({@code RECONMUC_SERVER_HOST} …, for containers) and command-line flags
+ * ({@code --server-host H} or {@code --server-host=H}).
+ */
+public final class ConfigLoader {
+
+    /** One setting: its key (flag and file), its environment variable, and what it means. */
+    public record Option(String key, String help, String defaultValue) {
+        public String environmentVariable() {
+            return "RECONMUC_" + key.toUpperCase(Locale.ROOT).replace('-', '_');
+        }
+    }
+
+    public static final List<Option> OPTIONS = List.of(
+            new Option("server-host", "XMPP server to attach to (its component port)", "127.0.0.1"),
+            new Option("server-port", "the server's XEP-0114 component port", "5347"),
+            new Option("domain", "the component's domain: the MUC service address", "reconmuc.localhost"),
+            new Option("secret", "the component secret shared with the server", "s3cret"),
+            new Option("history-size", "messages of discussion history kept per room and sent on join", "100"),
+            new Option("max-stanza-bytes", "larger stanzas are refused with policy-violation", "262144"),
+            new Option("rate-messages-per-second", "per-occupant sustained message rate before policy-violation", "10"),
+            new Option("rate-burst", "per-occupant burst of messages allowed above the rate", "20"),
+            new Option("max-occupants", "largest room size an owner may configure (also the default)", "10000"),
+            new Option("keepalive-seconds", "whitespace keepalive after this much silence", "30"),
+            new Option("reconnect-max-seconds", "longest wait between reconnection attempts", "30"));
+
+    /** Thrown for a bad flag or value; the message is meant for the user. */
+    public static final class ConfigException extends Exception {
+        public ConfigException(String message) {
+            super(message);
+        }
+    }
+
+    private ConfigLoader() {
+    }
+
+    public static boolean wantsHelp(String[] args) {
+        for (String a : args) {
+            if (a.equals("--help") || a.equals("-h")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public static String help() {
+        StringBuilder b = new StringBuilder();
+        b.append("ReConMUC: multi-user chat (XEP-0045) as an XMPP external component (XEP-0114)\n\n");
+        b.append("Usage: java -jar reconmuc-component.jar [--config FILE] [--KEY VALUE | --KEY=VALUE ...]\n\n");
+        b.append("Each setting comes from, in rising precedence: its default, the properties file\n");
+        b.append("(--config FILE or RECONMUC_CONFIG; lines 'KEY=VALUE'), the environment variable, the flag.\n\n");
+        for (Option o : OPTIONS) {
+            b.append(String.format("  --%-26s %s%n  %-28s env %s, default %s%n", o.key(), o.help(), "",
+                    o.environmentVariable(), o.key().equals("secret") ? "(the test secret)" : o.defaultValue()));
+        }
+        b.append(String.format("  --%-26s %s%n", "config FILE", "properties file with any of the keys above"));
+        b.append(String.format("  --%-26s %s%n", "help", "this text"));
+        b.append("\nLogging: RECONMUC_LOG_LEVEL (INFO by default).\n");
+        b.append("Exit codes: 0 stopped, 2 bad configuration or the server refused the secret.\n");
+        return b.toString();
+    }
+
+    public static ServiceConfig load(String[] args, Map<String, String> environment) throws ConfigException {
+        Map<String, String> flags = parseFlags(args);
+        Map<String, String> values = new LinkedHashMap<>();
+        for (Option o : OPTIONS) {
+            values.put(o.key(), o.defaultValue());
+        }
+        String file = flags.containsKey("config") ? flags.get("config") : environment.get("RECONMUC_CONFIG");
+        if (file != null) {
+            values.putAll(readFile(Path.of(file)));
+        }
+        for (Option o : OPTIONS) {
+            String env = environment.get(o.environmentVariable());
+            if (env != null && !env.isEmpty()) {
+                values.put(o.key(), env);
+            }
+        }
+        flags.remove("config");
+        values.putAll(flags);
+        try {
+            return new ServiceConfig(
+                    values.get("server-host"),
+                    integer(values, "server-port"),
+                    values.get("domain"),
+                    values.get("secret"),
+                    integer(values, "history-size"),
+                    integer(values, "max-stanza-bytes"),
+                    decimal(values, "rate-messages-per-second"),
+                    integer(values, "rate-burst"),
+                    integer(values, "max-occupants"),
+                    Duration.ofSeconds(integer(values, "keepalive-seconds")),
+                    Duration.ofSeconds(integer(values, "reconnect-max-seconds")));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("invalid configuration: " + e.getMessage());
+        }
+    }
+
+    private static Map<String, String> parseFlags(String[] args) throws ConfigException {
+        Map<String, String> flags = new LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (!a.startsWith("--") || a.length() == 2) {
+                throw new ConfigException("unexpected argument '" + a + "' (see --help)");
+            }
+            String key;
+            String value;
+            int eq = a.indexOf('=');
+            if (eq > 0) {
+                key = a.substring(2, eq);
+                value = a.substring(eq + 1);
+            } else {
+                key = a.substring(2);
+                if (i + 1 >= args.length) {
+                    throw new ConfigException("--" + key + " needs a value (see --help)");
+                }
+                value = args[++i];
+            }
+            if (!key.equals("config") && OPTIONS.stream().noneMatch(o -> o.key().equals(key))) {
+                throw new ConfigException("unknown option --" + key + " (see --help)");
+            }
+            flags.put(key, value);
+        }
+        return flags;
+    }
+
+    private static Map<String, String> readFile(Path file) throws ConfigException {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(r);
+        } catch (IOException e) {
+            throw new ConfigException("cannot read the configuration file " + file + ": " + e.getMessage());
+        }
+        Map<String, String> values = new LinkedHashMap<>();
+        for (String key : p.stringPropertyNames()) {
+            if (OPTIONS.stream().noneMatch(o -> o.key().equals(key))) {
+                throw new ConfigException("unknown key '" + key + "' in " + file + " (see --help)");
+            }
+            values.put(key, p.getProperty(key).trim());
+        }
+        return values;
+    }
+
+    private static int integer(Map<String, String> values, String key) {
+        try {
+            return Integer.parseInt(values.get(key).trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " must be a whole number, not '" + values.get(key) + "'");
+        }
+    }
+
+    private static double decimal(Map<String, String> values, String key) {
+        try {
+            return Double.parseDouble(values.get(key).trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " must be a number, not '" + values.get(key) + "'");
+        }
+    }
+}

@@ -1,0 +1,7 @@
+/**
+ * Multi-user chat, XEP-0045: the service ({@link org.reconmuc.component.muc.MucService}), rooms
+ * with one thread at a time each, and one class per MUC feature (messages, admin, owner,
+ * disco, IQ proxying). Room logic is synchronous and takes its clock from outside, so it is
+ * tested without sockets or threads.
+ */
+package org.reconmuc.component.muc;

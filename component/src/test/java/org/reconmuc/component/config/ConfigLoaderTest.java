@@ -1,0 +1,54 @@
+package org.reconmuc.component.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+
+    @Test
+    void defaultsApplyWithNothingGiven() throws Exception {
+        ServiceConfig c = ConfigLoader.load(new String[0], Map.of());
+        assertThat(c.serverPort()).isEqualTo(5347);
+        assertThat(c.domain()).isEqualTo("reconmuc.localhost");
+        assertThat(c.historySize()).isEqualTo(100);
+    }
+
+    @Test
+    void flagsBeatEnvironmentWhichBeatsTheFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("reconmuc.properties");
+        Files.writeString(file, "server-port=1111\nhistory-size=7\ndomain=file.example\n");
+        ServiceConfig c = ConfigLoader.load(
+                new String[] {"--config", file.toString(), "--server-port=3333"},
+                Map.of("RECONMUC_SERVER_PORT", "2222", "RECONMUC_DOMAIN", "env.example"));
+        assertThat(c.serverPort()).isEqualTo(3333);
+        assertThat(c.domain()).isEqualTo("env.example");
+        assertThat(c.historySize()).isEqualTo(7);
+    }
+
+    @Test
+    void badInputIsExplained() {
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--server-port", "http"}, Map.of()))
+                .hasMessageContaining("server-port");
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--colour", "red"}, Map.of()))
+                .hasMessageContaining("unknown option --colour");
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--history-size", "-1"}, Map.of()))
+                .hasMessageContaining("history-size");
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--domain"}, Map.of()))
+                .hasMessageContaining("needs a value");
+    }
+
+    @Test
+    void helpNamesEveryOptionAndItsVariable() {
+        String help = ConfigLoader.help();
+        for (ConfigLoader.Option o : ConfigLoader.OPTIONS) {
+            assertThat(help).contains("--" + o.key()).contains(o.environmentVariable());
+        }
+        assertThat(ServiceConfig.defaults().toString()).doesNotContain("s3cret");
+    }
+}
