@@ -1,0 +1,75 @@
+package org.reconmuc.component;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.muc.MucService;
+import org.reconmuc.component.transport.ExternalComponentConnection;
+import org.reconmuc.component.transport.Termination;
+import org.xmpp.component.ComponentException;
+
+/**
+ * A running ReConMUC: the MUC service, the room executor, and the XEP-0114 connection to the
+ * server. Used by {@link Main} and by the integration tests, so both run the same assembly.
+ */
+public final class ReconMuc implements AutoCloseable {
+    private final ExecutorService roomThreads;
+    private final MucService service;
+    private final ExternalComponentConnection connection;
+
+    private ReconMuc(ServiceConfig config) {
+        int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+        this.roomThreads = Executors.newFixedThreadPool(threads, new RoomThreadFactory());
+        this.service = new MucService(config, Clock.systemUTC(), roomThreads);
+        this.connection = new ExternalComponentConnection(config, service);
+    }
+
+    /** Starts connecting (and reconnecting) in the background; returns at once. */
+    public static ReconMuc start(ServiceConfig config) throws ComponentException {
+        ReconMuc muc = new ReconMuc(config);
+        muc.connection.start();
+        return muc;
+    }
+
+    public boolean awaitConnected(Duration timeout) throws InterruptedException {
+        return connection.awaitConnected(timeout);
+    }
+
+    public Termination awaitTermination() throws InterruptedException {
+        return connection.awaitTermination();
+    }
+
+    public MucService service() {
+        return service;
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+        roomThreads.shutdown();
+        try {
+            if (!roomThreads.awaitTermination(5, TimeUnit.SECONDS)) {
+                roomThreads.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            roomThreads.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static final class RoomThreadFactory implements ThreadFactory {
+        private final AtomicInteger count = new AtomicInteger();
+
+        @Override
+        public Thread newThread(Runnable r) {
+            Thread t = new Thread(r, "room-" + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        }
+    }
+}
