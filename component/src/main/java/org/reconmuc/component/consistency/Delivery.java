@@ -1,0 +1,16 @@
+package org.reconmuc.component.consistency;
+
+/**
+ * Something the room must send to one occupant now: messages needed at once (a message
+ * preceded by its still-retained ancestors), or a flush of everything retained. Sequence
+ * numbers are in room order.
+ */
+public record Delivery<R>(R owner, Kind kind, long[] seqs) {
+
+    public enum Kind {
+        /** Needed now: each message on its own; all but the last are older ancestors. */
+        NOW,
+        /** A bound was reached: everything retained, as one batch (or one by one in NONE mode). */
+        FLUSH
+    }
+}

@@ -1,0 +1,52 @@
+package org.reconmuc.component.consistency;
+
+import java.util.Locale;
+
+/**
+ * What a filter entry matches on a message: a topic it is tagged with, or the nick of its
+ * author. Topics are case-insensitive and a leading '#' is ignored.
+ */
+public record FilterKey(Kind kind, String value) {
+
+    public enum Kind {
+        TOPIC("topic"), NICK("nick");
+
+        private final String element;
+
+        Kind(String element) {
+            this.element = element;
+        }
+
+        /** The {@code element} attribute of a {@code <filter-entry/>}. */
+        public String element() {
+            return element;
+        }
+
+        public static Kind fromElement(String element) {
+            for (Kind k : values()) {
+                if (k.element.equals(element)) {
+                    return k;
+                }
+            }
+            return null;
+        }
+    }
+
+    public FilterKey {
+        if (kind == null || value == null || value.isEmpty()) {
+            throw new IllegalArgumentException("a filter key needs a kind and a value");
+        }
+    }
+
+    public static FilterKey topic(String topic) {
+        String t = topic.trim();
+        if (t.startsWith("#")) {
+            t = t.substring(1);
+        }
+        return new FilterKey(Kind.TOPIC, t.toLowerCase(Locale.ROOT));
+    }
+
+    public static FilterKey nick(String nick) {
+        return new FilterKey(Kind.NICK, nick);
+    }
+}

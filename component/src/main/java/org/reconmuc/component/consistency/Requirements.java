@@ -1,0 +1,33 @@
+package org.reconmuc.component.consistency;
+
+import java.util.Set;
+
+/**
+ * An occupant's consistency requirements: messages matching a filter are needed at once; the
+ * rest may wait up to {@code timeMillis} or until {@code volume} are pending. Immutable, so
+ * occupants with equal requirements may share one instance.
+ */
+public record Requirements(Set<FilterKey> filters, long timeMillis, int volume, Aggregation aggregation) {
+
+    public Requirements {
+        filters = Set.copyOf(filters);
+        if (timeMillis <= 0) {
+            throw new IllegalArgumentException("time must be positive");
+        }
+        if (volume <= 0) {
+            throw new IllegalArgumentException("volume must be positive");
+        }
+        if (aggregation == null) {
+            throw new IllegalArgumentException("aggregation is required");
+        }
+    }
+
+    public boolean matchesAny(Set<FilterKey> keys) {
+        for (FilterKey k : keys) {
+            if (filters.contains(k)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

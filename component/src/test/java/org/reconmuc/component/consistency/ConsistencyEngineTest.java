@@ -1,0 +1,199 @@
+package org.reconmuc.component.consistency;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Each rule of the relaxed-consistency semantics, on a virtual clock. */
+class ConsistencyEngineTest {
+    private final ConsistencyEngine<String> engine = new ConsistencyEngine<>(100);
+    private final List<Delivery<String>> out = new ArrayList<>();
+    private long now = 1_000_000;
+    private long seq;
+
+    private static Requirements wants(String topic, int timeSeconds, int volume) {
+        Set<FilterKey> filters = topic == null ? Set.of() : Set.of(FilterKey.topic(topic));
+        return new Requirements(filters, timeSeconds * 1000L, volume, Aggregation.PLAIN);
+    }
+
+    private long post(String topic, long parent, List<Reader<String>> direct) {
+        seq++;
+        engine.onMessage(seq, now, parent, topic == null ? Set.of() : Set.of(FilterKey.topic(topic)), direct, out);
+        return seq;
+    }
+
+    private long post(String topic) {
+        return post(topic, 0, List.of());
+    }
+
+    private List<Delivery<String>> take() {
+        List<Delivery<String>> d = new ArrayList<>(out);
+        out.clear();
+        return d;
+    }
+
+    @Test
+    void aMatchingMessageGoesOutAtOnceAndTheRestIsRetained() {
+        Reader<String> alice = engine.relax("alice", wants("gossip", 60, 20));
+        long gossip = post("gossip");
+        List<Delivery<String>> d = take();
+        assertThat(d).hasSize(1);
+        assertThat(d.get(0).kind()).isEqualTo(Delivery.Kind.NOW);
+        assertThat(d.get(0).seqs()).containsExactly(gossip);
+
+        post("movie");
+        assertThat(take()).isEmpty();
+        assertThat(alice.retained(engine.head())).isEqualTo(1);
+    }
+
+    @Test
+    void theVolumeBoundFlushesEverythingRetainedInRoomOrder() {
+        Reader<String> alice = engine.relax("alice", wants("gossip", 60, 3));
+        long m1 = post("movie");
+        post("gossip");
+        long m3 = post("movie");
+        take();
+        long m4 = post(null);
+        List<Delivery<String>> d = take();
+        assertThat(d).hasSize(1);
+        assertThat(d.get(0).kind()).isEqualTo(Delivery.Kind.FLUSH);
+        assertThat(d.get(0).seqs()).containsExactly(m1, m3, m4);
+        assertThat(alice.retained(engine.head())).isZero();
+    }
+
+    @Test
+    void theTimeBoundFlushesWhenTheOldestRetainedMessageIsDueAndNotBefore() {
+        engine.relax("alice", wants("gossip", 60, 20));
+        long movie = post("movie");
+        now += 10_000;
+        long later = post("sports");
+        assertThat(engine.nextDeadline()).isEqualTo(now - 10_000 + 60_000);
+
+        engine.onTime(engine.nextDeadline() - 1, out);
+        assertThat(take()).isEmpty();
+        engine.onTime(engine.nextDeadline(), out);
+        List<Delivery<String>> d = take();
+        assertThat(d).hasSize(1);
+        assertThat(d.get(0).seqs()).containsExactly(movie, later);
+    }
+
+    @Test
+    void idleReadersWithTheSameTimeBoundShareOneTimer() {
+        for (int i = 0; i < 50; i++) {
+            engine.relax("reader" + i, wants("t" + i, 30, 20));
+        }
+        engine.relax("other", wants("x", 45, 20));
+        post("none");
+        post("none");
+        engine.onTime(now + 30_000, out);
+        assertThat(take()).hasSize(50).allMatch(d -> d.seqs().length == 2);
+        engine.onTime(now + 45_000, out);
+        assertThat(take()).singleElement().extracting(Delivery::owner).isEqualTo("other");
+    }
+
+    @Test
+    void directRecipientsGetItAtOnceWithTheirRetainedAncestorsFirst() {
+        Reader<String> alice = engine.relax("alice", wants("gossip", 60, 20));
+        long question = post("movie");
+        long unrelated = post("sports");
+        long answer = post("movie", question, List.of());
+        take();
+        // Bob answers the answer and addresses Alice: she must see question, answer, then this.
+        long followUp = post(null, answer, List.of(alice));
+        List<Delivery<String>> d = take();
+        assertThat(d).hasSize(1);
+        assertThat(d.get(0).kind()).isEqualTo(Delivery.Kind.NOW);
+        assertThat(d.get(0).seqs()).containsExactly(question, answer, followUp);
+        assertThat(engine.retainedSeqs(alice)).containsExactly(unrelated);
+    }
+
+    @Test
+    void anAncestorAlreadySeenIsNotSentAgain() {
+        Reader<String> alice = engine.relax("alice", wants("gossip", 60, 20));
+        long parent = post("gossip");
+        long reply = post(null, parent, List.of(alice));
+        List<Delivery<String>> d = take();
+        assertThat(d).hasSize(2);
+        assertThat(d.get(1).seqs()).containsExactly(reply);
+    }
+
+    @Test
+    void switchingTopicReleasesThatTopicsBacklogAtOnce() {
+        Reader<String> alice = engine.relax("alice", wants("gossip", 60, 20));
+        long movie1 = post("movie");
+        long sports = post("sports");
+        long movie2 = post("movie");
+        take();
+        engine.update(alice, wants("movie", 60, 20), now, out);
+        List<Delivery<String>> d = take();
+        assertThat(d).extracting(x -> x.seqs()[x.seqs().length - 1]).containsExactly(movie1, movie2);
+        assertThat(engine.retainedSeqs(alice)).containsExactly(sports);
+        long gossip = post("gossip");
+        assertThat(take()).isEmpty();
+        assertThat(engine.retainedSeqs(alice)).containsExactly(sports, gossip);
+    }
+
+    @Test
+    void aLowerVolumeOrAnOverdueTimeFlushesAtOnce() {
+        Reader<String> alice = engine.relax("alice", wants("gossip", 60, 20));
+        post("a");
+        post("b");
+        engine.update(alice, wants("gossip", 60, 2), now, out);
+        assertThat(take()).singleElement().extracting(Delivery::kind).isEqualTo(Delivery.Kind.FLUSH);
+
+        post("c");
+        now += 20_000;
+        engine.update(alice, wants("gossip", 10, 2), now, out);
+        assertThat(take()).singleElement().extracting(Delivery::kind).isEqualTo(Delivery.Kind.FLUSH);
+    }
+
+    @Test
+    void aPointerNeverOutlivesTheHistory() {
+        ConsistencyEngine<String> small = new ConsistencyEngine<>(4);
+        Reader<String> alice = small.relax("alice", new Requirements(Set.of(FilterKey.topic("hot")), 600_000, 4,
+                Aggregation.PLAIN));
+        List<Delivery<String>> d = new ArrayList<>();
+        small.onMessage(1, now, 0, Set.of(), List.of(), d);          // retained
+        small.onMessage(2, now, 0, Set.of(FilterKey.topic("hot")), List.of(), d);
+        small.onMessage(3, now, 0, Set.of(FilterKey.topic("hot")), List.of(), d);
+        assertThat(d).hasSize(2);
+        small.onMessage(4, now, 0, Set.of(FilterKey.topic("hot")), List.of(), d);
+        // Only message 1 is retained (volume 4 not reached), but message 5 would evict it.
+        assertThat(d).last().satisfies(x -> {
+            assertThat(x.kind()).isEqualTo(Delivery.Kind.FLUSH);
+            assertThat(x.seqs()).containsExactly(1L);
+        });
+        assertThat(alice.retained(small.head())).isZero();
+    }
+
+    @Test
+    void backToStandardFlushesAndForgets() {
+        Reader<String> alice = engine.relax("alice", wants("gossip", 60, 20));
+        long m = post("movie");
+        engine.standard(alice, out);
+        assertThat(take()).singleElement().satisfies(x -> assertThat(x.seqs()).containsExactly(m));
+        post("gossip");
+        assertThat(take()).isEmpty();
+    }
+
+    @Test
+    void aReaderThatLeftGetsNothingMore() {
+        Reader<String> alice = engine.relax("alice", wants("gossip", 60, 2));
+        post("movie");
+        engine.remove(alice);
+        post("gossip");
+        post("movie");
+        engine.onTime(Long.MAX_VALUE / 2, out);
+        assertThat(take()).isEmpty();
+    }
+
+    @Test
+    void volumeMayNotExceedTheHistorySize() {
+        assertThatThrownBy(() -> engine.relax("alice", wants(null, 60, 101)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("history size");
+    }
+}
