@@ -764,8 +764,6 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
     }
 
     private void onEstablished(Session s) {
-        s.established = true;
-        setConnected(true);
         if (inOutage) {
             log.info("component reconnected to {} as {} after {} failed attempts ({} s)", where, config.domain(),
                     failedAttempts, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - outageStartNanos));
@@ -774,6 +772,8 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         }
         inOutage = false;
         lastWarnedProblem = null;
+        s.established = true;
+        setConnected(true);
         if (!componentStarted) {
             componentStarted = true;
             try {

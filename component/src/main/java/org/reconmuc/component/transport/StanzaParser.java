@@ -1,6 +1,10 @@
 package org.reconmuc.component.transport;
 
-import java.io.ByteArrayInputStream;
+import java.io.StringReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Set;
@@ -42,6 +46,9 @@ final class StanzaParser {
 
     private final XMLInputFactory factory = newHardenedFactory();
     private final DocumentFactory documentFactory = DocumentFactory.getInstance();
+    private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
 
     static XMLInputFactory newHardenedFactory() {
         XMLInputFactory f = XMLInputFactory.newDefaultFactory();
@@ -55,6 +62,8 @@ final class StanzaParser {
         } catch (IllegalArgumentException ignored) {
             // Not supported by this implementation; SUPPORT_DTD=false and the resolver suffice.
         }
+        // Errors are reported by exceptions; don't let the implementation print them too.
+        f.setXMLReporter((message, errorType, relatedInformation, location) -> { });
         f.setXMLResolver((publicId, systemId, baseUri, namespace) -> {
             throw new XMLStreamException("external entities are not allowed");
         });
@@ -77,12 +86,12 @@ final class StanzaParser {
         if (name == null) {
             throw StreamException.notWellFormed("stream header without a name");
         }
-        return parse(concat(startTag, endTag(name)), false);
+        return parse(decode(startTag) + endTag(name), false);
     }
 
     /** Parses a complete top-level element in the context of the stream header. */
     Parsed parseElement(byte[] header, String headerName, byte[] element) throws StreamException {
-        return parse(concat(header, element, endTag(headerName)), true);
+        return parse(decode(header) + decode(element) + endTag(headerName), true);
     }
 
     /**
@@ -93,13 +102,13 @@ final class StanzaParser {
         if (name == null) {
             throw StreamException.notWellFormed("element without a name");
         }
-        return parse(concat(header, startTag, endTag(name), endTag(headerName)), true);
+        return parse(decode(header) + decode(startTag) + endTag(name) + endTag(headerName), true);
     }
 
-    private Parsed parse(byte[] document, boolean insideStreamRoot) throws StreamException {
+    private Parsed parse(String document, boolean insideStreamRoot) throws StreamException {
         XMLStreamReader r = null;
         try {
-            r = factory.createXMLStreamReader(new ByteArrayInputStream(document), "UTF-8");
+            r = factory.createXMLStreamReader(new StringReader(document));
             ArrayDeque<Element> open = new ArrayDeque<>();
             ArrayDeque<Boolean> openInContent = new ArrayDeque<>();
             String contentNamespace = null;
@@ -130,14 +139,6 @@ final class StanzaParser {
                         Element e = documentFactory.createElement(inContent || uri == null
                                 ? documentFactory.createQName(r.getLocalName())
                                 : documentFactory.createQName(r.getLocalName(), nullToEmpty(r.getPrefix()), uri));
-                        for (int i = 0; i < r.getNamespaceCount(); i++) {
-                            String prefix = emptyToNull(r.getNamespacePrefix(i));
-                            String nsUri = r.getNamespaceURI(i);
-                            // Default-namespace declarations are rendered from the elements' own QNames.
-                            if (prefix != null && nsUri != null && !nsUri.isEmpty()) {
-                                e.addNamespace(prefix, nsUri);
-                            }
-                        }
                         for (int i = 0; i < r.getAttributeCount(); i++) {
                             String attrUri = emptyToNull(r.getAttributeNamespace(i));
                             QName q = attrUri == null
@@ -145,6 +146,16 @@ final class StanzaParser {
                                     : documentFactory.createQName(r.getAttributeLocalName(i),
                                             nullToEmpty(r.getAttributePrefix(i)), attrUri);
                             e.addAttribute(q, r.getAttributeValue(i));
+                        }
+                        // dom4j declares the namespaces of the element's and its attributes' names by
+                        // itself when it writes them. Other prefixed declarations are kept (a prefix
+                        // may be used in content); default-namespace ones follow from the QNames.
+                        for (int i = 0; i < r.getNamespaceCount(); i++) {
+                            String prefix = emptyToNull(r.getNamespacePrefix(i));
+                            String nsUri = r.getNamespaceURI(i);
+                            if (prefix != null && nsUri != null && !nsUri.isEmpty() && !declaresOwnName(e, prefix, nsUri)) {
+                                e.addNamespace(prefix, nsUri);
+                            }
                         }
                         if (!open.isEmpty()) {
                             open.peek().add(e);
@@ -195,22 +206,33 @@ final class StanzaParser {
         }
     }
 
-    private static byte[] endTag(String name) {
-        return ("</" + name + ">").getBytes(StandardCharsets.UTF_8);
+    private static boolean declaresOwnName(Element e, String prefix, String uri) {
+        if (prefix.equals(e.getNamespacePrefix()) && uri.equals(e.getNamespaceURI())) {
+            return true;
+        }
+        for (int i = 0; i < e.attributeCount(); i++) {
+            org.dom4j.Attribute a = e.attribute(i);
+            if (prefix.equals(a.getNamespacePrefix()) && uri.equals(a.getNamespaceURI())) {
+                return true;
+            }
+        }
+        return false;
     }
 
-    private static byte[] concat(byte[]... parts) {
-        int length = 0;
-        for (byte[] p : parts) {
-            length += p.length;
+    private static String endTag(String name) {
+        return "</" + name + ">";
+    }
+
+    /**
+     * Strict UTF-8 decoding (XMPP streams are UTF-8, RFC 6120 section 11.6), done here rather than
+     * by the parser so that bad bytes are reported by an exception and nothing else.
+     */
+    private String decode(byte[] bytes) throws StreamException {
+        try {
+            return utf8.decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw new StreamException("not-well-formed", "invalid UTF-8", e);
         }
-        byte[] out = new byte[length];
-        int at = 0;
-        for (byte[] p : parts) {
-            System.arraycopy(p, 0, out, at, p.length);
-            at += p.length;
-        }
-        return out;
     }
 
     private static String emptyToNull(String s) {

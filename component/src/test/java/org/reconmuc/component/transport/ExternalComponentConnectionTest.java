@@ -1,0 +1,771 @@
+package org.reconmuc.component.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.reconmuc.component.transport.FakeComponentServer.DOMAIN;
+import static org.reconmuc.component.transport.FakeComponentServer.SECRET;
+import static org.reconmuc.component.transport.FakeComponentServer.sha1Hex;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.transport.ExternalComponentConnection.Tuning;
+import org.reconmuc.component.transport.FakeComponentServer.Conn;
+import org.xmpp.component.ComponentException;
+import org.xmpp.component.IQResultListener;
+import org.xmpp.packet.IQ;
+import org.xmpp.packet.JID;
+import org.xmpp.packet.Message;
+import org.xmpp.packet.Packet;
+import org.xmpp.packet.PacketError;
+import org.xmpp.packet.Presence;
+
+import ch.qos.logback.classic.Level;
+
+class ExternalComponentConnectionTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(3);
+    private static final String STREAM_ERRORS = "urn:ietf:params:xml:ns:xmpp-streams";
+    private static final String ROOM = "room@" + DOMAIN;
+
+    @RegisterExtension
+    final LogCapture logs = new LogCapture();
+
+    private FakeComponentServer server;
+    private RecordingComponent component;
+    private ExternalComponentConnection connection;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        server = new FakeComponentServer();
+        component = new RecordingComponent();
+    }
+
+    @AfterEach
+    void tearDown() throws IOException {
+        if (connection != null) {
+            connection.close();
+        }
+        server.close();
+    }
+
+    static ServiceConfig config(int port) {
+        return config(port, 4096, Duration.ofSeconds(30));
+    }
+
+    static ServiceConfig config(int port, int maxStanzaBytes, Duration keepalive) {
+        return new ServiceConfig("127.0.0.1", port, DOMAIN, SECRET, 100, maxStanzaBytes, 10.0, 20, 10_000,
+                keepalive, Duration.ofMillis(200));
+    }
+
+    static Tuning tuning() {
+        return new Tuning(Duration.ofMillis(50), Duration.ofSeconds(2), Duration.ofSeconds(3), Duration.ofSeconds(1),
+                Duration.ofSeconds(3), 32L << 20, Duration.ofSeconds(2));
+    }
+
+    private ExternalComponentConnection start(ServiceConfig config) throws ComponentException {
+        return start(config, tuning());
+    }
+
+    private ExternalComponentConnection start(ServiceConfig config, Tuning tuning) throws ComponentException {
+        connection = new ExternalComponentConnection(config, component, tuning);
+        connection.start();
+        return connection;
+    }
+
+    /** Starts a connection to the fake server and plays a successful handshake. */
+    private Conn connected() throws Exception {
+        return connected(config(server.port()));
+    }
+
+    private Conn connected(ServiceConfig config) throws Exception {
+        start(config);
+        Conn conn = server.nextConnection(WAIT);
+        conn.acceptHandshake();
+        assertThat(connection.awaitConnected(WAIT)).isTrue();
+        return conn;
+    }
+
+    private Termination awaitTermination() {
+        return assertTimeoutPreemptively(WAIT, () -> connection.awaitTermination());
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("timed out waiting for " + what);
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    private static int unusedPort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static String message(String id, String body) {
+        return "<message from='juliet@localhost/balcony' to='" + ROOM + "/Juliet' type='groupchat' id='" + id + "'>"
+                + "<body>" + body + "</body></message>";
+    }
+
+    private static Message outgoing(String id, String body) {
+        Message m = new Message();
+        m.setFrom(new JID(ROOM + "/nick"));
+        m.setTo(new JID("juliet@localhost/balcony"));
+        m.setType(Message.Type.groupchat);
+        m.setID(id);
+        m.setBody(body);
+        return m;
+    }
+
+    // ------------------------------------------------------------------ handshake
+
+    @ParameterizedTest
+    @ValueSource(strings = {"<handshake/>", "<handshake></handshake>", "<handshake />"})
+    void handshakeSendsLowercaseHexSha1OfStreamIdAndSecret(String serverReply) throws Exception {
+        start(config(server.port()));
+        Conn conn = server.nextConnection(WAIT);
+
+        String header = conn.openStream("3BF96D32");
+        assertThat(header).isEqualTo("<?xml version='1.0'?><stream:stream xmlns='jabber:component:accept'"
+                + " xmlns:stream='http://etherx.jabber.org/streams' to='reconmuc.localhost'>");
+        assertThat(conn.awaitHandshake()).matches("[0-9a-f]{40}").isEqualTo(sha1Hex("3BF96D32" + SECRET));
+        assertThat(connection.isConnected()).isFalse();
+
+        conn.send(serverReply);
+        assertThat(connection.awaitConnected(WAIT)).isTrue();
+        await(() -> component.connects.get() == 1, "connected()");
+        assertThat(component.jid).isEqualTo(new JID(DOMAIN));
+        assertThat(component.manager).isSameAs(connection);
+        assertThat(List.copyOf(component.events)).containsExactly("initialize", "start", "connected");
+        assertThat(logs.messages(Level.INFO)).contains("component connected to 127.0.0.1:" + server.port() + " as " + DOMAIN);
+    }
+
+    @Test
+    void wrongSecretTerminatesWithAuthenticationFailedAndOneErrorLine() throws Exception {
+        start(config(server.port()));
+        Conn conn = server.nextConnection(WAIT);
+        conn.openStream("abc");
+        conn.awaitHandshake();
+        conn.send("<stream:error><not-authorized xmlns='" + STREAM_ERRORS + "'/><text xmlns='" + STREAM_ERRORS
+                + "'>Given token does not match calculated token</text></stream:error></stream:stream>");
+
+        assertThat(awaitTermination()).isEqualTo(Termination.AUTHENTICATION_FAILED);
+        assertThat(logs.messages(Level.ERROR)).containsExactly(
+                "component handshake refused: wrong secret for reconmuc.localhost at 127.0.0.1:" + server.port());
+        assertThat(conn.awaitEof(WAIT)).isTrue();
+        assertThat(server.noConnectionWithin(Duration.ofMillis(300))).as("no reconnect").isTrue();
+        assertThat(component.starts.get()).isZero();
+        assertThat(connection.awaitConnected(Duration.ofMillis(10))).isFalse();
+
+        connection.close();
+        assertThat(component.shutdowns.get()).isEqualTo(1);
+        assertThat(awaitTermination()).isEqualTo(Termination.AUTHENTICATION_FAILED);
+    }
+
+    @Test
+    void otherStreamErrorsAreLoggedAndRetried() throws Exception {
+        start(config(server.port()));
+        Conn conn = server.nextConnection(WAIT);
+        conn.openStream("abc");
+        conn.awaitHandshake();
+        conn.send("<stream:error><conflict xmlns='" + STREAM_ERRORS + "'/><text xmlns='" + STREAM_ERRORS
+                + "'>Replaced by new connection</text></stream:error></stream:stream>");
+        conn.awaitContains("</stream:stream>", WAIT);
+        assertThat(conn.awaitEof(WAIT)).isTrue();
+
+        Conn second = server.nextConnection(WAIT);
+        second.acceptHandshake();
+        assertThat(connection.awaitConnected(WAIT)).isTrue();
+        assertThat(logs.messages(Level.WARN))
+                .anyMatch(m -> m.contains("'conflict'") && m.contains("Replaced by new connection"));
+        assertThat(logs.messages(Level.ERROR)).isEmpty();
+    }
+
+    // ------------------------------------------------------------------ reconnecting
+
+    @Test
+    void connectsOnceTheServerComesUpWarningOnlyOnce() throws Exception {
+        int port = unusedPort();
+        start(config(port));
+        Thread.sleep(500);   // attempts at about 0, 50, 100, 200, 400 ms: all refused
+        assertThat(connection.isConnected()).isFalse();
+        assertThat(logs.messages(Level.WARN)).hasSize(1)
+                .allMatch(m -> m.contains("127.0.0.1:" + port) && m.contains("Connection refused"));
+        assertThat(logs.messages(Level.DEBUG)).anyMatch(m -> m.startsWith("component connection attempt"));
+
+        try (FakeComponentServer late = new FakeComponentServer(port)) {
+            Conn conn = late.nextConnection(WAIT);
+            conn.acceptHandshake();
+            assertThat(connection.awaitConnected(WAIT)).isTrue();
+            assertThat(logs.messages(Level.INFO)).anyMatch(m -> m.startsWith("component reconnected to 127.0.0.1:" + port));
+            assertThat(logs.messages(Level.WARN)).hasSize(1);
+            assertThat(component.starts.get()).isEqualTo(1);
+            connection.close();
+        }
+    }
+
+    @Test
+    void lostConnectionIsReportedAndReestablished() throws Exception {
+        Conn first = connected();
+        await(() -> component.connects.get() == 1, "connected()");
+        first.close();
+
+        await(() -> component.disconnects.get() == 1, "disconnected()");
+        Conn second = server.nextConnection(WAIT);
+        second.acceptHandshake();
+        await(() -> component.connects.get() == 2, "second connected()");
+        assertThat(connection.awaitConnected(WAIT)).isTrue();
+        assertThat(component.starts.get()).isEqualTo(1);
+        assertThat(List.copyOf(component.events))
+                .containsExactly("initialize", "start", "connected", "disconnected", "connected");
+        assertThat(logs.messages(Level.WARN)).hasSize(1).allMatch(m -> m.contains("lost"));
+
+        // The new connection works.
+        second.send(message("after", "back"));
+        assertThat(component.nextPacket(WAIT).getID()).isEqualTo("after");
+    }
+
+    @Test
+    void serverClosingTheStreamIsAnsweredAndReconnected() throws Exception {
+        Conn first = connected();
+        int mark = first.mark();
+        first.send("</stream:stream>");
+        first.awaitContainsSince(mark, "</stream:stream>", WAIT);
+        assertThat(first.awaitEof(WAIT)).isTrue();
+        await(() -> component.disconnects.get() == 1, "disconnected()");
+        server.nextConnection(WAIT).acceptHandshake();
+        await(() -> component.connects.get() == 2, "second connected()");
+    }
+
+    @Test
+    void packetsSentWhileDisconnectedAreDroppedAndCounted() throws Exception {
+        int port = unusedPort();
+        start(config(port));
+        connection.sendPacket(component, outgoing("m1", "nobody hears this"));
+        connection.sendPacket(component, outgoing("m2", "nor this"));
+        assertThat(connection.droppedWhileDisconnected()).isEqualTo(2);
+        assertThat(logs.messages(Level.DEBUG)).anyMatch(m -> m.contains("dropping"));
+    }
+
+    // ------------------------------------------------------------------ receiving
+
+    @Test
+    void stanzasArriveInOrderWithTheirNamespacesOnTheReaderThread() throws Exception {
+        Conn conn = connected();
+        conn.send("<message from='juliet@localhost/balcony' to='" + ROOM + "/Juliet' type='groupchat' id='m1'>"
+                + "<body>hi &amp; &lt;bye&gt;</body><x xmlns='http://jabber.org/protocol/muc'/>"
+                + "<origin-id xmlns='urn:xmpp:sid:0' id='o1'/></message>"
+                + "<presence from='romeo@localhost/orchard' to='" + ROOM + "/Romeo' xml:lang='en'>"
+                + "<x xmlns='http://jabber.org/protocol/muc'><history maxstanzas='5'/></x>"
+                + "<p:custom xmlns:p='urn:example:p' p:attr='v'/></presence>"
+                + "<iq from='romeo@localhost/orchard' to='" + DOMAIN + "' type='get' id='q1'>"
+                + "<query xmlns='http://jabber.org/protocol/disco#info'/></iq>");
+
+        Message m = (Message) component.nextPacket(WAIT);
+        assertThat(m.toXML()).isEqualTo("<message from=\"juliet@localhost/balcony\" to=\"room@reconmuc.localhost/Juliet\""
+                + " type=\"groupchat\" id=\"m1\"><body>hi &amp; &lt;bye&gt;</body>"
+                + "<x xmlns=\"http://jabber.org/protocol/muc\"/><origin-id xmlns=\"urn:xmpp:sid:0\" id=\"o1\"/></message>");
+        assertThat(m.getBody()).isEqualTo("hi & <bye>");
+        assertThat(m.getType()).isEqualTo(Message.Type.groupchat);
+        assertThat(m.getFrom()).isEqualTo(new JID("juliet@localhost/balcony"));
+        assertThat(m.getTo()).isEqualTo(new JID(ROOM + "/Juliet"));
+        assertThat(m.getChildElement("x", "http://jabber.org/protocol/muc")).isNotNull();
+        assertThat(m.getExtension("origin-id", "urn:xmpp:sid:0").getElement().attributeValue("id")).isEqualTo("o1");
+
+        Presence p = (Presence) component.nextPacket(WAIT);
+        assertThat(p.toXML()).isEqualTo("<presence from=\"romeo@localhost/orchard\" to=\"room@reconmuc.localhost/Romeo\""
+                + " xml:lang=\"en\"><x xmlns=\"http://jabber.org/protocol/muc\"><history maxstanzas=\"5\"/></x>"
+                + "<p:custom xmlns:p=\"urn:example:p\" p:attr=\"v\"/></presence>");
+        assertThat(p.getChildElement("x", "http://jabber.org/protocol/muc").element("history")
+                .attributeValue("maxstanzas")).isEqualTo("5");
+
+        IQ iq = (IQ) component.nextPacket(WAIT);
+        assertThat(iq.getType()).isEqualTo(IQ.Type.get);
+        assertThat(iq.getChildElement().getNamespaceURI()).isEqualTo("http://jabber.org/protocol/disco#info");
+        assertThat(component.packetThread).isEqualTo("reconmuc-component-reader");
+    }
+
+    @Test
+    void tinderRepliesBuiltFromReceivedPacketsRenderWithoutStrayNamespaces() throws Exception {
+        Conn conn = connected();
+        conn.send(message("m1", "hello"));
+        Message m = (Message) component.nextPacket(WAIT);
+
+        Message error = m.createCopy();
+        error.setTo(m.getFrom());
+        error.setFrom(m.getTo());
+        error.setError(PacketError.Condition.forbidden);
+        assertThat(error.toXML()).doesNotContain("xmlns=\"\"").endsWith("<body>hello</body><error code=\"403\" type=\"auth\">"
+                + "<forbidden xmlns=\"urn:ietf:params:xml:ns:xmpp-stanzas\"/></error></message>");
+
+        Message edited = m.createCopy();
+        edited.setBody("changed");
+        edited.setSubject("topic");
+        edited.getElement().add(org.dom4j.DocumentHelper.createElement("thread"));
+        assertThat(edited.toXML()).doesNotContain("xmlns=");
+
+        // And the same packet round-trips through sendPacket to the server unchanged.
+        int mark = conn.mark();
+        connection.sendPacket(component, error);
+        assertThat(conn.awaitContainsSince(mark, "</message>", WAIT)).isEqualTo(error.toXML());
+    }
+
+    @Test
+    void manyStanzasInFragmentedWritesArriveInOrder() throws Exception {
+        Conn conn = connected();
+        int n = 300;
+        ByteArrayOutputStream all = new ByteArrayOutputStream();
+        for (int i = 0; i < n; i++) {
+            String s = "<message from='u" + i + "@localhost/r' to='" + ROOM + "' id='" + i + "' a='x>/y' b=\"it's\">"
+                    + "<body>é€𝄞 " + i + " <![CDATA[<not a tag/> ]] ]]>&#x41;&#66;</body>"
+                    + "<x xmlns='urn:example:x'><y z='/>'/></x></message>" + (i % 7 == 0 ? " \n\t" : "");
+            all.writeBytes(s.getBytes(StandardCharsets.UTF_8));
+        }
+        byte[] bytes = all.toByteArray();
+        Random random = new Random(42);
+        for (int at = 0; at < bytes.length; ) {
+            int len = Math.min(bytes.length - at, 1 + random.nextInt(60));
+            conn.sendBytes(Arrays.copyOfRange(bytes, at, at + len));
+            at += len;
+        }
+        for (int i = 0; i < n; i++) {
+            Message m = (Message) component.nextPacket(WAIT);
+            assertThat(m.getID()).isEqualTo(String.valueOf(i));
+            assertThat(m.getBody()).isEqualTo("é€𝄞 " + i + " <not a tag/> ]] AB");
+            assertThat(m.getElement().attributeValue("a")).isEqualTo("x>/y");
+            assertThat(m.getChildElement("x", "urn:example:x").element("y").attributeValue("z")).isEqualTo("/>");
+        }
+    }
+
+    @Test
+    void anExceptionFromProcessPacketDoesNotBreakTheConnection() throws Exception {
+        component.onPacket = p -> {
+            if ("boom".equals(p.getID())) {
+                throw new IllegalStateException("boom");
+            }
+            if ("deep".equals(p.getID())) {
+                throw new StackOverflowError();
+            }
+        };
+        Conn conn = connected();
+        conn.send(message("boom", "1") + message("deep", "2") + message("after", "3"));
+        assertThat(component.nextPacket(WAIT).getID()).isEqualTo("boom");
+        assertThat(component.nextPacket(WAIT).getID()).isEqualTo("deep");
+        assertThat(component.nextPacket(WAIT).getID()).isEqualTo("after");
+        assertThat(server.noConnectionWithin(Duration.ofMillis(100))).isTrue();
+        assertThat(component.disconnects.get()).isZero();
+        assertThat(connection.isConnected()).isTrue();
+        assertThat(logs.messages(Level.ERROR)).anyMatch(m -> m.contains("failed to process"));
+    }
+
+    @Test
+    void aStanzaWithAnUnusableAddressIsAnsweredNotDelivered() throws Exception {
+        Conn conn = connected();
+        int mark = conn.mark();
+        conn.send("<message from='juliet@localhost/balcony' to='" + ROOM + "/' id='bad'><body>x</body></message>"
+                + message("good", "y"));
+        assertThat(component.nextPacket(WAIT).getID()).isEqualTo("good");
+        String bounce = conn.awaitContainsSince(mark, "</message>", WAIT);
+        assertThat(bounce).contains("to=\"juliet@localhost/balcony\"", "id=\"bad\"", "type=\"error\"", "<jid-malformed ");
+        assertThat(component.packets).isEmpty();
+    }
+
+    // ------------------------------------------------------------------ size and depth limits
+
+    @Test
+    void oversizedStanzaIsBouncedWithPolicyViolationAndTheNextOneDelivered() throws Exception {
+        Conn conn = connected(config(server.port(), 1024, Duration.ofSeconds(30)));
+        int mark = conn.mark();
+        conn.send(message("big1", "x".repeat(5000)) + message("small1", "hi"));
+
+        assertThat(component.nextPacket(WAIT).getID()).isEqualTo("small1");
+        String bounce = conn.awaitContainsSince(mark, "</message>", WAIT);
+        assertThat(bounce).isEqualTo("<message from=\"room@reconmuc.localhost/Juliet\" to=\"juliet@localhost/balcony\""
+                + " id=\"big1\" type=\"error\"><error type=\"modify\">"
+                + "<policy-violation xmlns=\"urn:ietf:params:xml:ns:xmpp-stanzas\"/>"
+                + "<text xmlns=\"urn:ietf:params:xml:ns:xmpp-stanzas\">Stanza too large: limit is 1024 bytes</text>"
+                + "</error></message>");
+        assertThat(connection.discardedIncoming()).isEqualTo(1);
+        assertThat(component.packets).isEmpty();
+        assertThat(connection.isConnected()).isTrue();
+    }
+
+    @Test
+    void theLimitIsInBytesExactly() throws Exception {
+        Conn conn = connected(config(server.port(), 1024, Duration.ofSeconds(30)));
+        int envelope = message("exact", "").getBytes(StandardCharsets.UTF_8).length;
+        String exact = message("exact", "a".repeat(1024 - envelope));
+        String oneMore = message("exact", "a".repeat(1024 - envelope + 1));
+        // 3-byte characters: fewer than 1024 chars, more than 1024 bytes.
+        String euros = message("euros", "€".repeat(350));
+        assertThat(exact.getBytes(StandardCharsets.UTF_8)).hasSize(1024);
+        assertThat(oneMore.getBytes(StandardCharsets.UTF_8)).hasSize(1025);
+        assertThat(euros.length()).isLessThan(1024);
+        assertThat(euros.getBytes(StandardCharsets.UTF_8).length).isGreaterThan(1024);
+
+        conn.send(exact + oneMore + euros + message("last", "z"));
+        assertThat(component.nextPacket(WAIT).getID()).isEqualTo("exact");
+        assertThat(component.nextPacket(WAIT).getID()).isEqualTo("last");
+        assertThat(connection.discardedIncoming()).isEqualTo(2);
+    }
+
+    @Test
+    void oversizedErrorsAreNotAnsweredAndOtherKindsAreAnsweredInKind() throws Exception {
+        Conn conn = connected(config(server.port(), 1024, Duration.ofSeconds(30)));
+        int mark = conn.mark();
+        String pad = "x".repeat(2000);
+        conn.send("<message from='juliet@localhost/balcony' to='" + ROOM + "' type='error' id='e1'><body>" + pad + "</body></message>"
+                + "<iq from='juliet@localhost/balcony' to='" + DOMAIN + "' type='set' id='i1'><query xmlns='urn:x'>" + pad + "</query></iq>"
+                + "<presence from='juliet@localhost/balcony' to='" + ROOM + "/J' id='p1'><status>" + pad + "</status></presence>"
+                + message("last", "z"));
+        assertThat(component.nextPacket(WAIT).getID()).isEqualTo("last");
+        String out = conn.awaitContainsSince(mark, "</presence>", WAIT);
+        assertThat(out).startsWith("<iq from=\"reconmuc.localhost\" to=\"juliet@localhost/balcony\" id=\"i1\" type=\"error\">")
+                .contains("</iq><presence from=\"room@reconmuc.localhost/J\" to=\"juliet@localhost/balcony\" id=\"p1\" type=\"error\">")
+                .doesNotContain("e1");
+        assertThat(connection.discardedIncoming()).isEqualTo(3);
+    }
+
+    @Test
+    void tooDeeplyNestedStanzaIsBounced() throws Exception {
+        Conn conn = connected();
+        int mark = conn.mark();
+        String deep = "<a>".repeat(200) + "</a>".repeat(200);
+        conn.send(message("deep", deep) + message("next", "ok"));
+        assertThat(component.nextPacket(WAIT).getID()).isEqualTo("next");
+        assertThat(conn.awaitContainsSince(mark, "</message>", WAIT))
+                .contains("id=\"deep\"", "<policy-violation ", "Stanza nested too deeply: limit is 128 levels");
+    }
+
+    // ------------------------------------------------------------------ restricted and malformed XML
+
+    @Test
+    void billionLaughsBeforeTheStreamHeaderIsRefusedWithRestrictedXml() throws Exception {
+        start(config(server.port()));
+        Conn conn = server.nextConnection(WAIT);
+        conn.awaitContains("<stream:stream", WAIT);
+        StringBuilder dtd = new StringBuilder("<?xml version='1.0'?><!DOCTYPE lolz [<!ENTITY lol0 \"lol\">");
+        for (int i = 1; i < 10; i++) {
+            dtd.append("<!ENTITY lol").append(i).append(" \"").append(("&lol" + (i - 1) + ";").repeat(10)).append("\">");
+        }
+        dtd.append("]>");
+        conn.send(dtd + FakeComponentServer.serverHeader("x").substring("<?xml version='1.0'?>".length())
+                + "<message to='" + ROOM + "' from='a@localhost/r'><body>&lol9;</body></message>");
+
+        conn.awaitContains("<stream:error><restricted-xml xmlns='" + STREAM_ERRORS + "'/></stream:error></stream:stream>", WAIT);
+        assertThat(conn.awaitEof(WAIT)).isTrue();
+        assertThat(conn.received()).doesNotContain("<handshake>");
+
+        Conn second = server.nextConnection(WAIT);
+        second.acceptHandshake();
+        assertThat(connection.awaitConnected(WAIT)).isTrue();
+        assertThat(component.packets).isEmpty();
+        assertThat(logs.messages(Level.WARN)).anyMatch(m -> m.contains("restricted-xml"));
+    }
+
+    @Test
+    void doctypeInsideTheStreamIsRefusedWithRestrictedXml() throws Exception {
+        Conn conn = connected();
+        conn.send("<!DOCTYPE m [<!ENTITY xxe SYSTEM 'file:///etc/passwd'>]>"
+                + "<message from='a@localhost/r' to='" + ROOM + "'><body>&xxe;</body></message>");
+        conn.awaitContains("<restricted-xml xmlns='" + STREAM_ERRORS + "'/>", WAIT);
+        await(() -> component.disconnects.get() == 1, "disconnected()");
+        server.nextConnection(WAIT).acceptHandshake();
+        await(() -> component.connects.get() == 2, "reconnected");
+        assertThat(component.packets).isEmpty();
+    }
+
+    @Test
+    void entityReferenceWithoutDtdIsRefusedWithRestrictedXml() throws Exception {
+        Conn conn = connected();
+        conn.send("<message from='a@localhost/r' to='" + ROOM + "'><body>&lol;</body></message>");
+        conn.awaitContains("<restricted-xml xmlns='" + STREAM_ERRORS + "'/>", WAIT);
+        assertThat(conn.awaitEof(WAIT)).isTrue();
+        assertThat(component.packets).isEmpty();
+    }
+
+    @Test
+    void commentsAndProcessingInstructionsAreRefusedWithRestrictedXml() throws Exception {
+        Conn conn = connected();
+        conn.send("<message from='a@localhost/r' to='" + ROOM + "'><!-- hi --><body>x</body></message>");
+        conn.awaitContains("<restricted-xml xmlns='" + STREAM_ERRORS + "'/>", WAIT);
+        Conn second = server.nextConnection(WAIT);
+        second.acceptHandshake();
+        second.send("<?evil stuff?>");
+        second.awaitContains("<restricted-xml xmlns='" + STREAM_ERRORS + "'/>", WAIT);
+        assertThat(component.packets).isEmpty();
+    }
+
+    @Test
+    void malformedXmlIsRefusedWithNotWellFormedAndReconnected() throws Exception {
+        Conn conn = connected();
+        conn.send("<message from='a@localhost/r' to='" + ROOM + "'><body>x</bdy></message>");
+        conn.awaitContains("<stream:error><not-well-formed xmlns='" + STREAM_ERRORS + "'/></stream:error></stream:stream>", WAIT);
+        assertThat(conn.awaitEof(WAIT)).isTrue();
+        Conn second = server.nextConnection(WAIT);
+        second.acceptHandshake();
+        second.send(message("ok", "fine"));
+        assertThat(component.nextPacket(WAIT).getID()).isEqualTo("ok");
+    }
+
+    @Test
+    void invalidUtf8IsRefusedWithNotWellFormed() throws Exception {
+        Conn conn = connected();
+        byte[] start = "<message from='a@localhost/r' to='room@reconmuc.localhost'><body>".getBytes(StandardCharsets.UTF_8);
+        byte[] end = "</body></message>".getBytes(StandardCharsets.UTF_8);
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        b.writeBytes(start);
+        b.write(0xC3);
+        b.write(0x28);   // not a continuation byte
+        b.writeBytes(end);
+        conn.sendBytes(b.toByteArray());
+        conn.awaitContains("<not-well-formed xmlns='" + STREAM_ERRORS + "'/>", WAIT);
+        assertThat(component.packets).isEmpty();
+    }
+
+    // ------------------------------------------------------------------ sending
+
+    @Test
+    void outgoingStanzaReachesTheServerByteForByteAsToXml() throws Exception {
+        Conn conn = connected();
+        int mark = conn.mark();
+        Message m = outgoing("x1", "Grüße <&> \"quoted\" 'single' 𝄞");
+        m.addChildElement("stanza-id", "urn:xmpp:sid:0").addAttribute("id", "s1").addAttribute("by", ROOM);
+        String expected = m.toXML();
+
+        connection.sendPacket(component, m);
+        m.setBody("changed after sending");   // must not affect what is sent
+
+        byte[] want = expected.getBytes(StandardCharsets.UTF_8);
+        conn.await(s -> conn.receivedBytes().length >= mark + want.length, WAIT, "the stanza");
+        Thread.sleep(50);
+        byte[] got = Arrays.copyOfRange(conn.receivedBytes(), mark, conn.receivedBytes().length);
+        assertThat(got).isEqualTo(want);
+    }
+
+    @Test
+    void concurrentSendersEachKeepTheirOrder() throws Exception {
+        Conn conn = connected();
+        int mark = conn.mark();
+        int threads = 4;
+        int perThread = 500;
+        List<Thread> senders = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            senders.add(new Thread(() -> {
+                for (int i = 0; i < perThread; i++) {
+                    connection.sendPacket(component, outgoing(thread + "-" + i, "body " + i));
+                }
+            }));
+        }
+        senders.forEach(Thread::start);
+        for (Thread t : senders) {
+            t.join();
+        }
+        Pattern id = Pattern.compile("id=\"(\\d+)-(\\d+)\"");
+        conn.await(s -> count(id, conn.receivedSince(mark)) == threads * perThread, WAIT, "all stanzas");
+        int[] next = new int[threads];
+        Matcher m = id.matcher(conn.receivedSince(mark));
+        while (m.find()) {
+            int t = Integer.parseInt(m.group(1));
+            assertThat(Integer.parseInt(m.group(2))).isEqualTo(next[t]++);
+        }
+        assertThat(next).containsOnly(perThread);
+    }
+
+    private static int count(Pattern p, String s) {
+        Matcher m = p.matcher(s);
+        int n = 0;
+        while (m.find()) {
+            n++;
+        }
+        return n;
+    }
+
+    @Test
+    void stanzasTheServerWouldRejectAreNotSent() throws Exception {
+        Conn conn = connected();
+        int mark = conn.mark();
+        Message noFrom = outgoing("nofrom", "a");
+        noFrom.setFrom((JID) null);
+        Message foreign = outgoing("foreign", "b");
+        foreign.setFrom(new JID("someone@localhost/x"));
+        Message control = outgoing("control", "bell \u0007");
+        connection.sendPacket(component, noFrom);
+        connection.sendPacket(component, foreign);
+        connection.sendPacket(component, control);
+        connection.sendPacket(component, outgoing("fine", "ok"));
+
+        String out = conn.awaitContainsSince(mark, "id=\"fine\"", WAIT);
+        assertThat(out).doesNotContain("nofrom", "foreign", "control");
+        assertThat(connection.droppedInvalid()).isEqualTo(3);
+        assertThat(connection.isConnected()).isTrue();
+        assertThat(logs.messages(Level.WARN)).hasSize(1).allMatch(m -> m.contains("no 'from'"));
+    }
+
+    @Test
+    void whitespaceKeepaliveIsSentWhenIdle() throws Exception {
+        Conn conn = connected(config(server.port(), 4096, Duration.ofMillis(150)));
+        int mark = conn.mark();
+        conn.await(s -> conn.receivedSince(mark).length() >= 2, WAIT, "two keepalives");
+        assertThat(conn.receivedSince(mark)).matches(" +");
+
+        // While stanzas flow, no keepalive is needed.
+        int mark2 = conn.mark();
+        for (int i = 0; i < 10; i++) {
+            connection.sendPacket(component, outgoing("k" + i, "x"));
+            Thread.sleep(40);
+        }
+        String during = conn.receivedSince(mark2);
+        // (one keepalive may have been due just before the first stanza)
+        assertThat(during.replaceAll("<message[^>]*><body>x</body></message>", "")).matches(" ?");
+    }
+
+    // ------------------------------------------------------------------ queries
+
+    @Test
+    void queriesGetTheirAnswerInsteadOfProcessPacket() throws Exception {
+        Conn conn = connected();
+        int mark = conn.mark();
+        IQ q = new IQ(IQ.Type.get);
+        q.setFrom(DOMAIN);
+        q.setTo("localhost");
+        q.setChildElement("query", "http://jabber.org/protocol/disco#info");
+        CompletableFuture<IQ> answer = new CompletableFuture<>();
+        connection.query(component, q, new IQResultListener() {
+            @Override
+            public void receivedAnswer(IQ packet) {
+                answer.complete(packet);
+            }
+
+            @Override
+            public void answerTimeout(String packetId) {
+                answer.completeExceptionally(new AssertionError("timeout"));
+            }
+        });
+        String sent = conn.awaitContainsSince(mark, "</iq>", WAIT);
+        Matcher id = Pattern.compile("id=\"([^\"]+)\"").matcher(sent);
+        assertThat(id.find()).isTrue();
+        conn.send("<iq from='localhost' to='" + DOMAIN + "' type='result' id='" + id.group(1) + "'>"
+                + "<query xmlns='http://jabber.org/protocol/disco#info'/></iq>");
+        assertThat(answer.get(3, TimeUnit.SECONDS).getType()).isEqualTo(IQ.Type.result);
+        assertThat(component.packets).isEmpty();
+
+        // Blocking form, from another thread; the fake server never answers, so it times out.
+        IQ q2 = q.createCopy();
+        q2.setID("q2");
+        assertThat(connection.query(component, q2, 100)).isNull();
+
+        // From the reader thread it would deadlock, so it is refused.
+        CompletableFuture<Throwable> refused = new CompletableFuture<>();
+        component.onPacket = p -> {
+            try {
+                connection.query(component, q.createCopy(), 100);
+                refused.complete(null);
+            } catch (ComponentException e) {
+                refused.complete(e);
+            }
+        };
+        conn.send(message("trigger", "x"));
+        assertThat(refused.get(3, TimeUnit.SECONDS)).isInstanceOf(ComponentException.class);
+    }
+
+    // ------------------------------------------------------------------ closing
+
+    @Test
+    void closeEndsTheStreamShutsTheComponentDownAndIsIdempotent() throws Exception {
+        Conn conn = connected();
+        int mark = conn.mark();
+        connection.close();
+        assertThat(conn.receivedSince(mark)).isEqualTo("</stream:stream>");
+        assertThat(conn.awaitEof(WAIT)).isTrue();
+        assertThat(component.shutdowns.get()).isEqualTo(1);
+        assertThat(component.disconnects.get()).isZero();
+        assertThat(awaitTermination()).isEqualTo(Termination.CLOSED);
+        assertThat(connection.isConnected()).isFalse();
+
+        connection.close();
+        assertThat(component.shutdowns.get()).isEqualTo(1);
+        connection.sendPacket(component, outgoing("late", "x"));
+        assertThat(connection.droppedWhileDisconnected()).isEqualTo(1);
+        assertThat(server.noConnectionWithin(Duration.ofMillis(200))).isTrue();
+    }
+
+    @Test
+    void closeWhileBackingOffReturnsPromptly() throws Exception {
+        int port = unusedPort();
+        ServiceConfig slow = new ServiceConfig("127.0.0.1", port, DOMAIN, SECRET, 100, 4096, 10.0, 20, 10_000,
+                Duration.ofSeconds(30), Duration.ofSeconds(30));
+        start(slow, tuning().withInitialBackoff(Duration.ofSeconds(20)));
+        Thread.sleep(200);   // the first attempt has failed; the thread sleeps ~20 s
+        long t0 = System.nanoTime();
+        connection.close();
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(1));
+        assertThat(awaitTermination()).isEqualTo(Termination.CLOSED);
+        assertThat(component.shutdowns.get()).isEqualTo(1);
+    }
+
+    @Test
+    void closeWhileWaitingForTheHandshakeReturnsPromptly() throws Exception {
+        start(config(server.port()));
+        Conn conn = server.nextConnection(WAIT);
+        conn.awaitContains("<stream:stream", WAIT);   // the server never answers
+        long t0 = System.nanoTime();
+        connection.close();
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(1));
+        assertThat(conn.awaitEof(WAIT)).isTrue();
+        assertThat(awaitTermination()).isEqualTo(Termination.CLOSED);
+    }
+
+    @Test
+    void closeFromProcessPacketDoesNotDeadlock() throws Exception {
+        component.onPacket = p -> connection.close();
+        Conn conn = connected();
+        conn.send(message("bye", "x"));
+        assertThat(awaitTermination()).isEqualTo(Termination.CLOSED);
+        assertThat(component.shutdowns.get()).isEqualTo(1);
+        conn.awaitContains("</stream:stream>", WAIT);
+    }
+
+    @Test
+    void componentManagerBasics() throws Exception {
+        connection = new ExternalComponentConnection(config(server.port()), component, tuning());
+        assertThat(connection.isExternalMode()).isTrue();
+        assertThat(connection.getServerName()).isEqualTo("127.0.0.1");
+        connection.setProperty("a", "1");
+        assertThat(connection.getProperty("a")).isEqualTo("1");
+        connection.setProperty("a", null);
+        assertThat(connection.getProperty("a")).isNull();
+        assertThatThrownBy(() -> connection.addComponent("x", component)).isInstanceOf(ComponentException.class);
+        assertThatThrownBy(() -> connection.removeComponent("x")).isInstanceOf(ComponentException.class);
+        connection.start();
+        assertThatThrownBy(() -> connection.start()).isInstanceOf(IllegalStateException.class);
+        assertThat(List.copyOf(component.events)).containsExactly("initialize");
+    }
+}
