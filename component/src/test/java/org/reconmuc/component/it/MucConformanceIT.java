@@ -1,0 +1,475 @@
+package org.reconmuc.component.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jivesoftware.smack.StanzaCollector;
+import org.jivesoftware.smack.XMPPException.XMPPErrorException;
+import org.jivesoftware.smack.filter.AndFilter;
+import org.jivesoftware.smack.filter.FromMatchesFilter;
+import org.jivesoftware.smack.filter.StanzaIdFilter;
+import org.jivesoftware.smack.filter.StanzaTypeFilter;
+import org.jivesoftware.smack.packet.Message;
+import org.jivesoftware.smack.packet.Presence;
+import org.jivesoftware.smack.packet.Stanza;
+import org.jivesoftware.smack.packet.StanzaError;
+import org.jivesoftware.smack.tcp.XMPPTCPConnection;
+import org.jivesoftware.smackx.delay.packet.DelayInformation;
+import org.jivesoftware.smackx.disco.ServiceDiscoveryManager;
+import org.jivesoftware.smackx.disco.packet.DiscoverInfo;
+import org.jivesoftware.smackx.disco.packet.DiscoverItems;
+import org.jivesoftware.smackx.muc.MucEnterConfiguration;
+import org.jivesoftware.smackx.muc.MultiUserChat;
+import org.jivesoftware.smackx.muc.MultiUserChatManager;
+import org.jivesoftware.smackx.muc.RoomInfo;
+import org.jivesoftware.smackx.muc.UserStatusListener;
+import org.jivesoftware.smackx.muc.packet.MUCUser;
+import org.jivesoftware.smackx.sid.element.OriginIdElement;
+import org.jivesoftware.smackx.sid.element.StanzaIdElement;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.jxmpp.jid.EntityBareJid;
+import org.jxmpp.jid.EntityFullJid;
+import org.jxmpp.jid.Jid;
+import org.jxmpp.jid.impl.JidCreate;
+import org.jxmpp.jid.parts.Resourcepart;
+import org.reconmuc.component.ReconMuc;
+import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.it.server.XmppServer;
+import org.reconmuc.component.it.server.XmppServers;
+
+/**
+ * XEP-0045 as real Smack clients see it, through a real XMPP server with ReConMUC attached as
+ * an external component. Each subclass names the server; the conversation is the same.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class MucConformanceIT {
+    private static final long WAIT_MS = 10_000;
+    /** Small on purpose, so the oversized-stanza test does not need megabytes. */
+    static final int MAX_STANZA_BYTES = 16 * 1024;
+
+    private XmppServer server;
+    private ReconMuc muc;
+    private final AtomicInteger roomCounter = new AtomicInteger();
+
+    abstract String serverKind();
+
+    @BeforeAll
+    void startServerAndComponent() throws Exception {
+        Path runDir = Files.createDirectories(Path.of("target", "it-" + serverKind() + "-" + getClass().getSimpleName()));
+        server = XmppServers.start(serverKind(), runDir);
+        ServiceConfig defaults = ServiceConfig.defaults();
+        ServiceConfig config = new ServiceConfig(server.host(), server.componentPort(), server.componentDomain(),
+                server.componentSecret(), 100, MAX_STANZA_BYTES, 5.0, 10, defaults.maxOccupantsPerRoom(),
+                defaults.keepaliveInterval(), Duration.ofSeconds(2));
+        muc = ReconMuc.start(config);
+        assertThat(muc.awaitConnected(Duration.ofSeconds(20))).as("component attached to " + serverKind()).isTrue();
+    }
+
+    @AfterAll
+    void stop() {
+        if (muc != null) {
+            muc.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    // ---- helpers ---------------------------------------------------------------------------
+
+    private EntityBareJid newRoom() throws Exception {
+        return JidCreate.entityBareFrom("room" + roomCounter.incrementAndGet() + "-" + System.nanoTime() % 100000
+                + "@" + server.componentDomain());
+    }
+
+    private XMPPTCPConnection client(String name) throws Exception {
+        return server.newClient(name);
+    }
+
+    private static MultiUserChat muc(XMPPTCPConnection c, EntityBareJid room) {
+        return MultiUserChatManager.getInstanceFor(c).getMultiUserChat(room);
+    }
+
+    /** Joins as the creator: an instant room (XEP-0045 §10.1.2). */
+    private static MultiUserChat create(XMPPTCPConnection c, EntityBareJid room, String nick) throws Exception {
+        MultiUserChat m = muc(c, room);
+        MultiUserChat.MucCreateConfigFormHandle handle = m.createOrJoin(Resourcepart.from(nick));
+        assertThat(handle).as("status 201: the room was created").isNotNull();
+        handle.makeInstant();
+        return m;
+    }
+
+    private static MultiUserChat join(XMPPTCPConnection c, EntityBareJid room, String nick) throws Exception {
+        MultiUserChat m = muc(c, room);
+        m.join(Resourcepart.from(nick));
+        return m;
+    }
+
+    private static Message nextBody(MultiUserChat m) throws Exception {
+        long deadline = System.currentTimeMillis() + WAIT_MS;
+        while (System.currentTimeMillis() < deadline) {
+            Message msg = m.nextMessage(Math.max(1, deadline - System.currentTimeMillis()));
+            if (msg != null && msg.getBody() != null) {
+                return msg;
+            }
+        }
+        throw new AssertionError("no groupchat message within " + WAIT_MS + " ms");
+    }
+
+    /** Sends a stanza and returns the error reply with the same id (or fails). */
+    private static StanzaError errorFor(XMPPTCPConnection c, Stanza stanza) throws Exception {
+        StanzaCollector collector = c.createStanzaCollectorAndSend(new StanzaIdFilter(stanza.getStanzaId()), stanza);
+        try {
+            Stanza reply = collector.nextResult(WAIT_MS);
+            assertThat(reply).as("a reply to " + stanza.toXML()).isNotNull();
+            assertThat(reply.getError()).as("an error reply: " + reply.toXML()).isNotNull();
+            return reply.getError();
+        } finally {
+            collector.cancel();
+        }
+    }
+
+    private static Message groupchat(XMPPTCPConnection c, Jid to, String body) {
+        return c.getStanzaFactory().buildMessageStanza().to(to).ofType(Message.Type.groupchat).setBody(body).build();
+    }
+
+    private static Message chat(XMPPTCPConnection c, Jid to, String body) {
+        return c.getStanzaFactory().buildMessageStanza().to(to).ofType(Message.Type.chat).setBody(body).build();
+    }
+
+    // ---- join, messages, history -----------------------------------------------------------------
+
+    @Test
+    void romeoCreatesARoomJulietJoinsAndTheyChatWithRoomStanzaIds() throws Exception {
+        EntityBareJid room = newRoom();
+        XMPPTCPConnection romeoC = client("romeo");
+        XMPPTCPConnection julietC = client("juliet");
+        MultiUserChat romeo = create(romeoC, room, "Romeo");
+        MultiUserChat juliet = join(julietC, room, "Juliet");
+        assertThat(juliet.getOccupants()).extracting(j -> j.getResourceOrThrow().toString())
+                .containsExactlyInAnyOrder("Romeo", "Juliet");
+
+        Message sent = julietC.getStanzaFactory().buildMessageStanza().to(room).ofType(Message.Type.groupchat)
+                .setBody("Wherefore art thou Romeo?").build();
+        OriginIdElement origin = OriginIdElement.addOriginId(sent);
+        juliet.sendMessage(sent);
+
+        Message atRomeo = nextBody(romeo);
+        Message echo = nextBody(juliet);
+        assertThat(atRomeo.getBody()).isEqualTo("Wherefore art thou Romeo?");
+        assertThat(atRomeo.getFrom().toString()).isEqualTo(room + "/Juliet");
+        StanzaIdElement id = StanzaIdElement.getStanzaId(atRomeo);
+        assertThat(id).isNotNull();
+        assertThat(id.getBy()).isEqualTo(room.toString());
+        assertThat(StanzaIdElement.getStanzaId(echo).getId()).isEqualTo(id.getId());
+        assertThat(OriginIdElement.getOriginId(atRomeo).getId()).isEqualTo(origin.getId());
+        assertThat(echo.getStanzaId()).as("the echo keeps the sender's id").isEqualTo(sent.getStanzaId());
+    }
+
+    @Test
+    void aLateJoinerGetsTheRequestedHistoryWithDelaysThenTheSubject() throws Exception {
+        EntityBareJid room = newRoom();
+        XMPPTCPConnection romeoC = client("romeo");
+        MultiUserChat romeo = create(romeoC, room, "Romeo");
+        romeo.changeSubject("Verona");
+        for (int i = 1; i <= 4; i++) {
+            romeo.sendMessage("line " + i);
+            nextBody(romeo);
+        }
+        XMPPTCPConnection julietC = client("juliet");
+        MultiUserChat juliet = muc(julietC, room);
+        MucEnterConfiguration conf = juliet.getEnterConfigurationBuilder(Resourcepart.from("Juliet"))
+                .requestMaxStanzasHistory(2).build();
+        juliet.join(conf);
+        Message first = nextBody(juliet);
+        Message second = nextBody(juliet);
+        assertThat(List.of(first.getBody(), second.getBody())).containsExactly("line 3", "line 4");
+        DelayInformation delay = DelayInformation.from(first);
+        assertThat(delay).as("history carries XEP-0203 delay").isNotNull();
+        assertThat(delay.getFrom()).isEqualTo(room.toString());
+        assertThat(StanzaIdElement.getStanzaId(first)).isNotNull();
+        long deadline = System.currentTimeMillis() + WAIT_MS;
+        while (juliet.getSubject() == null && System.currentTimeMillis() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(juliet.getSubject()).isEqualTo("Verona");
+    }
+
+    @Test
+    void nickChangeIsSeenByOthersAsA303() throws Exception {
+        EntityBareJid room = newRoom();
+        MultiUserChat romeo = create(client("romeo"), room, "Romeo");
+        MultiUserChat juliet = join(client("juliet"), room, "Juliet");
+        List<String> changes = new CopyOnWriteArrayList<>();
+        romeo.addParticipantStatusListener(new org.jivesoftware.smackx.muc.ParticipantStatusListener() {
+            @Override
+            public void nicknameChanged(EntityFullJid participant, Resourcepart newNickname) {
+                changes.add(participant.getResourceOrThrow() + "->" + newNickname);
+            }
+        });
+        juliet.changeNickname(Resourcepart.from("Jules"));
+        awaitTrue(() -> !changes.isEmpty());
+        assertThat(changes).containsExactly("Juliet->Jules");
+        assertThat(juliet.getNickname().toString()).isEqualTo("Jules");
+
+        assertThatThrownBy(() -> juliet.changeNickname(Resourcepart.from("Romeo")))
+                .isInstanceOfSatisfying(XMPPErrorException.class, e ->
+                        assertThat(e.getStanzaError().getCondition()).isEqualTo(StanzaError.Condition.conflict));
+    }
+
+    @Test
+    void aTakenNickIsAConflictAndLeavingIsSeen() throws Exception {
+        EntityBareJid room = newRoom();
+        MultiUserChat romeo = create(client("romeo"), room, "Romeo");
+        XMPPTCPConnection tybaltC = client("tybalt");
+        assertThatThrownBy(() -> join(tybaltC, room, "Romeo"))
+                .isInstanceOfSatisfying(XMPPErrorException.class, e ->
+                        assertThat(e.getStanzaError().getCondition()).isEqualTo(StanzaError.Condition.conflict));
+        MultiUserChat juliet = join(client("juliet"), room, "Juliet");
+        awaitTrue(() -> romeo.getOccupantsCount() == 2);
+        juliet.leave();
+        awaitTrue(() -> romeo.getOccupantsCount() == 1);
+    }
+
+    @Test
+    void privateMessagesReachOnlyTheNamedOccupant() throws Exception {
+        EntityBareJid room = newRoom();
+        XMPPTCPConnection romeoC = client("romeo");
+        XMPPTCPConnection julietC = client("juliet");
+        create(romeoC, room, "Romeo");
+        join(julietC, room, "Juliet");
+        EntityFullJid romeoInRoom = JidCreate.entityFullFrom(room, Resourcepart.from("Romeo"));
+        StanzaCollector atJuliet = julietC.createStanzaCollector(new AndFilter(StanzaTypeFilter.MESSAGE,
+                FromMatchesFilter.createFull(romeoInRoom)));
+        try {
+            romeoC.sendStanza(chat(romeoC, JidCreate.entityFullFrom(room, Resourcepart.from("Juliet")), "psst"));
+            Message pm = atJuliet.nextResult(WAIT_MS);
+            assertThat(pm).isNotNull();
+            assertThat(pm.getBody()).isEqualTo("psst");
+            assertThat(pm.getType()).isEqualTo(Message.Type.chat);
+            assertThat(MUCUser.from(pm)).as("XEP-0045 §7.5 marks MUC PMs").isNotNull();
+        } finally {
+            atJuliet.cancel();
+        }
+        StanzaError error = errorFor(romeoC, chat(romeoC, JidCreate.entityFullFrom(room, Resourcepart.from("Mercutio")), "?"));
+        assertThat(error.getCondition()).isEqualTo(StanzaError.Condition.item_not_found);
+        assertThat(error.getDescriptiveText()).contains("Mercutio");
+    }
+
+    // ---- moderation -----------------------------------------------------------------------------
+
+    @Test
+    void theOwnerKicksAndBansAndABannedUserCannotReturn() throws Exception {
+        EntityBareJid room = newRoom();
+        MultiUserChat romeo = create(client("romeo"), room, "Romeo");
+        XMPPTCPConnection tybaltC = client("tybalt");
+        MultiUserChat tybalt = join(tybaltC, room, "Tybalt");
+        XMPPTCPConnection mercutioC = client("mercutio");
+        MultiUserChat mercutio = join(mercutioC, room, "Mercutio");
+        List<String> happened = new CopyOnWriteArrayList<>();
+        tybalt.addUserStatusListener(new UserStatusListener() {
+            @Override
+            public void kicked(Jid actor, String reason) {
+                happened.add("kicked:" + reason);
+            }
+        });
+        mercutio.addUserStatusListener(new UserStatusListener() {
+            @Override
+            public void banned(Jid actor, String reason) {
+                happened.add("banned:" + reason);
+            }
+        });
+        assertThatThrownBy(() -> tybalt.kickParticipant(Resourcepart.from("Mercutio"), "no"))
+                .isInstanceOfSatisfying(XMPPErrorException.class, e ->
+                        assertThat(e.getStanzaError().getCondition()).isEqualTo(StanzaError.Condition.forbidden));
+        assertThatThrownBy(() -> romeo.kickParticipant(Resourcepart.from("Benvolio"), "who?"))
+                .isInstanceOfSatisfying(XMPPErrorException.class, e ->
+                        assertThat(e.getStanzaError().getCondition()).isEqualTo(StanzaError.Condition.item_not_found));
+
+        romeo.kickParticipant(Resourcepart.from("Tybalt"), "fighting");
+        romeo.banUser(mercutioC.getUser().asBareJid(), "plague");
+        awaitTrue(() -> happened.size() == 2);
+        assertThat(happened).containsExactlyInAnyOrder("kicked:fighting", "banned:plague");
+        awaitTrue(() -> romeo.getOccupantsCount() == 1);
+
+        assertThatThrownBy(() -> join(mercutioC, room, "Mercutio2"))
+                .isInstanceOfSatisfying(XMPPErrorException.class, e ->
+                        assertThat(e.getStanzaError().getCondition()).isEqualTo(StanzaError.Condition.forbidden));
+        join(tybaltC, room, "Tybalt"); // a kick is not a ban
+    }
+
+    @Test
+    void anAdminCannotKickTheOwner() throws Exception {
+        EntityBareJid room = newRoom();
+        MultiUserChat romeo = create(client("romeo"), room, "Romeo");
+        XMPPTCPConnection julietC = client("juliet");
+        MultiUserChat juliet = join(julietC, room, "Juliet");
+        romeo.grantAdmin(julietC.getUser().asBareJid());
+        assertThatThrownBy(() -> juliet.kickParticipant(Resourcepart.from("Romeo"), "coup"))
+                .isInstanceOfSatisfying(XMPPErrorException.class, e ->
+                        assertThat(e.getStanzaError().getCondition()).isEqualTo(StanzaError.Condition.not_allowed));
+    }
+
+    @Test
+    void aMembersOnlyRoomRequiresMembership() throws Exception {
+        EntityBareJid room = newRoom();
+        MultiUserChat romeo = create(client("romeo"), room, "Romeo");
+        romeo.getConfigFormManager().makeMembersOnly().submitConfigurationForm();
+        XMPPTCPConnection julietC = client("juliet");
+        assertThatThrownBy(() -> join(julietC, room, "Juliet"))
+                .isInstanceOfSatisfying(XMPPErrorException.class, e -> assertThat(e.getStanzaError().getCondition())
+                        .isEqualTo(StanzaError.Condition.registration_required));
+        romeo.grantMembership(julietC.getUser().asBareJid());
+        join(julietC, room, "Juliet");
+        RoomInfo info = MultiUserChatManager.getInstanceFor(julietC).getRoomInfo(room);
+        assertThat(info.isMembersOnly()).isTrue();
+    }
+
+    @Test
+    void aPasswordProtectedRoomChecksThePassword() throws Exception {
+        EntityBareJid room = newRoom();
+        MultiUserChat romeo = create(client("romeo"), room, "Romeo");
+        romeo.getConfigFormManager().setAndEnablePassword("capulet").submitConfigurationForm();
+        XMPPTCPConnection julietC = client("juliet");
+        MultiUserChat juliet = muc(julietC, room);
+        assertThatThrownBy(() -> juliet.join(Resourcepart.from("Juliet"), "montague"))
+                .isInstanceOfSatisfying(XMPPErrorException.class, e ->
+                        assertThat(e.getStanzaError().getCondition()).isEqualTo(StanzaError.Condition.not_authorized));
+        juliet.join(Resourcepart.from("Juliet"), "capulet");
+        assertThat(juliet.isJoined()).isTrue();
+    }
+
+    @Test
+    void theOwnerDestroysTheRoom() throws Exception {
+        EntityBareJid room = newRoom();
+        MultiUserChat romeo = create(client("romeo"), room, "Romeo");
+        XMPPTCPConnection julietC = client("juliet");
+        MultiUserChat juliet = join(julietC, room, "Juliet");
+        List<String> destroyed = new CopyOnWriteArrayList<>();
+        juliet.addUserStatusListener(new UserStatusListener() {
+            @Override
+            public void roomDestroyed(MultiUserChat alternateMUC, String reason) {
+                destroyed.add(reason);
+            }
+        });
+        romeo.destroy("the end", null);
+        awaitTrue(() -> !destroyed.isEmpty());
+        assertThat(destroyed).containsExactly("the end");
+        StanzaError error = errorFor(julietC, groupchat(julietC, room, "anyone?"));
+        assertThat(error.getCondition()).isEqualTo(StanzaError.Condition.item_not_found);
+    }
+
+    // ---- discovery ---------------------------------------------------------------------------
+
+    @Test
+    void serviceDiscoveryShowsTheServiceAndItsRooms() throws Exception {
+        EntityBareJid room = newRoom();
+        XMPPTCPConnection romeoC = client("romeo");
+        create(romeoC, room, "Romeo");
+        join(client("juliet"), room, "Juliet");
+        XMPPTCPConnection nurseC = client("nurse");
+        ServiceDiscoveryManager disco = ServiceDiscoveryManager.getInstanceFor(nurseC);
+
+        DiscoverInfo service = disco.discoverInfo(JidCreate.domainBareFrom(server.componentDomain()));
+        assertThat(service.hasIdentity("conference", "text")).isTrue();
+        assertThat(service.containsFeature("http://jabber.org/protocol/muc")).isTrue();
+
+        DiscoverItems rooms = disco.discoverItems(JidCreate.domainBareFrom(server.componentDomain()));
+        assertThat(rooms.getItems()).extracting(i -> i.getEntityID().toString()).contains(room.toString());
+
+        RoomInfo info = MultiUserChatManager.getInstanceFor(nurseC).getRoomInfo(room);
+        assertThat(info.getOccupantsCount()).isEqualTo(2);
+        assertThat(info.isMembersOnly()).isFalse();
+        assertThat(info.isPasswordProtected()).isFalse();
+        DiscoverInfo roomInfo = disco.discoverInfo(room);
+        assertThat(roomInfo.containsFeature("urn:xmpp:sid:0")).isTrue();
+    }
+
+    // ---- errors ------------------------------------------------------------------------------
+
+    @Test
+    void badRequestsGetTheRightErrors() throws Exception {
+        EntityBareJid room = newRoom();
+        XMPPTCPConnection romeoC = client("romeo");
+        create(romeoC, room, "Romeo");
+        XMPPTCPConnection tybaltC = client("tybalt");
+
+        StanzaError notOccupant = errorFor(tybaltC, groupchat(tybaltC, room, "let me in"));
+        assertThat(notOccupant.getCondition()).isEqualTo(StanzaError.Condition.not_acceptable);
+        assertThat(notOccupant.getDescriptiveText()).isNotBlank();
+
+        EntityBareJid missing = JidCreate.entityBareFrom("nowhere-" + System.nanoTime() + "@" + server.componentDomain());
+        assertThat(errorFor(tybaltC, groupchat(tybaltC, missing, "hello?")).getCondition())
+                .isEqualTo(StanzaError.Condition.item_not_found);
+
+        Presence noNick = tybaltC.getStanzaFactory().buildPresenceStanza().to(room).build();
+        assertThat(errorFor(tybaltC, noNick).getCondition()).isEqualTo(StanzaError.Condition.jid_malformed);
+
+        assertThat(errorFor(romeoC, groupchat(romeoC, JidCreate.entityFullFrom(room, Resourcepart.from("Romeo")), "x"))
+                .getCondition()).isEqualTo(StanzaError.Condition.bad_request);
+    }
+
+    @Test
+    void anOversizedStanzaIsRefusedWithPolicyViolationAndTheRoomCarriesOn() throws Exception {
+        EntityBareJid room = newRoom();
+        XMPPTCPConnection romeoC = client("romeo");
+        MultiUserChat romeo = create(romeoC, room, "Romeo");
+        String big = "x".repeat(MAX_STANZA_BYTES + 1000);
+        StanzaError error = errorFor(romeoC, groupchat(romeoC, room, big));
+        assertThat(error.getCondition()).isEqualTo(StanzaError.Condition.policy_violation);
+        romeo.sendMessage("small again");
+        assertThat(nextBody(romeo).getBody()).isEqualTo("small again");
+    }
+
+    @Test
+    void aFloodIsRateLimitedWithErrorsAndNothingIsLostBeforeTheLimit() throws Exception {
+        EntityBareJid room = newRoom();
+        XMPPTCPConnection romeoC = client("romeo");
+        MultiUserChat romeo = create(romeoC, room, "Romeo");
+        XMPPTCPConnection julietC = client("juliet");
+        MultiUserChat juliet = join(julietC, room, "Juliet");
+        StanzaCollector errors = romeoC.createStanzaCollector(new AndFilter(StanzaTypeFilter.MESSAGE,
+                stanza -> stanza.getError() != null));
+        int sent = 40;
+        try {
+            for (int i = 0; i < sent; i++) {
+                romeo.sendMessage("flood " + i);
+            }
+            List<Stanza> refused = new ArrayList<>();
+            Stanza s;
+            while ((s = errors.nextResult(3000)) != null) {
+                refused.add(s);
+            }
+            assertThat(refused).isNotEmpty();
+            assertThat(refused).allMatch(r -> r.getError().getCondition() == StanzaError.Condition.policy_violation);
+            int delivered = 0;
+            while (juliet.nextMessage(1000) != null) {
+                delivered++;
+            }
+            assertThat(delivered + refused.size()).as("every message is either delivered or refused").isEqualTo(sent);
+        } finally {
+            errors.cancel();
+        }
+    }
+
+    private static void awaitTrue(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("condition not met within " + WAIT_MS + " ms");
+            }
+            Thread.sleep(20);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package org.reconmuc.component.it.server;
+
+import java.nio.file.Path;
+import java.util.function.Consumer;
+import org.jivesoftware.smack.tcp.XMPPTCPConnection;
+import org.jivesoftware.smack.tcp.XMPPTCPConnectionConfiguration;
+
+/**
+ * A real XMPP server (Prosody or ejabberd from Debian's packages) running as a local process on
+ * loopback, started by {@link XmppServers}. Every listener is on 127.0.0.1, on ports chosen free
+ * at start. {@link #close()} stops the process and every client made by {@link #newClient}.
+ */
+public interface XmppServer extends AutoCloseable {
+    /** {@code "prosody"} or {@code "ejabberd"}. */
+    String kind();
+
+    /** Always {@code "127.0.0.1"}. */
+    String host();
+
+    int c2sPort();
+
+    /** The XEP-0114 component port. */
+    int componentPort();
+
+    /** {@code "reconmuc.localhost"}. */
+    String componentDomain();
+
+    /** {@code "s3cret"}. */
+    String componentSecret();
+
+    /** The server's own MUC service, {@code "conference.localhost"}. */
+    String nativeMucDomain();
+
+    /**
+     * The host {@link #newClient} logs into: {@code "insecure.localhost"}, where any user name and
+     * password log in with SASL PLAIN. Both servers also have {@code "anon.localhost"} (SASL
+     * ANONYMOUS) and {@code "localhost"} (in-band registration).
+     */
+    String loginDomain();
+
+    /**
+     * A new real Smack connection, connected and logged in on {@link #loginDomain()} as
+     * {@code <name>-<n>@insecure.localhost/<name>}: every call yields a distinct bare JID.
+     * No TLS, reply timeout 10 s. Closed by {@link #close()}.
+     */
+    XMPPTCPConnection newClient(String name) throws Exception;
+
+    /**
+     * Like {@link #newClient(String)}, with the configuration adjusted before the connection is
+     * built, e.g. {@code b -> b.setSendPresence(false)}, or {@code b -> b.setCompressionEnabled(true)}
+     * (XEP-0138 needs smack-compression-java7 on the class path).
+     */
+    XMPPTCPConnection newClient(String name, Consumer<XMPPTCPConnectionConfiguration.Builder> adjust)
+            throws Exception;
+
+    /**
+     * A new connection logged in with SASL ANONYMOUS on {@code anon.localhost}: the server picks a
+     * random node. Resource {@code name}. Closed by {@link #close()}.
+     */
+    XMPPTCPConnection newAnonymousClient(String name) throws Exception;
+
+    /** The configuration {@link #newClient(String)} uses, with a fresh unique user; not tracked. */
+    XMPPTCPConnectionConfiguration.Builder clientConfig(String name) throws Exception;
+
+    /** The directory holding the generated configuration, the server's state and its logs. */
+    Path runDir();
+
+    /** The server's main log file (its console output). */
+    Path logFile();
+
+    long pid();
+
+    boolean isAlive();
+
+    /** The last lines of the server's logs, for failure messages. */
+    String logTail(int lines);
+
+    /**
+     * Closes the clients made by {@link #newClient}, then stops the server by its PID: SIGTERM,
+     * wait, SIGKILL after a bound. Idempotent; never throws.
+     */
+    @Override
+    void close();
+}

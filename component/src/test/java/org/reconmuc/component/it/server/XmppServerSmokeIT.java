@@ -1,0 +1,74 @@
+package org.reconmuc.component.it.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.jivesoftware.smack.StanzaCollector;
+import org.jivesoftware.smack.filter.AndFilter;
+import org.jivesoftware.smack.filter.FromMatchesFilter;
+import org.jivesoftware.smack.filter.MessageTypeFilter;
+import org.jivesoftware.smack.packet.Message;
+import org.jivesoftware.smack.tcp.XMPPTCPConnection;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The harness itself, against each real server: start, log in, chat, component port open, stop. */
+class XmppServerSmokeIT {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"prosody", "ejabberd"})
+    void startsLogsInDeliversAChatAndStops(String kind) throws Exception {
+        Path runDir = Path.of("target", "it-servers", "smoke-" + kind);
+        XmppServer server = XmppServers.start(kind, runDir);
+        long pid = server.pid();
+        XMPPTCPConnection alice;
+        XMPPTCPConnection bob;
+        try {
+            assertThat(server.kind()).isEqualTo(kind);
+            assertThat(server.isAlive()).isTrue();
+            assertThat(Files.isRegularFile(server.logFile())).isTrue();
+
+            alice = server.newClient("alice");
+            bob = server.newClient("bob");
+            assertThat(alice.isAuthenticated()).isTrue();
+            assertThat(bob.isAuthenticated()).isTrue();
+            assertThat(alice.getUser().asBareJid().toString()).isNotEqualTo(bob.getUser().asBareJid().toString());
+            assertThat(alice.getUser().getDomain().toString()).isEqualTo(server.loginDomain());
+            assertThat(alice.getUser().getResourceOrEmpty().toString()).isEqualTo("alice");
+            XMPPTCPConnection alice2 = server.newClient("alice");
+            assertThat(alice2.getUser().asBareJid().toString()).isNotEqualTo(alice.getUser().asBareJid().toString());
+
+            String body = "hello from alice on " + kind + " " + System.nanoTime();
+            try (StanzaCollector inbox = bob.createStanzaCollector(
+                    new AndFilter(MessageTypeFilter.CHAT, FromMatchesFilter.createFull(alice.getUser())))) {
+                alice.sendStanza(alice.getStanzaFactory().buildMessageStanza()
+                        .to(bob.getUser()).ofType(Message.Type.chat).setBody(body).build());
+                Message received = inbox.nextResult(10_000);
+                assertThat(received).as("chat message delivered by " + kind).isNotNull();
+                assertThat(received.getBody()).isEqualTo(body);
+            }
+
+            XMPPTCPConnection anonymous = server.newAnonymousClient("anon");
+            assertThat(anonymous.getUser().getDomain().toString()).isEqualTo("anon.localhost");
+
+            String header = StreamProbe.componentStreamHeader(server.host(), server.componentPort(),
+                    server.componentDomain(), Duration.ofSeconds(5));
+            assertThat(StreamProbe.streamId(header)).as("stream id in " + header).isNotBlank();
+            String handshake = StreamProbe.componentHandshake(server.host(), server.componentPort(),
+                    server.componentDomain(), server.componentSecret(), Duration.ofSeconds(5));
+            assertThat(StreamProbe.handshakeSucceeded(handshake)).as("handshake answer " + handshake).isTrue();
+            String refused = StreamProbe.componentHandshake(server.host(), server.componentPort(),
+                    server.componentDomain(), "wrong-" + server.componentSecret(), Duration.ofSeconds(5));
+            assertThat(StreamProbe.handshakeSucceeded(refused)).as("wrong secret answer " + refused).isFalse();
+        } finally {
+            server.close();
+        }
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                .as(kind + " pid " + pid + " gone after close()").isFalse();
+        assertThat(server.isAlive()).isFalse();
+        assertThat(alice.isConnected()).isFalse();
+        assertThat(bob.isConnected()).isFalse();
+    }
+}
