@@ -74,6 +74,9 @@ public final class MucService implements Component, ConnectionListener {
     public void initialize(JID jid, ComponentManager componentManager) throws ComponentException {
         if (outbox == null) {
             outbox = packet -> {
+                if (LOG.isTraceEnabled()) {
+                    LOG.trace("out: {}", packet.toXML());
+                }
                 try {
                     componentManager.sendPacket(this, packet);
                 } catch (ComponentException e) {
@@ -121,6 +124,9 @@ public final class MucService implements Component, ConnectionListener {
 
     @Override
     public void processPacket(Packet packet) {
+        if (LOG.isTraceEnabled()) {
+            LOG.trace("in: {}", packet.toXML());
+        }
         try {
             route(packet);
         } catch (RuntimeException e) {
@@ -224,6 +230,9 @@ public final class MucService implements Component, ConnectionListener {
     }
 
     void send(Packet packet) {
+        if (LOG.isTraceEnabled()) {
+            LOG.trace("out: {}", packet.toXML());
+        }
         Outbox out = outbox;
         if (out != null) {
             out.send(packet);

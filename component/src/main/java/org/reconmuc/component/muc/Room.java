@@ -356,10 +356,10 @@ final class Room {
     }
 
     /**
-     * Removes an occupant on someone's order (kick, ban, membership lost, room destroyed):
+     * Removes an occupant on someone's order (kick, ban, membership lost):
      * every session of it and everyone else receive its unavailable presence with the reason.
      */
-    void removeOccupant(Occupant occupant, int statusCode, String actorNick, String reason, Element destroy) {
+    void removeOccupant(Occupant occupant, int statusCode, String actorNick, String reason) {
         for (RealJid s : occupant.sessions()) {
             occupantsBySession.remove(s);
         }
@@ -383,10 +383,6 @@ final class Room {
             }
             if (reason != null && !reason.isEmpty()) {
                 item.addElement("reason").setText(reason);
-            }
-            if (destroy != null) {
-                item.addAttribute("affiliation", Affiliation.NONE.xmlValue());
-                x.add(destroy.createCopy());
             }
             sendToAllSessions(viewer, p);
         }
@@ -530,11 +526,18 @@ final class Room {
         };
     }
 
-    /** Destroys the room (XEP-0045 §10.9): everyone leaves with the destroy notice. */
+    /**
+     * Destroys the room (XEP-0045 §10.9): each occupant receives only its own unavailable
+     * presence, carrying the destroy notice; nobody is told of the others leaving.
+     */
     void destroy(Element destroyNotice) {
         for (Occupant o : new ArrayList<>(occupantsByNick.values())) {
-            removeOccupant(o, 0, null, null, destroyNotice);
+            Presence p = unavailableOf(o, new Presence(Presence.Type.unavailable), o, Set.of(MucPresences.SELF));
+            p.getChildElement("x", Namespaces.MUC_USER).add(destroyNotice.createCopy());
+            sendToAllSessions(o, p);
         }
+        occupantsByNick.clear();
+        occupantsBySession.clear();
         destroyed = true;
         context.discard(this);
     }

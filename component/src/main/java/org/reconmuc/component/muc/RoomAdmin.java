@@ -163,7 +163,7 @@ final class RoomAdmin {
                 return; // already removed by an earlier item of the same request
             }
             if (rc.role() == Role.NONE) {
-                room.removeOccupant(rc.target(), MucPresences.KICKED, actorNick, rc.reason(), null);
+                room.removeOccupant(rc.target(), MucPresences.KICKED, actorNick, rc.reason());
             } else {
                 rc.target().setRole(rc.role());
                 room.broadcastPresence(rc.target(), Set.of());
@@ -177,9 +177,9 @@ final class RoomAdmin {
                 continue;
             }
             if (ac.affiliation() == Affiliation.OUTCAST) {
-                room.removeOccupant(o, MucPresences.BANNED, actorNick, ac.reason(), null);
+                room.removeOccupant(o, MucPresences.BANNED, actorNick, ac.reason());
             } else if (room.config().membersOnly() && !ac.affiliation().atLeast(Affiliation.MEMBER)) {
-                room.removeOccupant(o, MucPresences.AFFILIATION_REMOVED, actorNick, ac.reason(), null);
+                room.removeOccupant(o, MucPresences.AFFILIATION_REMOVED, actorNick, ac.reason());
             } else {
                 o.setRole(room.defaultRole(ac.affiliation()));
                 room.broadcastPresence(o, Set.of());

@@ -69,7 +69,7 @@ final class RoomOwner {
         if (after.membersOnly() && !before.membersOnly()) {
             for (Occupant o : new ArrayList<>(room.occupants())) {
                 if (!room.affiliationOf(o.bareJid()).atLeast(Affiliation.MEMBER)) {
-                    room.removeOccupant(o, MucPresences.MEMBERS_ONLY_REMOVED, null, null, null);
+                    room.removeOccupant(o, MucPresences.MEMBERS_ONLY_REMOVED, null, null);
                 }
             }
         }

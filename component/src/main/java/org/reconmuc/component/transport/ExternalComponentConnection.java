@@ -773,7 +773,6 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         inOutage = false;
         lastWarnedProblem = null;
         s.established = true;
-        setConnected(true);
         if (!componentStarted) {
             componentStarted = true;
             try {
@@ -789,6 +788,8 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
                 log.error("ConnectionListener.connected() failed", e);
             }
         }
+        // Last: whoever awaits the connection may rely on the component being started.
+        setConnected(true);
     }
 
     private Attempt onServerStreamError(Session s, Element error, boolean established) {

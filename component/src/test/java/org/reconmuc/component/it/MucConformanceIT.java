@@ -157,6 +157,8 @@ abstract class MucConformanceIT {
         XMPPTCPConnection julietC = client("juliet");
         MultiUserChat romeo = create(romeoC, room, "Romeo");
         MultiUserChat juliet = join(julietC, room, "Juliet");
+        // Smack marks the join done before it records its own presence: wait for it.
+        awaitTrue(() -> juliet.getOccupantsCount() == 2);
         assertThat(juliet.getOccupants()).extracting(j -> j.getResourceOrThrow().toString())
                 .containsExactlyInAnyOrder("Romeo", "Juliet");
 
@@ -206,11 +208,17 @@ abstract class MucConformanceIT {
         assertThat(juliet.getSubject()).isEqualTo("Verona");
     }
 
+    /**
+     * Smack 4.4.8's own {@code changeNickname()} times out against every MUC (verified against
+     * Prosody's native MUC too): it holds the room's lock while its presence listener needs it
+     * for the 303. So Juliet sends the nick-change presence herself, as XEP-0045 §7.6 has it.
+     */
     @Test
     void nickChangeIsSeenByOthersAsA303() throws Exception {
         EntityBareJid room = newRoom();
         MultiUserChat romeo = create(client("romeo"), room, "Romeo");
-        MultiUserChat juliet = join(client("juliet"), room, "Juliet");
+        XMPPTCPConnection julietC = client("juliet");
+        join(julietC, room, "Juliet");
         List<String> changes = new CopyOnWriteArrayList<>();
         romeo.addParticipantStatusListener(new org.jivesoftware.smackx.muc.ParticipantStatusListener() {
             @Override
@@ -218,14 +226,26 @@ abstract class MucConformanceIT {
                 changes.add(participant.getResourceOrThrow() + "->" + newNickname);
             }
         });
-        juliet.changeNickname(Resourcepart.from("Jules"));
+        EntityFullJid jules = JidCreate.entityFullFrom(room, Resourcepart.from("Jules"));
+        Presence rename = julietC.getStanzaFactory().buildPresenceStanza().to(jules).build();
+        StanzaCollector self = julietC.createStanzaCollectorAndSend(new AndFilter(StanzaTypeFilter.PRESENCE,
+                FromMatchesFilter.createFull(jules)), rename);
+        try {
+            Presence reflected = self.nextResult(WAIT_MS);
+            assertThat(reflected).as("presence from the new nick").isNotNull();
+            assertThat(reflected.getType()).isEqualTo(Presence.Type.available);
+            assertThat(MUCUser.from(reflected).getStatus()).contains(MUCUser.Status.PRESENCE_TO_SELF_110);
+        } finally {
+            self.cancel();
+        }
         awaitTrue(() -> !changes.isEmpty());
         assertThat(changes).containsExactly("Juliet->Jules");
-        assertThat(juliet.getNickname().toString()).isEqualTo("Jules");
+        assertThat(romeo.getOccupants()).extracting(j -> j.getResourceOrThrow().toString())
+                .containsExactlyInAnyOrder("Romeo", "Jules");
 
-        assertThatThrownBy(() -> juliet.changeNickname(Resourcepart.from("Romeo")))
-                .isInstanceOfSatisfying(XMPPErrorException.class, e ->
-                        assertThat(e.getStanzaError().getCondition()).isEqualTo(StanzaError.Condition.conflict));
+        Presence taken = julietC.getStanzaFactory().buildPresenceStanza()
+                .to(JidCreate.entityFullFrom(room, Resourcepart.from("Romeo"))).build();
+        assertThat(errorFor(julietC, taken).getCondition()).isEqualTo(StanzaError.Condition.conflict);
     }
 
     @Test
@@ -454,8 +474,11 @@ abstract class MucConformanceIT {
             assertThat(refused).isNotEmpty();
             assertThat(refused).allMatch(r -> r.getError().getCondition() == StanzaError.Condition.policy_violation);
             int delivered = 0;
-            while (juliet.nextMessage(1000) != null) {
-                delivered++;
+            Message m;
+            while ((m = juliet.nextMessage(1000)) != null) {
+                if (m.getBody() != null) {
+                    delivered++; // the subject message at join has none
+                }
             }
             assertThat(delivered + refused.size()).as("every message is either delivered or refused").isEqualTo(sent);
         } finally {

@@ -105,6 +105,7 @@ class OwnerTest {
         Element destroy = mucUser(out).element("destroy");
         assertThat(destroy.attributeValue("jid")).isEqualTo("other@chat.example");
         assertThat(destroy.elementText("reason")).isEqualTo("moving");
+        assertThat(muc.receivedBy("juliet@capulet.lit/balcony")).as("only her own departure").isEmpty();
         assertThat(muc.service.roomCount()).isZero();
 
         muc.say("juliet@capulet.lit/balcony", ROOM, "hello?");

@@ -213,7 +213,12 @@ class ExternalComponentConnectionTest {
     void connectsOnceTheServerComesUpWarningOnlyOnce() throws Exception {
         int port = unusedPort();
         start(config(port));
-        Thread.sleep(500);   // attempts at about 0, 50, 100, 200, 400 ms: all refused
+        // Attempts at about 0, 50, 100, 200, 400 ms are all refused; wait (bounded) for several.
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (logs.messages(Level.DEBUG).stream().filter(m -> m.startsWith("component connection attempt")).count() < 3
+                && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
         assertThat(connection.isConnected()).isFalse();
         assertThat(logs.messages(Level.WARN)).hasSize(1)
                 .allMatch(m -> m.contains("127.0.0.1:" + port) && m.contains("Connection refused"));
@@ -703,6 +708,7 @@ class ExternalComponentConnectionTest {
         Conn conn = connected();
         int mark = conn.mark();
         connection.close();
+        conn.awaitContains("</stream:stream>", WAIT);
         assertThat(conn.receivedSince(mark)).isEqualTo("</stream:stream>");
         assertThat(conn.awaitEof(WAIT)).isTrue();
         assertThat(component.shutdowns.get()).isEqualTo(1);
