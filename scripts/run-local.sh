@@ -13,6 +13,7 @@
 # Other RECONMUC_* variables (e.g. RECONMUC_HISTORY_SIZE) are read by the component itself.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CALLER_DIR="$PWD"
 cd "$ROOT"
 # shellcheck source=scripts/common.sh
 . "$ROOT/scripts/common.sh"
@@ -35,6 +36,7 @@ RUN="$ROOT/run"
 PDIR="$RUN/prosody"
 PLOG="$PDIR/prosody.log"
 CLOG="$RUN/component.log"
+PIDS="$RUN/run-local.pids"
 HOST=127.0.0.1
 
 for p in "$C2S_PORT" "$COMPONENT_PORT"; do
@@ -49,6 +51,7 @@ scripts/install-deps.sh --runtime
 use_jdk17
 if [[ -n "${RECONMUC_JAR:-}" ]]; then
   JAR="$RECONMUC_JAR"
+  [[ "$JAR" == /* ]] || JAR="$CALLER_DIR/$JAR"
 else
   say "run-local: building (mvn -B -q -DskipTests package)"
   mvn -B -q -DskipTests package
@@ -100,9 +103,10 @@ cleanup() {
   COMPONENT_PID=""
   stop_pid "$PROSODY_PID" prosody
   PROSODY_PID=""
-  rm -f "$PDIR/run-local.pid"
+  rm -f "$PIDS"
 }
 trap cleanup EXIT
+trap 'cleanup; exit 129' HUP
 trap 'cleanup; exit 130' INT
 trap 'cleanup; exit 143' TERM
 
@@ -116,16 +120,18 @@ fail() {
 
 # ---- Prosody ------------------------------------------------------------------------------
 mkdir -p "$PDIR/data" "$PDIR/certs" "$PDIR/plugins"
-# A Prosody left over by an earlier run-local that was killed hard: stop it.
-if [[ -f "$PDIR/run-local.pid" ]]; then
-  old="$(cat "$PDIR/run-local.pid")"
-  if [[ "$old" =~ ^[0-9]+$ ]] && tr '\0' ' ' <"/proc/$old/cmdline" 2>/dev/null | grep -qF "$PDIR/prosody.cfg.lua"; then
-    say "run-local: stopping the Prosody left running by an earlier run (pid $old)"
-    kill -TERM "$old" 2>/dev/null || true
-    sleep 1
-    kill -KILL "$old" 2>/dev/null || true
-  fi
-  rm -f "$PDIR/run-local.pid"
+# Processes left over by an earlier run-local that was killed hard (SIGKILL): stop them,
+# the component first (it would otherwise re-attach to the new Prosody).
+if [[ -f "$PIDS" ]]; then
+  while read -r name pid marker; do
+    if [[ "$pid" =~ ^[0-9]+$ ]] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$marker"; then
+      say "run-local: stopping the $name left running by an earlier run (pid $pid)"
+      kill -TERM "$pid" 2>/dev/null || true
+      for ((i = 0; i < 50; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+  done <"$PIDS"
+  rm -f "$PIDS"
 fi
 for p in "$C2S_PORT" "$COMPONENT_PORT"; do
   if port_open "$p"; then
@@ -149,7 +155,7 @@ fi
 : >"$PLOG"
 prosody --config "$PDIR/prosody.cfg.lua" -F >>"$PLOG" 2>&1 </dev/null &
 PROSODY_PID=$!
-echo "$PROSODY_PID" >"$PDIR/run-local.pid"
+echo "prosody $PROSODY_PID $PDIR/prosody.cfg.lua" >>"$PIDS"
 ready=0
 for ((i = 0; i < 150; i++)); do
   kill -0 "$PROSODY_PID" 2>/dev/null || fail "Prosody exited while starting"
@@ -170,9 +176,12 @@ component=(java -jar "$JAR" --server-host "$HOST" --server-port "$COMPONENT_PORT
 if (( check )); then
   "${component[@]}" >>"$CLOG" 2>&1 </dev/null &
 else
-  "${component[@]}" > >(tee -a "$CLOG") 2>&1 </dev/null &
+  # Output to the terminal and the log; tee ignores Ctrl-C so the component's last lines get through.
+  "${component[@]}" > >(trap '' INT; exec tee -a "$CLOG") 2>&1 </dev/null &
 fi
 COMPONENT_PID=$!
+# (listed first, so that a later run stops it before Prosody)
+{ echo "component $COMPONENT_PID $JAR"; cat "$PIDS"; } >"$PIDS.new" && mv "$PIDS.new" "$PIDS"
 
 attached=0
 for ((i = 0; i < ATTACH_TIMEOUT * 10; i++)); do
