@@ -14,8 +14,13 @@ export EJABBERD_CONFIG_PATH="$D/ejabberd.yml" EJABBERD_LOG_PATH="$D/logs/ejabber
        ERL_INETRC="$D/inetrc" \
        ERL_MAX_PORTS=32000 ERL_MAX_ETS_TABLES=1400 ERL_CRASH_DUMP_BYTES=0 HOME="$D"
 # Debian installs ejabberd's Erlang applications under /usr/lib/<multiarch>/.
-ERL_LIBS="$(dirname "$(ls -d /usr/lib/*/ejabberd-[0-9]* | head -n 1)")"
-export ERL_LIBS
+ERL_LIBS=
+for app in /usr/lib/*/ejabberd-[0-9]*; do
+  [ -d "$app" ] || continue
+  ERL_LIBS="$(dirname "$app")"
+  break
+done
+export ERL_LIBS="${ERL_LIBS:?ejabberd is not installed (no /usr/lib/*/ejabberd-*)}"
 cd "$D/spool"
 if [ "$(id -u)" = 0 ]; then
   set -- setpriv --reuid=ejabberd --regid=ejabberd --init-groups

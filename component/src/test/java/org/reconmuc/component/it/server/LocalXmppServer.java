@@ -96,6 +96,10 @@ abstract class LocalXmppServer implements XmppServer {
                 break;
             } catch (IOException e) {
                 last = e;
+                if (portConflictInLogs()) {
+                    throw new XmppServerStartException(kind + " could not bind its ports " + c2sPort + "/" + componentPort
+                            + "\n" + logTail(60), true);
+                }
             }
             if (System.nanoTime() > deadline) {
                 throw new XmppServerStartException(kind + " did not answer on c2s port " + c2sPort + " and component port "

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Installs what ReConMUC needs from Debian/Ubuntu packages - only what is missing.
+#   --runtime (default)  JDK 17, Maven, Prosody (+ prosody-modules, lua-zlib, lua-unbound)
+#   --test               the same plus ejabberd (the integration tests run against both)
+# Uses sudo for apt-get when not root. Runs apt-get update only if something must be installed.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=scripts/common.sh
+. "$ROOT/scripts/common.sh"
+
+mode=runtime
+for arg in "$@"; do
+  case "$arg" in
+    --runtime) mode='runtime' ;;
+    --test) mode='test' ;;
+    -h|--help) sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown argument '$arg' (use --runtime or --test)" ;;
+  esac
+done
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+
+have_dpkg=1
+command -v dpkg-query >/dev/null 2>&1 || have_dpkg=0
+
+missing=()
+need_jdk=0
+find_jdk17 >/dev/null || need_jdk=1
+command -v mvn >/dev/null 2>&1 || missing+=(maven)
+packages=(prosody prosody-modules lua-zlib lua-unbound)
+[[ "$mode" == test ]] && packages+=(ejabberd)
+if (( have_dpkg )); then
+  for p in "${packages[@]}"; do
+    installed "$p" || missing+=("$p")
+  done
+else
+  command -v prosody >/dev/null 2>&1 || missing+=(prosody prosody-modules lua-zlib lua-unbound)
+  [[ "$mode" == test && ! -x /usr/bin/erl ]] && missing+=(ejabberd)
+fi
+
+if (( need_jdk == 0 )) && (( ${#missing[@]} == 0 )); then
+  say "install-deps ($mode): everything is already installed"
+  exit 0
+fi
+
+command -v apt-get >/dev/null 2>&1 \
+  || die "not a Debian/Ubuntu system; please install: JDK 17+, Maven, ${packages[*]}"
+SUDO=()
+if [[ "$(id -u)" != 0 ]]; then
+  command -v sudo >/dev/null 2>&1 || die "not root and no sudo: cannot install ${missing[*]}"
+  SUDO=(sudo)
+fi
+apt_get() { "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "$@"; }
+
+say "install-deps ($mode): updating the package lists"
+apt_get update -q
+if (( need_jdk )); then
+  # Debian 12 / Ubuntu 22.04+: openjdk-17; newer releases may only have a newer default JDK.
+  if apt-cache show openjdk-17-jdk-headless >/dev/null 2>&1; then
+    missing=(openjdk-17-jdk-headless "${missing[@]}")
+  else
+    missing=(default-jdk-headless "${missing[@]}")
+  fi
+fi
+say "install-deps ($mode): installing ${missing[*]}"
+apt_get install -y -q --no-install-recommends "${missing[@]}"
+
+# On a machine with systemd, installing prosody/ejabberd starts a system-wide server on
+# port 5222 with Debian's default config. The project starts its own servers (run-local,
+# tests), so a service that this script just installed is stopped and disabled again.
+if [[ -d /run/systemd/system ]] && command -v systemctl >/dev/null 2>&1; then
+  for svc in prosody ejabberd; do
+    if [[ " ${missing[*]} " == *" $svc "* ]] && systemctl is-active --quiet "$svc" 2>/dev/null; then
+      say "install-deps: stopping and disabling the system-wide $svc service that the package started"
+      "${SUDO[@]}" systemctl disable --now "$svc" || warn "could not stop $svc.service"
+    fi
+  done
+fi
+find_jdk17 >/dev/null || die "a JDK 17+ is still missing after the installation"
+say "install-deps ($mode): done"

@@ -1,0 +1,247 @@
+#!/usr/bin/env bash
+# README command 1: build ReConMUC and run it locally, attached to a Prosody started from
+# deploy/prosody/prosody.cfg.lua.template (config, data and logs under run/). Ctrl-C stops both.
+#
+#   scripts/run-local.sh           run until Ctrl-C / SIGTERM
+#   scripts/run-local.sh --check   start everything, wait until the component has attached,
+#                                  print the connection info, stop everything, exit 0
+#
+# Environment: RECONMUC_C2S_PORT (5222), RECONMUC_COMPONENT_PORT (5347),
+#   RECONMUC_DOMAIN (reconmuc.localhost), RECONMUC_SECRET (s3cret),
+#   RECONMUC_JAR (use this jar instead of building component/target/reconmuc-component.jar),
+#   RECONMUC_ATTACH_TIMEOUT (seconds to wait for the component to attach, 60).
+# Other RECONMUC_* variables (e.g. RECONMUC_HISTORY_SIZE) are read by the component itself.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CALLER_DIR="$PWD"
+cd "$ROOT"
+# shellcheck source=scripts/common.sh
+. "$ROOT/scripts/common.sh"
+
+check=0
+for arg in "$@"; do
+  case "$arg" in
+    --check) check=1 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown argument '$arg' (see --help)" ;;
+  esac
+done
+
+C2S_PORT="${RECONMUC_C2S_PORT:-5222}"
+COMPONENT_PORT="${RECONMUC_COMPONENT_PORT:-5347}"
+DOMAIN="${RECONMUC_DOMAIN:-reconmuc.localhost}"
+SECRET="${RECONMUC_SECRET:-s3cret}"
+ATTACH_TIMEOUT="${RECONMUC_ATTACH_TIMEOUT:-60}"
+RUN="$ROOT/run"
+PDIR="$RUN/prosody"
+PLOG="$PDIR/prosody.log"
+CLOG="$RUN/component.log"
+PIDS="$RUN/run-local.pids"
+HOST=127.0.0.1
+
+for p in "$C2S_PORT" "$COMPONENT_PORT"; do
+  if ! [[ "$p" =~ ^[0-9]+$ ]] || (( p < 1 || p > 65535 )); then die "bad port '$p'"; fi
+done
+[[ "$C2S_PORT" != "$COMPONENT_PORT" ]] || die "the client and component ports must differ"
+[[ "$DOMAIN" =~ ^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$ ]] || die "bad RECONMUC_DOMAIN '$DOMAIN'"
+[[ -n "$SECRET" && "$SECRET" != *[\"\\]* ]] || die "RECONMUC_SECRET must be non-empty, without \" or \\"
+
+# ---- dependencies and build ---------------------------------------------------------------
+scripts/install-deps.sh --runtime
+use_jdk17
+if [[ -n "${RECONMUC_JAR:-}" ]]; then
+  JAR="$RECONMUC_JAR"
+  [[ "$JAR" == /* ]] || JAR="$CALLER_DIR/$JAR"
+else
+  say "run-local: building (mvn -B -q -DskipTests package)"
+  mvn -B -q -DskipTests package
+  JAR="$ROOT/component/target/reconmuc-component.jar"
+fi
+[[ -f "$JAR" ]] || die "no component jar at $JAR"
+
+# ---- helpers --------------------------------------------------------------------------------
+PROSODY_PID=""
+COMPONENT_PID=""
+
+# True when something accepts TCP connections on 127.0.0.1:$1.
+port_open() { (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null; }
+
+# Opens an XMPP stream on port $1 (namespace $2, to $3); true if a stream header comes back.
+stream_answers() {
+  local reply
+  # shellcheck disable=SC2016  # expanded by the inner bash, from its arguments
+  reply="$(timeout 3 bash -c '
+      exec 3<>"/dev/tcp/$0/$1" || exit 1
+      printf "%s" "<?xml version=\"1.0\"?><stream:stream xmlns=\"$2\" to=\"$3\" version=\"1.0\" xmlns:stream=\"http://etherx.jabber.org/streams\">" >&3
+      dd bs=4096 count=1 status=none <&3
+      printf "</stream:stream>" >&3' "$HOST" "$1" "$2" "$3" 2>/dev/null)" || true
+  [[ "$reply" == *"<stream:stream"* ]]
+}
+
+# stop PID NAME: SIGTERM, wait up to 10 s, then SIGKILL.
+stop_pid() {
+  local pid="$1" name="$2" i
+  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 0
+  kill -TERM "$pid" 2>/dev/null || true
+  for ((i = 0; i < 100; i++)); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    warn "$name (pid $pid) did not stop after SIGTERM, killing it"
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  wait "$pid" 2>/dev/null || true
+}
+
+cleanup() {
+  trap - EXIT INT TERM
+  if [[ -n "$COMPONENT_PID$PROSODY_PID" ]]; then
+    say "run-local: stopping"
+  fi
+  stop_pid "$COMPONENT_PID" component
+  COMPONENT_PID=""
+  stop_pid "$PROSODY_PID" prosody
+  PROSODY_PID=""
+  rm -f "$PIDS"
+}
+trap cleanup EXIT
+trap 'cleanup; exit 129' HUP
+trap 'cleanup; exit 130' INT
+trap 'cleanup; exit 143' TERM
+
+fail() {
+  printf 'error: %s\n' "$1" >&2
+  if [[ -f "$PLOG" ]]; then printf -- '--- last lines of %s:\n' "$PLOG" >&2; tail -n 20 "$PLOG" >&2; fi
+  if [[ -f "$CLOG" ]]; then printf -- '--- last lines of %s:\n' "$CLOG" >&2; tail -n 20 "$CLOG" >&2; fi
+  cleanup
+  exit 1
+}
+
+# ---- Prosody ------------------------------------------------------------------------------
+mkdir -p "$PDIR/data" "$PDIR/certs" "$PDIR/plugins"
+# Processes left over by an earlier run-local that was killed hard (SIGKILL): stop them,
+# the component first (it would otherwise re-attach to the new Prosody).
+if [[ -f "$PIDS" ]]; then
+  while read -r name pid marker; do
+    if [[ "$pid" =~ ^[0-9]+$ ]] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$marker"; then
+      say "run-local: stopping the $name left running by an earlier run (pid $pid)"
+      kill -TERM "$pid" 2>/dev/null || true
+      for ((i = 0; i < 50; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+  done <"$PIDS"
+  rm -f "$PIDS"
+fi
+for p in "$C2S_PORT" "$COMPONENT_PORT"; do
+  if port_open "$p"; then
+    die "port $p on $HOST is already in use (another XMPP server? e.g. 'sudo systemctl stop prosody ejabberd'); choose other ports with RECONMUC_C2S_PORT / RECONMUC_COMPONENT_PORT"
+  fi
+done
+
+cp deploy/prosody/plugins/*.lua "$PDIR/plugins/"
+sed_escape() { printf '%s' "$1" | sed -e 's/[\\&|]/\\&/g'; }
+sed -e "s|\${DIR}|$(sed_escape "$PDIR")|g" \
+    -e "s|\${C2S_PORT}|$C2S_PORT|g" \
+    -e "s|\${COMPONENT_PORT}|$COMPONENT_PORT|g" \
+    -e "s|\${COMPONENT_DOMAIN}|$(sed_escape "$DOMAIN")|g" \
+    -e "s|\${COMPONENT_SECRET}|$(sed_escape "$SECRET")|g" \
+    deploy/prosody/prosody.cfg.lua.template >"$PDIR/prosody.cfg.lua"
+# shellcheck disable=SC2016  # literal ${NAME} placeholders
+if grep -q '\${[A-Z]' "$PDIR/prosody.cfg.lua"; then
+  die "unfilled placeholder in $PDIR/prosody.cfg.lua"
+fi
+
+: >"$PLOG"
+prosody --config "$PDIR/prosody.cfg.lua" -F >>"$PLOG" 2>&1 </dev/null &
+PROSODY_PID=$!
+echo "prosody $PROSODY_PID $PDIR/prosody.cfg.lua" >>"$PIDS"
+ready=0
+for ((i = 0; i < 150; i++)); do
+  kill -0 "$PROSODY_PID" 2>/dev/null || fail "Prosody exited while starting"
+  if grep -q 'Failed to open server port' "$PLOG"; then fail "Prosody could not open its ports"; fi
+  if stream_answers "$C2S_PORT" jabber:client insecure.localhost \
+     && stream_answers "$COMPONENT_PORT" jabber:component:accept "$DOMAIN"; then
+    ready=1
+    break
+  fi
+  sleep 0.1
+done
+(( ready )) || fail "Prosody did not answer on ports $C2S_PORT/$COMPONENT_PORT within 15 s"
+say "run-local: Prosody is up (pid $PROSODY_PID), log $PLOG"
+
+# ---- the component -------------------------------------------------------------------------
+: >"$CLOG"
+component=(java -jar "$JAR" --server-host "$HOST" --server-port "$COMPONENT_PORT" --domain "$DOMAIN" --secret "$SECRET")
+if (( check )); then
+  "${component[@]}" >>"$CLOG" 2>&1 </dev/null &
+else
+  # Output to the terminal and the log; tee ignores Ctrl-C so the component's last lines get through.
+  "${component[@]}" > >(trap '' INT; exec tee -a "$CLOG") 2>&1 </dev/null &
+fi
+COMPONENT_PID=$!
+# (listed first, so that a later run stops it before Prosody)
+{ echo "component $COMPONENT_PID $JAR"; cat "$PIDS"; } >"$PIDS.new" && mv "$PIDS.new" "$PIDS"
+
+attached=0
+for ((i = 0; i < ATTACH_TIMEOUT * 10; i++)); do
+  if ! kill -0 "$COMPONENT_PID" 2>/dev/null; then
+    rc=0
+    wait "$COMPONENT_PID" || rc=$?
+    COMPONENT_PID=""
+    fail "the component exited with code $rc before attaching (wrong secret or domain?)"
+  fi
+  if grep -q "^$DOMAIN:component .*External component successfully authenticated" "$PLOG"; then
+    attached=1
+    break
+  fi
+  sleep 0.1
+done
+if (( ! attached )); then
+  (( check )) && fail "the component did not attach to Prosody within $ATTACH_TIMEOUT s"
+  warn "the component has not attached within $ATTACH_TIMEOUT s yet; still waiting (see $CLOG)"
+fi
+
+cat <<INFO
+
+================================================================================
+ ReConMUC is running (component pid $COMPONENT_PID, Prosody pid $PROSODY_PID)
+
+ MUC service:   $DOMAIN
+ Example room:  lobby@$DOMAIN   (join it as lobby@$DOMAIN/<your nick>;
+                                 a room is created when its first occupant joins)
+ Connect an XMPP client to server $HOST, port $C2S_PORT, WITHOUT TLS
+ (allow plaintext authentication), with one of:
+   - any name and any password on insecure.localhost  (e.g. alice@insecure.localhost)
+   - an account you register in-band on localhost     (e.g. bob@localhost)
+   - SASL ANONYMOUS on anon.localhost
+ The server's own MUC, for comparison: conference.localhost
+
+ Logs: $PLOG
+       $CLOG
+================================================================================
+INFO
+
+if (( check )); then
+  say "run-local --check: OK, stopping"
+  cleanup
+  exit 0
+fi
+say "Press Ctrl-C to stop."
+
+while true; do
+  if ! kill -0 "$COMPONENT_PID" 2>/dev/null; then
+    rc=0
+    wait "$COMPONENT_PID" || rc=$?
+    COMPONENT_PID=""
+    fail "the component exited with code $rc"
+  fi
+  if ! kill -0 "$PROSODY_PID" 2>/dev/null; then
+    rc=0
+    wait "$PROSODY_PID" || rc=$?
+    PROSODY_PID=""
+    fail "Prosody exited with code $rc"
+  fi
+  sleep 1 &
+  wait $! || true
+done
