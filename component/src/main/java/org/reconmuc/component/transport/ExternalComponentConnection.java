@@ -629,8 +629,8 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         failedAttempts++;
         if (!attempt.problemKind().equals(lastWarnedProblem)) {
             lastWarnedProblem = attempt.problemKind();
-            log.warn("component connection to {} as {} failed: {}; retrying with backoff (at most {} s apart)",
-                    where, config.domain(), attempt.problem(), config.reconnectMaxBackoff().toSeconds());
+            log.warn("component connection to {} as {} failed: {}; retrying with backoff (at most {} apart)",
+                    where, config.domain(), attempt.problem(), human(config.reconnectMaxBackoff()));
         } else {
             log.debug("component connection attempt {} to {} failed: {}; next attempt in {} ms",
                     failedAttempts, where, attempt.problem(), delay.toMillis());
@@ -765,8 +765,8 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
 
     private void onEstablished(Session s) {
         if (inOutage) {
-            log.info("component reconnected to {} as {} after {} failed attempts ({} s)", where, config.domain(),
-                    failedAttempts, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - outageStartNanos));
+            log.info("component reconnected to {} as {} after {} failed attempts ({})", where, config.domain(),
+                    failedAttempts, human(Duration.ofNanos(System.nanoTime() - outageStartNanos)));
         } else {
             log.info("component connected to {} as {}", where, config.domain());
         }
@@ -1020,6 +1020,10 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
     private static String describe(IOException e) {
         String m = e.getMessage();
         return e.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+    }
+
+    private static String human(Duration d) {
+        return d.toMillis() < 1000 ? d.toMillis() + " ms" : d.toSeconds() + " s";
     }
 
     private static String suppressedNote(long suppressed) {

@@ -225,6 +225,7 @@ class ExternalComponentConnectionTest {
             assertThat(connection.awaitConnected(WAIT)).isTrue();
             assertThat(logs.messages(Level.INFO)).anyMatch(m -> m.startsWith("component reconnected to 127.0.0.1:" + port));
             assertThat(logs.messages(Level.WARN)).hasSize(1);
+            await(() -> component.connects.get() == 1, "connected()");
             assertThat(component.starts.get()).isEqualTo(1);
             connection.close();
         }
@@ -703,8 +704,8 @@ class ExternalComponentConnectionTest {
         Conn conn = connected();
         int mark = conn.mark();
         connection.close();
-        assertThat(conn.receivedSince(mark)).isEqualTo("</stream:stream>");
         assertThat(conn.awaitEof(WAIT)).isTrue();
+        assertThat(conn.receivedSince(mark)).isEqualTo("</stream:stream>");
         assertThat(component.shutdowns.get()).isEqualTo(1);
         assertThat(component.disconnects.get()).isZero();
         assertThat(awaitTermination()).isEqualTo(Termination.CLOSED);
