@@ -142,6 +142,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
     private final RateLimiter overflowWarnings = new RateLimiter(Duration.ofSeconds(10));
     private final RateLimiter invalidWarnings = new RateLimiter(Duration.ofSeconds(10));
     private final RateLimiter processingErrors = new RateLimiter(Duration.ofSeconds(10));
+    private final RateLimiter discardReports = new RateLimiter(Duration.ofSeconds(10));
 
     private final ConcurrentHashMap<String, PendingQuery> pendingQueries = new ConcurrentHashMap<>();
     private ScheduledExecutorService queryTimer;   // guarded by pendingQueries; created on first use
@@ -862,16 +863,19 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         String text = f.tooDeep()
                 ? "Stanza nested too deeply: limit is " + MAX_STANZA_DEPTH + " levels"
                 : "Stanza too large: limit is " + config.maxStanzaBytes() + " bytes";
+        long suppressed = discardReports.acquire();
+        if (suppressed >= 0) {
+            log.info("discarded a received <{}> of {} bytes: {}{}", f.name(), f.size(), text, suppressedNote(suppressed));
+        }
         if (f.bytes() == null) {
-            log.info("discarded a received <{}> of {} bytes ({}); its start tag alone was too large to answer it",
-                    f.name(), f.size(), text);
+            log.debug("cannot answer the discarded <{}>: its start tag alone exceeds the limit", f.name());
             return;
         }
         Element start;
         try {
             start = parser.parseStartTag(header.bytes(), header.name(), f.bytes(), f.name()).element();
         } catch (StreamException e) {
-            log.info("discarded a received <{}> of {} bytes ({}); cannot answer it: {}", f.name(), f.size(), text, e.getMessage());
+            log.debug("cannot answer the discarded <{}>: {}", f.name(), e.getMessage());
             return;
         }
         log.debug("discarded a received <{}> of {} bytes from {}: {}", f.name(), f.size(), start.attributeValue("from"), text);
