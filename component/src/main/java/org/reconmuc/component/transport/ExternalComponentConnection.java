@@ -699,6 +699,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
             s.socket.setSoTimeout(0);
             established = true;
             onEstablished(s);
+            boolean reportedStrayText = false;
 
             while (!closed.get()) {
                 XmlFramer.Frame f = framer.next();
@@ -717,7 +718,8 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
                     }
                     default -> log.debug("ignoring a second stream header");
                 }
-                if (framer.sawNonWhitespaceText() && log.isDebugEnabled()) {
+                if (!reportedStrayText && framer.sawNonWhitespaceText()) {
+                    reportedStrayText = true;
                     log.debug("ignoring character data between stanzas");
                 }
             }
