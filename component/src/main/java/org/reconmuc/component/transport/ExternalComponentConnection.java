@@ -142,6 +142,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
     private final RateLimiter overflowWarnings = new RateLimiter(Duration.ofSeconds(10));
     private final RateLimiter invalidWarnings = new RateLimiter(Duration.ofSeconds(10));
     private final RateLimiter processingErrors = new RateLimiter(Duration.ofSeconds(10));
+    private final RateLimiter discardReports = new RateLimiter(Duration.ofSeconds(10));
 
     private final ConcurrentHashMap<String, PendingQuery> pendingQueries = new ConcurrentHashMap<>();
     private ScheduledExecutorService queryTimer;   // guarded by pendingQueries; created on first use
@@ -629,8 +630,8 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         failedAttempts++;
         if (!attempt.problemKind().equals(lastWarnedProblem)) {
             lastWarnedProblem = attempt.problemKind();
-            log.warn("component connection to {} as {} failed: {}; retrying with backoff (at most {} s apart)",
-                    where, config.domain(), attempt.problem(), config.reconnectMaxBackoff().toSeconds());
+            log.warn("component connection to {} as {} failed: {}; retrying with backoff (at most {} apart)",
+                    where, config.domain(), attempt.problem(), human(config.reconnectMaxBackoff()));
         } else {
             log.debug("component connection attempt {} to {} failed: {}; next attempt in {} ms",
                     failedAttempts, where, attempt.problem(), delay.toMillis());
@@ -698,6 +699,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
             s.socket.setSoTimeout(0);
             established = true;
             onEstablished(s);
+            boolean reportedStrayText = false;
 
             while (!closed.get()) {
                 XmlFramer.Frame f = framer.next();
@@ -716,7 +718,8 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
                     }
                     default -> log.debug("ignoring a second stream header");
                 }
-                if (framer.sawNonWhitespaceText() && log.isDebugEnabled()) {
+                if (!reportedStrayText && framer.sawNonWhitespaceText()) {
+                    reportedStrayText = true;
                     log.debug("ignoring character data between stanzas");
                 }
             }
@@ -765,8 +768,8 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
 
     private void onEstablished(Session s) {
         if (inOutage) {
-            log.info("component reconnected to {} as {} after {} failed attempts ({} s)", where, config.domain(),
-                    failedAttempts, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - outageStartNanos));
+            log.info("component reconnected to {} as {} after {} failed attempts ({})", where, config.domain(),
+                    failedAttempts, human(Duration.ofNanos(System.nanoTime() - outageStartNanos)));
         } else {
             log.info("component connected to {} as {}", where, config.domain());
         }
@@ -863,16 +866,19 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         String text = f.tooDeep()
                 ? "Stanza nested too deeply: limit is " + MAX_STANZA_DEPTH + " levels"
                 : "Stanza too large: limit is " + config.maxStanzaBytes() + " bytes";
+        long suppressed = discardReports.acquire();
+        if (suppressed >= 0) {
+            log.info("discarded a received <{}> of {} bytes: {}{}", f.name(), f.size(), text, suppressedNote(suppressed));
+        }
         if (f.bytes() == null) {
-            log.info("discarded a received <{}> of {} bytes ({}); its start tag alone was too large to answer it",
-                    f.name(), f.size(), text);
+            log.debug("cannot answer the discarded <{}>: its start tag alone exceeds the limit", f.name());
             return;
         }
         Element start;
         try {
             start = parser.parseStartTag(header.bytes(), header.name(), f.bytes(), f.name()).element();
         } catch (StreamException e) {
-            log.info("discarded a received <{}> of {} bytes ({}); cannot answer it: {}", f.name(), f.size(), text, e.getMessage());
+            log.debug("cannot answer the discarded <{}>: {}", f.name(), e.getMessage());
             return;
         }
         log.debug("discarded a received <{}> of {} bytes from {}: {}", f.name(), f.size(), start.attributeValue("from"), text);
@@ -1021,6 +1027,10 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
     private static String describe(IOException e) {
         String m = e.getMessage();
         return e.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+    }
+
+    private static String human(Duration d) {
+        return d.toMillis() < 1000 ? d.toMillis() + " ms" : d.toSeconds() + " s";
     }
 
     private static String suppressedNote(long suppressed) {

@@ -46,6 +46,8 @@ final class StanzaParser {
 
     private final XMLInputFactory factory = newHardenedFactory();
     private final DocumentFactory documentFactory = DocumentFactory.getInstance();
+    private byte[] lastHeader;
+    private String lastHeaderText;
     private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
             .onUnmappableCharacter(CodingErrorAction.REPORT);
@@ -91,7 +93,7 @@ final class StanzaParser {
 
     /** Parses a complete top-level element in the context of the stream header. */
     Parsed parseElement(byte[] header, String headerName, byte[] element) throws StreamException {
-        return parse(decode(header) + decode(element) + endTag(headerName), true);
+        return parse(decodeHeader(header) + decode(element) + endTag(headerName), true);
     }
 
     /**
@@ -102,7 +104,7 @@ final class StanzaParser {
         if (name == null) {
             throw StreamException.notWellFormed("element without a name");
         }
-        return parse(decode(header) + decode(startTag) + endTag(name) + endTag(headerName), true);
+        return parse(decodeHeader(header) + decode(startTag) + endTag(name) + endTag(headerName), true);
     }
 
     private Parsed parse(String document, boolean insideStreamRoot) throws StreamException {
@@ -227,6 +229,14 @@ final class StanzaParser {
      * Strict UTF-8 decoding (XMPP streams are UTF-8, RFC 6120 section 11.6), done here rather than
      * by the parser so that bad bytes are reported by an exception and nothing else.
      */
+    private String decodeHeader(byte[] header) throws StreamException {
+        if (header != lastHeader) {   // the same array for a whole connection
+            lastHeaderText = decode(header);
+            lastHeader = header;
+        }
+        return lastHeaderText;
+    }
+
     private String decode(byte[] bytes) throws StreamException {
         try {
             return utf8.decode(ByteBuffer.wrap(bytes)).toString();

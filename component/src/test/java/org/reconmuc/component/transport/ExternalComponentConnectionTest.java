@@ -230,6 +230,7 @@ class ExternalComponentConnectionTest {
             assertThat(connection.awaitConnected(WAIT)).isTrue();
             assertThat(logs.messages(Level.INFO)).anyMatch(m -> m.startsWith("component reconnected to 127.0.0.1:" + port));
             assertThat(logs.messages(Level.WARN)).hasSize(1);
+            await(() -> component.connects.get() == 1, "connected()");
             assertThat(component.starts.get()).isEqualTo(1);
             connection.close();
         }
@@ -635,6 +636,32 @@ class ExternalComponentConnectionTest {
     }
 
     @Test
+    void aFullOutgoingQueueDropsWithoutBlockingTheSenders() throws Exception {
+        connection = new ExternalComponentConnection(config(server.port()), component,
+                tuning().withMaxQueuedChars(100_000));
+        connection.start();
+        Conn conn = server.nextConnection(WAIT);
+        conn.acceptHandshake();
+        assertThat(connection.awaitConnected(WAIT)).isTrue();
+        conn.pauseReading();
+        Thread.sleep(50);   // let the read in progress finish
+
+        String body = "y".repeat(4000);
+        long t0 = System.nanoTime();
+        for (int i = 0; i < 5000; i++) {    // ~20 MB: more than the socket buffers plus the queue
+            connection.sendPacket(component, outgoing("f" + i, body));
+        }
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(2));
+        assertThat(connection.droppedOnQueueOverflow()).isPositive();
+        assertThat(logs.messages(Level.WARN)).hasSize(1).allMatch(m -> m.startsWith("outgoing queue full"));
+
+        conn.resumeReading();
+        connection.sendPacket(component, outgoing("after-overflow", "z"));
+        conn.awaitContains("id=\"after-overflow\"", WAIT);
+        assertThat(connection.isConnected()).isTrue();
+    }
+
+    @Test
     void whitespaceKeepaliveIsSentWhenIdle() throws Exception {
         Conn conn = connected(config(server.port(), 4096, Duration.ofMillis(150)));
         int mark = conn.mark();
@@ -708,9 +735,8 @@ class ExternalComponentConnectionTest {
         Conn conn = connected();
         int mark = conn.mark();
         connection.close();
-        conn.awaitContains("</stream:stream>", WAIT);
-        assertThat(conn.receivedSince(mark)).isEqualTo("</stream:stream>");
         assertThat(conn.awaitEof(WAIT)).isTrue();
+        assertThat(conn.receivedSince(mark)).isEqualTo("</stream:stream>");
         assertThat(component.shutdowns.get()).isEqualTo(1);
         assertThat(component.disconnects.get()).isZero();
         assertThat(awaitTermination()).isEqualTo(Termination.CLOSED);

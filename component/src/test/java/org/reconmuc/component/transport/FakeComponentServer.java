@@ -102,6 +102,7 @@ final class FakeComponentServer implements AutoCloseable {
         private final OutputStream out;
         private final ByteArrayOutputStream received = new ByteArrayOutputStream();
         private boolean eof;
+        private boolean paused;
 
         Conn(Socket socket) throws IOException {
             this.socket = socket;
@@ -111,13 +112,21 @@ final class FakeComponentServer implements AutoCloseable {
                 byte[] buf = new byte[8192];
                 try {
                     int n;
-                    while ((n = in.read(buf)) >= 0) {
+                    while (true) {
+                        synchronized (this) {
+                            while (paused) {
+                                wait();
+                            }
+                        }
+                        if ((n = in.read(buf)) < 0) {
+                            break;
+                        }
                         synchronized (this) {
                             received.write(buf, 0, n);
                             notifyAll();
                         }
                     }
-                } catch (IOException ignored) {
+                } catch (IOException | InterruptedException ignored) {
                     // closed
                 }
                 synchronized (this) {
@@ -127,6 +136,16 @@ final class FakeComponentServer implements AutoCloseable {
             }, "fake-server-read");
             t.setDaemon(true);
             t.start();
+        }
+
+        /** Stops reading from the socket (after the read in progress), so the peer's writes back up. */
+        synchronized void pauseReading() {
+            paused = true;
+        }
+
+        synchronized void resumeReading() {
+            paused = false;
+            notifyAll();
         }
 
         synchronized String received() {
