@@ -17,6 +17,7 @@ public record ServiceConfig(
         double messagesPerSecond,
         int messageBurst,
         int maxOccupantsPerRoom,
+        int maxFilterEntries,
         Duration keepaliveInterval,
         Duration reconnectMaxBackoff) {
 
@@ -31,6 +32,7 @@ public record ServiceConfig(
         require(messagesPerSecond > 0, "rate-messages-per-second must be > 0");
         require(messageBurst >= 1, "rate-burst must be >= 1");
         require(maxOccupantsPerRoom >= 1, "max-occupants must be >= 1");
+        require(maxFilterEntries >= 0, "max-filter-entries must be >= 0");
         require(!keepaliveInterval.isNegative() && !keepaliveInterval.isZero(), "keepalive-seconds must be > 0");
         require(!reconnectMaxBackoff.isNegative() && !reconnectMaxBackoff.isZero(), "reconnect-max-seconds must be > 0");
     }
@@ -44,18 +46,23 @@ public record ServiceConfig(
     /** Defaults matching the verified local Prosody set-up (shared/servers). */
     public static ServiceConfig defaults() {
         return new ServiceConfig("127.0.0.1", 5347, "reconmuc.localhost", "s3cret",
-                100, 256 * 1024, 10.0, 20, 10_000,
+                100, 256 * 1024, 10.0, 20, 10_000, 32,
                 Duration.ofSeconds(30), Duration.ofSeconds(30));
     }
 
     public ServiceConfig withServer(String host, int port) {
         return new ServiceConfig(host, port, domain, secret, historySize, maxStanzaBytes, messagesPerSecond,
-                messageBurst, maxOccupantsPerRoom, keepaliveInterval, reconnectMaxBackoff);
+                messageBurst, maxOccupantsPerRoom, maxFilterEntries, keepaliveInterval, reconnectMaxBackoff);
+    }
+
+    public ServiceConfig withHistorySize(int newHistorySize) {
+        return new ServiceConfig(serverHost, serverPort, domain, secret, newHistorySize, maxStanzaBytes, messagesPerSecond,
+                messageBurst, maxOccupantsPerRoom, maxFilterEntries, keepaliveInterval, reconnectMaxBackoff);
     }
 
     public ServiceConfig withDomainAndSecret(String newDomain, String newSecret) {
         return new ServiceConfig(serverHost, serverPort, newDomain, newSecret, historySize, maxStanzaBytes,
-                messagesPerSecond, messageBurst, maxOccupantsPerRoom, keepaliveInterval, reconnectMaxBackoff);
+                messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, keepaliveInterval, reconnectMaxBackoff);
     }
 
     @Override
@@ -64,7 +71,8 @@ public record ServiceConfig(
         return "ServiceConfig[server=" + serverHost + ":" + serverPort + ", domain=" + domain
                 + ", history-size=" + historySize + ", max-stanza-bytes=" + maxStanzaBytes
                 + ", rate=" + messagesPerSecond + "/s burst " + messageBurst
-                + ", max-occupants=" + maxOccupantsPerRoom + ", keepalive=" + keepaliveInterval.toSeconds()
+                + ", max-occupants=" + maxOccupantsPerRoom + ", max-filter-entries=" + maxFilterEntries
+                + ", keepalive=" + keepaliveInterval.toSeconds()
                 + "s, reconnect-max=" + reconnectMaxBackoff.toSeconds() + "s]";
     }
 }

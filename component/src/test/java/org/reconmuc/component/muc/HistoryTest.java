@@ -20,9 +20,7 @@ class HistoryTest {
     @BeforeEach
     void fiveMessagesAMinuteApart() {
         ServiceConfig c = ServiceConfig.defaults().withDomainAndSecret(MucBench.SERVICE, "x");
-        muc = new MucBench(new ServiceConfig(c.serverHost(), c.serverPort(), c.domain(), c.secret(), 4,
-                c.maxStanzaBytes(), c.messagesPerSecond(), c.messageBurst(), c.maxOccupantsPerRoom(),
-                c.keepaliveInterval(), c.reconnectMaxBackoff()));
+        muc = new MucBench(c.withHistorySize(4));
         muc.join("romeo@montague.lit/phone", ROOM, "Romeo");
         for (int i = 1; i <= 5; i++) {
             muc.say("romeo@montague.lit/phone", ROOM, "line " + i);

@@ -1,0 +1,141 @@
+package org.reconmuc.component.protocol;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.dom4j.DocumentHelper;
+import org.dom4j.Element;
+import org.dom4j.QName;
+import org.reconmuc.component.consistency.Aggregation;
+import org.reconmuc.component.consistency.FilterKey;
+import org.reconmuc.component.consistency.Requirements;
+import org.reconmuc.component.protocol.ProtocolException.Kind;
+
+/**
+ * A {@code <consistency-requirements/>} element as sent by a client: only what it names
+ * changes (partial update). Null fields were not given.
+ */
+public record RequirementsRequest(String namespace, List<Entry> entries, Long timeSeconds, Integer volume,
+        Aggregation aggregation, boolean standard) {
+
+    public static final String ELEMENT = "consistency-requirements";
+    /** Largest time bound a client may ask for, in seconds (one day). */
+    public static final long MAX_TIME_SECONDS = 86_400;
+
+    /** One {@code <filter-entry/>}: add ({@code active}) or remove a filter. */
+    public record Entry(FilterKey key, boolean active) {
+    }
+
+    public boolean isEmpty() {
+        return entries.isEmpty() && timeSeconds == null && volume == null && aggregation == null && !standard;
+    }
+
+    /** Parses the element; malformed content is a {@link Kind#BAD_REQUEST} with a reason. */
+    public static RequirementsRequest parse(Element e) throws ProtocolException {
+        String ns = e.getNamespaceURI();
+        if (!ELEMENT.equals(e.getName()) || !ReconMucNamespaces.isRequirementsNamespace(ns)) {
+            throw new ProtocolException(Kind.BAD_REQUEST, "expected <" + ELEMENT + " xmlns='" + ReconMucNamespaces.RECONMUC + "'/>");
+        }
+        List<Entry> entries = new ArrayList<>();
+        Long time = null;
+        Integer volume = null;
+        Aggregation aggregation = null;
+        boolean standard = false;
+        for (Element child : e.elements()) {
+            if (!ns.equals(child.getNamespaceURI())) {
+                throw new ProtocolException(Kind.BAD_REQUEST, "unknown element <" + child.getName() + " xmlns='"
+                        + child.getNamespaceURI() + "'/> in <" + ELEMENT + "/>");
+            }
+            switch (child.getName()) {
+                case "filter" -> entries.addAll(parseFilter(child, ns));
+                case "time" -> time = positive(child, "time");
+                case "volume" -> {
+                    long v = positive(child, "volume");
+                    volume = (int) Math.min(v, Integer.MAX_VALUE);
+                }
+                case "aggregation" -> {
+                    String text = child.getTextTrim();
+                    aggregation = Aggregation.parse(text);
+                    if (aggregation == null) {
+                        throw new ProtocolException(Kind.BAD_REQUEST,
+                                "<aggregation/> must be 'none', 'plain' or 'deflate', not '" + text + "'");
+                    }
+                }
+                case "standard" -> standard = true;
+                default -> throw new ProtocolException(Kind.BAD_REQUEST, "unknown element <" + child.getName()
+                        + "/> in <" + ELEMENT + "/>");
+            }
+        }
+        if (standard && (!entries.isEmpty() || time != null || volume != null || aggregation != null)) {
+            throw new ProtocolException(Kind.BAD_REQUEST, "<standard/> cannot be combined with other requirements");
+        }
+        return new RequirementsRequest(ns, List.copyOf(entries), time, volume, aggregation, standard);
+    }
+
+    private static List<Entry> parseFilter(Element filter, String ns) throws ProtocolException {
+        List<Entry> entries = new ArrayList<>();
+        for (Element entry : filter.elements()) {
+            if (!"filter-entry".equals(entry.getName()) || !ns.equals(entry.getNamespaceURI())) {
+                throw new ProtocolException(Kind.BAD_REQUEST, "<filter/> may only hold <filter-entry/> elements");
+            }
+            String element = entry.attributeValue("element");
+            String value = entry.attributeValue("value");
+            String active = entry.attributeValue("active", "true");
+            if (element == null || value == null || value.isBlank()) {
+                throw new ProtocolException(Kind.BAD_REQUEST, "<filter-entry/> needs 'element' and a non-empty 'value'");
+            }
+            FilterKey.Kind kind = FilterKey.Kind.fromElement(element);
+            if (kind == null) {
+                throw new ProtocolException(Kind.BAD_REQUEST, "unsupported filter element '" + element
+                        + "': use 'topic' or 'nick'");
+            }
+            if (value.length() > 256) {
+                throw new ProtocolException(Kind.BAD_REQUEST, "a filter value may have at most 256 characters");
+            }
+            if (!active.equals("true") && !active.equals("false") && !active.equals("1") && !active.equals("0")) {
+                throw new ProtocolException(Kind.BAD_REQUEST, "'active' must be true or false, not '" + active + "'");
+            }
+            FilterKey key = kind == FilterKey.Kind.TOPIC ? FilterKey.topic(value) : FilterKey.nick(value);
+            if (key.value().isEmpty()) {
+                throw new ProtocolException(Kind.BAD_REQUEST, "a topic needs at least one character after '#'");
+            }
+            entries.add(new Entry(key, active.equals("true") || active.equals("1")));
+        }
+        return entries;
+    }
+
+    private static long positive(Element e, String name) throws ProtocolException {
+        String text = e.getTextTrim();
+        long v;
+        try {
+            v = Long.parseLong(text);
+        } catch (NumberFormatException ex) {
+            throw new ProtocolException(Kind.BAD_REQUEST, "<" + name + "/> must be a whole number, not '" + text + "'");
+        }
+        if (v <= 0) {
+            throw new ProtocolException(Kind.BAD_REQUEST, "<" + name + "/> must be positive, not " + v);
+        }
+        return v;
+    }
+
+    /** The element for the effective requirements (an IQ result), in {@code namespace}. */
+    public static Element render(String namespace, Requirements r) {
+        Element e = DocumentHelper.createElement(QName.get(ELEMENT, namespace));
+        if (r == null) {
+            e.addElement("standard");
+            return e;
+        }
+        Element filter = e.addElement("filter");
+        r.filters().stream()
+                .sorted((a, b) -> a.kind() != b.kind() ? a.kind().compareTo(b.kind()) : a.value().compareTo(b.value()))
+                .forEach(k -> {
+                    Element entry = filter.addElement("filter-entry");
+                    entry.addAttribute("active", "true");
+                    entry.addAttribute("element", k.kind().element());
+                    entry.addAttribute("value", k.value());
+                });
+        e.addElement("time").setText(Long.toString(r.timeMillis() / 1000));
+        e.addElement("volume").setText(Integer.toString(r.volume()));
+        e.addElement("aggregation").setText(r.aggregation().xmlValue());
+        return e;
+    }
+}
