@@ -1,82 +1,147 @@
 package org.reconmuc.component.muc;
 
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import org.dom4j.Element;
+import org.reconmuc.component.protocol.Batches;
 import org.xmpp.packet.Message;
 
 /**
- * The room's discussion history: the last {@code capacity} groupchat messages as broadcast,
- * each with its sequence number and time. Oldest first.
+ * The room's message log: the last {@code capacity} groupchat messages as broadcast, indexed by
+ * sequence number. It is what retained pointers point into, and what a join replays (at most
+ * the room's configured history length of it). Its capacity is the service's history size.
  */
 final class History {
 
-    record Entry(long seq, Instant at, Message broadcast, int chars) {
-    }
+    /** One message as broadcast, with what delivery and batching need; rendered forms are cached. */
+    static final class Entry {
+        private final long seq;
+        private final Instant at;
+        private final Message broadcast;
+        private final Occupant author;
+        private final String stanzaId;
+        private final int chars;
+        private Element forwarded;
+        private String forwardedXml;
 
-    private final ArrayDeque<Entry> entries = new ArrayDeque<>();
-    private int capacity;
-    private long nextSeq = 1;
+        Entry(long seq, Instant at, Message broadcast, Occupant author, String stanzaId) {
+            this.seq = seq;
+            this.at = at;
+            this.broadcast = broadcast;
+            this.author = author;
+            this.stanzaId = stanzaId;
+            this.chars = broadcast.toXML().length();
+        }
 
-    History(int capacity) {
-        this.capacity = capacity;
-    }
+        long seq() {
+            return seq;
+        }
 
-    int capacity() {
-        return capacity;
-    }
+        Instant at() {
+            return at;
+        }
 
-    void setCapacity(int capacity) {
-        this.capacity = capacity;
-        trim();
-    }
+        /** The message as broadcast, without a recipient. Do not modify. */
+        Message broadcast() {
+            return broadcast;
+        }
 
-    /** Stores a copy of the broadcast message; returns its sequence number. */
-    long append(Message broadcast, Instant at) {
-        Message stored = broadcast.createCopy();
-        stored.setTo((String) null);
-        Entry entry = new Entry(nextSeq++, at, stored, stored.toXML().length());
-        entries.addLast(entry);
-        trim();
-        return entry.seq();
-    }
+        Occupant author() {
+            return author;
+        }
 
-    private void trim() {
-        while (entries.size() > capacity) {
-            entries.removeFirst();
+        int chars() {
+            return chars;
+        }
+
+        /** XEP-0297 form for batches; rendered once, shared by every batch that carries it. */
+        Element forwarded(String roomJid) {
+            if (forwarded == null) {
+                forwarded = Batches.forwarded(broadcast.getElement(), at, roomJid);
+            }
+            return forwarded;
+        }
+
+        String forwardedXml(String roomJid) {
+            if (forwardedXml == null) {
+                forwardedXml = forwarded(roomJid).asXML();
+            }
+            return forwardedXml;
         }
     }
 
-    int size() {
-        return entries.size();
+    private final Entry[] ring;
+    private final Map<String, Long> seqByStanzaId = new HashMap<>();
+    private long head;
+
+    History(int capacity) {
+        this.ring = new Entry[Math.max(1, capacity)];
     }
 
-    /** The entries a join asked for, oldest first: newest ones kept when a limit cuts. */
-    List<Entry> select(HistoryRequest request, Instant now) {
+    int capacity() {
+        return ring.length;
+    }
+
+    long head() {
+        return head;
+    }
+
+    /** Stores a copy of the broadcast message; returns its sequence number. */
+    long append(Message broadcast, Instant at, Occupant author, String stanzaId) {
+        Message stored = broadcast.createCopy();
+        stored.setTo((String) null);
+        long seq = ++head;
+        int slot = (int) (seq % ring.length);
+        Entry evicted = ring[slot];
+        if (evicted != null && evicted.stanzaId != null) {
+            seqByStanzaId.remove(evicted.stanzaId);
+        }
+        ring[slot] = new Entry(seq, at, stored, author, stanzaId);
+        if (stanzaId != null) {
+            seqByStanzaId.put(stanzaId, seq);
+        }
+        return seq;
+    }
+
+    /** The entry with this sequence number, if the log still holds it. */
+    Entry get(long seq) {
+        if (seq < 1 || seq > head || seq <= head - ring.length) {
+            return null;
+        }
+        return ring[(int) (seq % ring.length)];
+    }
+
+    /** The sequence number of the message with this room stanza-id, or 0. */
+    long seqOf(String stanzaId) {
+        Long seq = stanzaId == null ? null : seqByStanzaId.get(stanzaId);
+        return seq == null ? 0 : seq;
+    }
+
+    /**
+     * The entries a join asked for, oldest first, at most {@code roomLength} of them: the newest
+     * are kept when a limit cuts.
+     */
+    List<Entry> select(HistoryRequest request, Instant now, int roomLength) {
         List<Entry> picked = new ArrayList<>();
         int chars = 0;
         Instant notBefore = request.seconds() == null ? null : now.minusSeconds(request.seconds());
-        Iterator<Entry> newestFirst = entries.descendingIterator();
-        while (newestFirst.hasNext()) {
-            Entry e = newestFirst.next();
-            if (request.maxStanzas() != null && picked.size() >= request.maxStanzas()) {
-                break;
-            }
-            if (notBefore != null && e.at().isBefore(notBefore)) {
-                break;
-            }
-            if (request.since() != null && !e.at().isAfter(request.since())) {
-                break;
-            }
-            if (request.maxChars() != null && chars + e.chars() > request.maxChars()) {
+        for (long seq = head; seq > 0 && seq > head - ring.length; seq--) {
+            Entry e = get(seq);
+            if (picked.size() >= roomLength
+                    || (request.maxStanzas() != null && picked.size() >= request.maxStanzas())
+                    || (notBefore != null && e.at().isBefore(notBefore))
+                    || (request.since() != null && !e.at().isAfter(request.since()))
+                    || (request.maxChars() != null && chars + e.chars() > request.maxChars())) {
                 break;
             }
             chars += e.chars();
             picked.add(e);
         }
-        java.util.Collections.reverse(picked);
+        Collections.reverse(picked);
         return picked;
     }
 }

@@ -7,10 +7,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.dom4j.Element;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.protocol.ReconMucNamespaces;
 import org.reconmuc.component.transport.ConnectionListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +42,9 @@ public final class MucService implements Component, ConnectionListener {
     private final ServiceConfig config;
     private final Clock clock;
     private final Executor executor;
+    private final Scheduler scheduler;
+    /** Our own timer thread, when the service made one (stopped on shutdown). */
+    private final ScheduledExecutorService timer;
     private volatile Outbox outbox;
     /** Guards {@link #rooms} and the hand-over of stanzas to mailboxes (see {@link #discard}). */
     private final Object routing = new Object();
@@ -49,15 +56,29 @@ public final class MucService implements Component, ConnectionListener {
 
     /** A service whose stanzas leave through the ComponentManager given to {@link #initialize}. */
     public MucService(ServiceConfig config, Clock clock, Executor executor) {
-        this(config, clock, executor, null);
+        this(config, clock, executor, null, null);
     }
 
-    /** A service whose stanzas leave through {@code outbox} (tests, benchmarks). */
-    public MucService(ServiceConfig config, Clock clock, Executor executor, Outbox outbox) {
+    /**
+     * A service whose stanzas leave through {@code outbox} and whose time bounds fire through
+     * {@code scheduler} (tests, benchmarks); a null one means our own.
+     */
+    public MucService(ServiceConfig config, Clock clock, Executor executor, Outbox outbox, Scheduler scheduler) {
         this.config = config;
         this.clock = clock;
         this.executor = executor;
         this.outbox = outbox;
+        if (scheduler == null) {
+            this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "room-timer");
+                t.setDaemon(true);
+                return t;
+            });
+            this.scheduler = (delay, task) -> timer.schedule(task, delay, TimeUnit.MILLISECONDS);
+        } else {
+            this.timer = null;
+            this.scheduler = scheduler;
+        }
     }
 
     @Override
@@ -93,6 +114,9 @@ public final class MucService implements Component, ConnectionListener {
 
     @Override
     public void shutdown() {
+        if (timer != null) {
+            timer.shutdownNow();
+        }
         LOG.info("{} shut down with {} rooms in memory", NAME, roomCount());
     }
 
@@ -170,6 +194,7 @@ public final class MucService implements Component, ConnectionListener {
     }
 
     private RoomEntry newRoom(RoomJid jid) {
+        RoomMailbox mailbox = new RoomMailbox(executor);
         Room room = new Room(jid, new RoomContext() {
             @Override
             public ServiceConfig config() {
@@ -187,11 +212,16 @@ public final class MucService implements Component, ConnectionListener {
             }
 
             @Override
+            public void schedule(long delayMillis, Runnable task) {
+                scheduler.schedule(delayMillis, () -> mailbox.submit(task));
+            }
+
+            @Override
             public void discard(Room r) {
                 MucService.this.discard(r);
             }
         });
-        return new RoomEntry(room, new RoomMailbox(executor));
+        return new RoomEntry(room, mailbox);
     }
 
     /**
@@ -285,7 +315,7 @@ public final class MucService implements Component, ConnectionListener {
                 identity.addAttribute("type", "text");
                 identity.addAttribute("name", NAME);
                 for (String feature : List.of(Namespaces.MUC, Namespaces.DISCO_INFO, Namespaces.DISCO_ITEMS,
-                        Namespaces.PING, Namespaces.VERSION, Namespaces.STANZA_ID)) {
+                        Namespaces.PING, Namespaces.VERSION, Namespaces.STANZA_ID, ReconMucNamespaces.RECONMUC)) {
                     q.addElement("feature").addAttribute("var", feature);
                 }
                 service.send(result);

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.reconmuc.component.consistency.Reader;
 import org.reconmuc.component.jid.OccupantJid;
 import org.reconmuc.component.jid.RealJid;
 import org.xmpp.packet.Presence;
@@ -21,6 +22,8 @@ final class Occupant {
     /** The session shown as the real JID; survives the last session's departure for the goodbye presence. */
     private RealJid shownSession;
     private final RateLimiter rateLimiter;
+    /** Relaxed-consistency state, or null for a standard occupant. Survives nick changes. */
+    private Reader<Occupant> reader;
 
     Occupant(OccupantJid jid, RealJid session, Presence presence, Role role, RateLimiter rateLimiter) {
         this.jid = jid;
@@ -53,6 +56,14 @@ final class Occupant {
 
     void setRole(Role role) {
         this.role = role;
+    }
+
+    Reader<Occupant> reader() {
+        return reader;
+    }
+
+    void setReader(Reader<Occupant> reader) {
+        this.reader = reader;
     }
 
     RateLimiter rateLimiter() {

@@ -46,6 +46,7 @@ final class Room {
     private final Map<RealJid, Affiliation> affiliations = new LinkedHashMap<>();
     private final History history;
     private final IqProxy iqProxy = new IqProxy();
+    private final RoomConsistency consistency;
     /** The last subject change as broadcast (from the occupant who set it), or null. */
     private Message subject;
     private boolean justCreated = true;
@@ -58,6 +59,7 @@ final class Room {
         int historySize = context.config().historySize();
         this.config = RoomConfig.instant(historySize, context.config().maxOccupantsPerRoom());
         this.history = new History(historySize);
+        this.consistency = new RoomConsistency(this, history.capacity());
         refreshListing();
     }
 
@@ -206,6 +208,7 @@ final class Room {
             occupant = new Occupant(target, session, MucPresences.sanitize(presence), defaultRole(affiliation),
                     new RateLimiter(context.config().messagesPerSecond(), context.config().messageBurst(), now));
             occupantsByNick.put(target.nick(), occupant);
+            consistency.joined(occupant);
         }
         occupantsBySession.put(session, occupant);
         sendRoomStateTo(occupant, session, presence, selfCodes, historyRequest);
@@ -251,10 +254,9 @@ final class Room {
         Presence self = presenceOf(occupant, occupant, session, codes);
         self.setID(request.getID());
         send(self);
-        for (History.Entry entry : history.select(historyRequest, now())) {
-            Message m = entry.broadcast().createCopy();
+        for (History.Entry entry : history.select(historyRequest, now(), config.historyLength())) {
+            Message m = delayed(entry);
             m.setTo(session.jid());
-            addDelay(m, entry.at());
             send(m);
         }
         Message subjectMessage;
@@ -270,10 +272,13 @@ final class Room {
         send(subjectMessage);
     }
 
-    private void addDelay(Message m, Instant at) {
+    /** A logged message as sent later: with an XEP-0203 delay saying when the room received it. */
+    Message delayed(History.Entry entry) {
+        Message m = entry.broadcast().createCopy();
         Element delay = m.getElement().addElement("delay", Namespaces.DELAY);
         delay.addAttribute("from", jid.toString());
-        delay.addAttribute("stamp", at.toString());
+        delay.addAttribute("stamp", entry.at().toString());
+        return m;
     }
 
     private void leave(Occupant occupant, RealJid session, Presence presence) {
@@ -292,6 +297,7 @@ final class Room {
             return;
         }
         occupantsByNick.remove(occupant.nick());
+        consistency.left(occupant);
         Presence self = unavailableOf(occupant, goodbye, occupant, Set.of(MucPresences.SELF));
         self.setTo(session.jid());
         self.setID(presence.getID());
@@ -349,6 +355,7 @@ final class Room {
             return;
         }
         occupantsByNick.remove(occupant.nick());
+        consistency.left(occupant);
         Presence goodbye = new Presence(Presence.Type.unavailable);
         for (Occupant other : occupantsByNick.values()) {
             sendToAllSessions(other, unavailableOf(occupant, goodbye, other, Set.of(MucPresences.REMOVED_BY_ERROR)));
@@ -364,6 +371,7 @@ final class Room {
             occupantsBySession.remove(s);
         }
         occupantsByNick.remove(occupant.nick());
+        consistency.left(occupant);
         Presence goodbye = new Presence(Presence.Type.unavailable);
         List<Occupant> viewers = new ArrayList<>(occupantsByNick.values());
         viewers.add(occupant);
@@ -468,11 +476,21 @@ final class Room {
 
     void setConfig(RoomConfig newConfig) {
         this.config = newConfig;
-        history.setCapacity(newConfig.historyLength());
     }
 
     History history() {
         return history;
+    }
+
+    RoomConsistency consistency() {
+        return consistency;
+    }
+
+    /** A time bound may be due: runs on the room's thread. */
+    void onTimer() {
+        if (!destroyed) {
+            consistency.onTimer();
+        }
     }
 
     IqProxy iqProxy() {
@@ -535,6 +553,7 @@ final class Room {
             Presence p = unavailableOf(o, new Presence(Presence.Type.unavailable), o, Set.of(MucPresences.SELF));
             p.getChildElement("x", Namespaces.MUC_USER).add(destroyNotice.createCopy());
             sendToAllSessions(o, p);
+            consistency.left(o);
         }
         occupantsByNick.clear();
         occupantsBySession.clear();

@@ -11,6 +11,9 @@ interface RoomContext {
 
     Outbox outbox();
 
+    /** Runs {@code task} on the room's own thread after {@code delayMillis}. */
+    void schedule(long delayMillis, Runnable task);
+
     /** The room has no occupants and is temporary, or was destroyed: drop it (idempotent). */
     void discard(Room room);
 }

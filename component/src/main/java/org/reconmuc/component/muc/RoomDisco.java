@@ -2,6 +2,8 @@ package org.reconmuc.component.muc;
 
 import org.dom4j.Element;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.protocol.ReconMucNamespaces;
+import org.reconmuc.component.protocol.RequirementsRequest;
 import org.xmpp.packet.IQ;
 
 /** Service discovery of one room (XEP-0045 §6.4 room info, §6.5 room items). */
@@ -33,6 +35,7 @@ final class RoomDisco {
         feature(query, Namespaces.STANZA_ID);
         feature(query, STABLE_ID);
         feature(query, SELF_PING_OPTIMIZATION);
+        feature(query, ReconMucNamespaces.RECONMUC);
         feature(query, c.publicRoom() ? "muc_public" : "muc_hidden");
         feature(query, c.persistent() ? "muc_persistent" : "muc_temporary");
         feature(query, c.membersOnly() ? "muc_membersonly" : "muc_open");
@@ -49,6 +52,14 @@ final class RoomDisco {
         String subject = room.subject() == null ? "" : room.subject().getSubject();
         field(form, "muc#roominfo_subject", "text-single", subject == null ? "" : subject);
         field(form, "muc#roomconfig_changesubject", "boolean", c.changeSubject() ? "1" : "0");
+        // XEP-0128: the relaxed-consistency limits a client must respect.
+        Element limits = query.addElement("x", Namespaces.DATA_FORMS);
+        limits.addAttribute("type", "result");
+        field(limits, "FORM_TYPE", "hidden", ReconMucNamespaces.LIMITS_FORM_TYPE);
+        field(limits, "max-filter-entries", "text-single", Integer.toString(room.context().config().maxFilterEntries()));
+        field(limits, "max-time", "text-single", Long.toString(RequirementsRequest.MAX_TIME_SECONDS));
+        field(limits, "max-volume", "text-single", Integer.toString(room.consistency().historyCapacity()));
+        field(limits, "history-size", "text-single", Integer.toString(room.consistency().historyCapacity()));
         room.send(result);
     }
 

@@ -4,6 +4,8 @@ import org.dom4j.Element;
 import org.reconmuc.component.jid.OccupantJid;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.protocol.ReconMucNamespaces;
+import org.reconmuc.component.protocol.RequirementsRequest;
 import org.xmpp.packet.IQ;
 
 /** Routes an IQ addressed to a room, or to an occupant of it, to the feature that answers it. */
@@ -45,6 +47,9 @@ final class RoomIqs {
             RoomOwner.handle(room, iq, session, sender);
         } else if (Namespaces.PING.equals(ns) && get) {
             room.send(IQ.createResultIQ(iq));
+        } else if (ReconMucNamespaces.isRequirementsNamespace(ns)
+                && RequirementsRequest.ELEMENT.equals(query.getName())) {
+            room.consistency().handleIq(iq, sender);
         } else {
             room.reply(iq, Condition.SERVICE_UNAVAILABLE, "The room does not support <" + query.getName()
                     + " xmlns='" + ns + "'/> in an IQ of type " + iq.getType());

@@ -59,17 +59,21 @@ final class RoomMessages {
         out.setFrom(sender.jid().jid());
         stripRoomClaims(out, room);
         if (subjectChange) {
+            // Subject changes are never retained: everyone gets them at once.
             room.setSubject(out);
-        } else {
-            Element stanzaId = out.getElement().addElement("stanza-id", Namespaces.STANZA_ID);
-            stanzaId.addAttribute("id", UUID.randomUUID().toString());
-            stanzaId.addAttribute("by", room.jid().toString());
-            if (message.getBody() != null || message.getElement().element("subject") != null) {
-                room.history().append(out, room.now());
+            for (Occupant occupant : room.occupants()) {
+                room.sendToAllSessions(occupant, out);
             }
+            return;
         }
-        for (Occupant occupant : room.occupants()) {
-            room.sendToAllSessions(occupant, out);
+        String stanzaId = UUID.randomUUID().toString();
+        Element id = out.getElement().addElement("stanza-id", Namespaces.STANZA_ID);
+        id.addAttribute("id", stanzaId);
+        id.addAttribute("by", room.jid().toString());
+        if (message.getBody() != null || message.getElement().element("subject") != null) {
+            room.consistency().post(out, sender, message, stanzaId);
+        } else {
+            room.consistency().postEphemeral(out, sender);
         }
     }
 

@@ -29,13 +29,41 @@ final class MucBench {
     final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T10:00:00Z"));
     final List<Packet> outbox = new ArrayList<>();
     final MucService service;
+    /** Tasks the service scheduled, run by {@link #advance} when their time comes. */
+    private final List<Timed> timers = new ArrayList<>();
+
+    private record Timed(long dueMillis, Runnable task) {
+    }
 
     MucBench() {
         this(ServiceConfig.defaults().withDomainAndSecret(SERVICE, "x"));
     }
 
     MucBench(ServiceConfig config) {
-        service = new MucService(config, clock, Runnable::run, p -> outbox.add(p.createCopy()));
+        service = new MucService(config, clock, Runnable::run, p -> outbox.add(p.createCopy()),
+                (delay, task) -> timers.add(new Timed(clock.millis() + delay, task)));
+    }
+
+    /** Lets time pass, running each scheduled task at its due time, in order. */
+    void advance(Duration d) {
+        long target = clock.millis() + d.toMillis();
+        while (true) {
+            Timed next = null;
+            for (Timed t : timers) {
+                if (t.dueMillis() <= target && (next == null || t.dueMillis() < next.dueMillis())) {
+                    next = t;
+                }
+            }
+            if (next == null) {
+                break;
+            }
+            timers.remove(next);
+            if (next.dueMillis() > clock.millis()) {
+                clock.advance(Duration.ofMillis(next.dueMillis() - clock.millis()));
+            }
+            next.task().run();
+        }
+        clock.advance(Duration.ofMillis(target - clock.millis()));
     }
 
     /** Sends a stanza to the service as the server would deliver it. */
@@ -66,6 +94,18 @@ final class MucBench {
             }
         }
         return mine;
+    }
+
+    /** The reply to {@code jid}'s request {@code id}, taken out of the outbox; other stanzas stay. */
+    Packet replyTo(String jid, String id) {
+        for (Iterator<Packet> it = outbox.iterator(); it.hasNext(); ) {
+            Packet p = it.next();
+            if (p.getTo() != null && p.getTo().toString().equals(jid) && id.equals(p.getID())) {
+                it.remove();
+                return p;
+            }
+        }
+        throw new AssertionError("no reply to " + id + " for " + jid + "; outbox: " + outbox);
     }
 
     Packet lastReceivedBy(String jid) {

@@ -1,0 +1,269 @@
+package org.reconmuc.component.muc;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.dom4j.Element;
+import org.reconmuc.component.consistency.Aggregation;
+import org.reconmuc.component.consistency.ConsistencyEngine;
+import org.reconmuc.component.consistency.Delivery;
+import org.reconmuc.component.consistency.FilterKey;
+import org.reconmuc.component.consistency.Reader;
+import org.reconmuc.component.consistency.Requirements;
+import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.protocol.Batches;
+import org.reconmuc.component.protocol.MessageMarks;
+import org.reconmuc.component.protocol.ProtocolException;
+import org.reconmuc.component.protocol.RequirementsRequest;
+import org.xmpp.packet.IQ;
+import org.xmpp.packet.Message;
+
+/**
+ * Relaxed consistency in a room (xep-spec/reconmuc.md): the occupants' requirements, delivery of
+ * each groupchat message through the {@link ConsistencyEngine}, and flushes as batches. Standard
+ * occupants are served by the plain broadcast loop and never touch the engine.
+ */
+final class RoomConsistency {
+    static final long DEFAULT_TIME_SECONDS = 60;
+    static final int DEFAULT_VOLUME = 20;
+    private static final int DEFLATE_LEVEL = 6;
+
+    private final Room room;
+    private final ConsistencyEngine<Occupant> engine;
+    /** Occupants that stated no requirements: they get every message at once. */
+    private final Set<Occupant> standard = new LinkedHashSet<>();
+    private long wakeupAt = Long.MAX_VALUE;
+
+    RoomConsistency(Room room, int historyCapacity) {
+        this.room = room;
+        this.engine = new ConsistencyEngine<>(historyCapacity);
+    }
+
+    void joined(Occupant occupant) {
+        standard.add(occupant);
+    }
+
+    /** The occupant left (or was removed): its retained state is dropped. */
+    void left(Occupant occupant) {
+        standard.remove(occupant);
+        if (occupant.reader() != null) {
+            engine.remove(occupant.reader());
+            occupant.setReader(null);
+        }
+    }
+
+    // ---- messages ---------------------------------------------------------------------------
+
+    /** A groupchat message with a body: logged, then delivered now or retained per occupant. */
+    void post(Message out, Occupant sender, Message original, String stanzaId) {
+        long seq = room.history().append(out, room.now(), sender, stanzaId);
+        for (Occupant o : standard) {
+            room.sendToAllSessions(o, out);
+        }
+        List<Reader<Occupant>> direct = new ArrayList<>();
+        if (sender.reader() != null) {
+            direct.add(sender.reader());
+        }
+        long parentSeq = room.history().seqOf(MessageMarks.replyTo(original.getElement()));
+        History.Entry parent = parentSeq > 0 ? room.history().get(parentSeq) : null;
+        if (parent != null && isPresent(parent.author()) && parent.author().reader() != null) {
+            direct.add(parent.author().reader());
+        }
+        for (String nick : MessageMarks.addressed(original.getElement(), room.jid().toString())) {
+            Occupant addressed = room.occupantByNick(nick);
+            if (addressed != null && addressed.reader() != null) {
+                direct.add(addressed.reader());
+            }
+        }
+        Set<FilterKey> keys = new HashSet<>(MessageMarks.topics(original.getElement()));
+        keys.add(FilterKey.nick(sender.nick()));
+        List<Delivery<Occupant>> deliveries = new ArrayList<>();
+        engine.onMessage(seq, room.now().toEpochMilli(), parentSeq, keys, direct, deliveries);
+        deliver(deliveries, seq, out);
+    }
+
+    /** A body-less groupchat message (chat state, marker): ephemeral, so relaxed occupants skip it. */
+    void postEphemeral(Message out, Occupant sender) {
+        for (Occupant o : standard) {
+            room.sendToAllSessions(o, out);
+        }
+        if (sender.reader() != null) {
+            room.sendToAllSessions(sender, out);
+        }
+    }
+
+    private boolean isPresent(Occupant o) {
+        return o != null && room.occupantByNick(o.nick()) == o;
+    }
+
+    /** Time bounds: flush whoever is due, then sleep until the next deadline. */
+    void onTimer() {
+        wakeupAt = Long.MAX_VALUE;
+        List<Delivery<Occupant>> deliveries = new ArrayList<>();
+        engine.onTime(room.now().toEpochMilli(), deliveries);
+        deliver(deliveries, 0, null);
+    }
+
+    private void deliver(List<Delivery<Occupant>> deliveries, long currentSeq, Message current) {
+        for (Delivery<Occupant> d : deliveries) {
+            Occupant o = d.owner();
+            if (d.kind() == Delivery.Kind.NOW) {
+                for (long seq : d.seqs()) {
+                    if (seq == currentSeq) {
+                        room.sendToAllSessions(o, current);
+                    } else {
+                        sendDelayed(o, seq);
+                    }
+                }
+            } else {
+                flush(o, d.seqs());
+            }
+        }
+        long next = engine.nextDeadline();
+        if (next < wakeupAt) {
+            wakeupAt = next;
+            room.context().schedule(Math.max(0, next - room.now().toEpochMilli()), room::onTimer);
+        }
+    }
+
+    private void sendDelayed(Occupant o, long seq) {
+        History.Entry e = room.history().get(seq);
+        if (e != null) {
+            room.sendToAllSessions(o, room.delayed(e));
+        }
+    }
+
+    private void flush(Occupant o, long[] seqs) {
+        Aggregation mode = o.reader() == null ? Aggregation.PLAIN : o.reader().requirements().aggregation();
+        if (mode == Aggregation.NONE) {
+            for (long seq : seqs) {
+                sendDelayed(o, seq);
+            }
+            return;
+        }
+        String roomJid = room.jid().toString();
+        List<History.Entry> entries = new ArrayList<>(seqs.length);
+        for (long seq : seqs) {
+            History.Entry e = room.history().get(seq);
+            if (e != null) {
+                entries.add(e);
+            }
+        }
+        Element batch;
+        if (mode == Aggregation.DEFLATE) {
+            List<String> xml = new ArrayList<>(entries.size());
+            for (History.Entry e : entries) {
+                xml.add(e.forwardedXml(roomJid));
+            }
+            batch = Batches.deflate(xml, DEFLATE_LEVEL);
+        } else {
+            List<Element> items = new ArrayList<>(entries.size());
+            for (History.Entry e : entries) {
+                items.add(e.forwarded(roomJid));
+            }
+            batch = Batches.plain(items);
+        }
+        Message m = new Message();
+        m.setType(Message.Type.groupchat);
+        m.setFrom(room.jid().jid());
+        m.setID(UUID.randomUUID().toString());
+        m.getElement().add(batch);
+        room.sendToAllSessions(o, m);
+    }
+
+    // ---- requirements ---------------------------------------------------------------------------
+
+    void handleIq(IQ iq, Occupant sender) {
+        if (sender == null) {
+            room.reply(iq, Condition.NOT_ACCEPTABLE, "Only occupants of this room may state consistency requirements");
+            return;
+        }
+        RequirementsRequest request;
+        try {
+            request = RequirementsRequest.parse(iq.getChildElement());
+        } catch (ProtocolException e) {
+            room.reply(iq, Condition.BAD_REQUEST, e.getMessage());
+            return;
+        }
+        if (iq.getType() == IQ.Type.get) {
+            if (!request.isEmpty()) {
+                room.reply(iq, Condition.BAD_REQUEST, "A get carries an empty <consistency-requirements/>");
+                return;
+            }
+            answer(iq, request, sender);
+            return;
+        }
+        List<Delivery<Occupant>> deliveries = new ArrayList<>();
+        if (request.standard()) {
+            if (sender.reader() != null) {
+                engine.standard(sender.reader(), deliveries);
+                sender.setReader(null);
+                standard.add(sender);
+            }
+        } else {
+            Requirements next;
+            try {
+                next = merge(sender.reader() == null ? null : sender.reader().requirements(), request);
+            } catch (ProtocolException e) {
+                room.reply(iq, e.kind() == ProtocolException.Kind.POLICY_VIOLATION ? Condition.POLICY_VIOLATION
+                        : Condition.BAD_REQUEST, "modify", e.getMessage());
+                return;
+            }
+            if (sender.reader() == null) {
+                sender.setReader(engine.relax(sender, next));
+                standard.remove(sender);
+            } else {
+                engine.update(sender.reader(), next, room.now().toEpochMilli(), deliveries);
+            }
+        }
+        answer(iq, request, sender);
+        deliver(deliveries, 0, null);
+    }
+
+    private void answer(IQ iq, RequirementsRequest request, Occupant sender) {
+        IQ result = IQ.createResultIQ(iq);
+        result.setChildElement(RequirementsRequest.render(request.namespace(),
+                sender.reader() == null ? null : sender.reader().requirements()));
+        room.send(result);
+    }
+
+    /** The requirements after a partial update, checked against the service's limits. */
+    private Requirements merge(Requirements current, RequirementsRequest request) throws ProtocolException {
+        int capacity = engine.capacity();
+        Set<FilterKey> filters = new LinkedHashSet<>(current == null ? Set.of() : current.filters());
+        for (RequirementsRequest.Entry e : request.entries()) {
+            if (e.active()) {
+                filters.add(e.key());
+            } else {
+                filters.remove(e.key());
+            }
+        }
+        long time = request.timeSeconds() != null ? request.timeSeconds()
+                : current != null ? current.timeMillis() / 1000 : DEFAULT_TIME_SECONDS;
+        int volume = request.volume() != null ? request.volume()
+                : current != null ? current.volume() : Math.min(DEFAULT_VOLUME, capacity);
+        Aggregation aggregation = request.aggregation() != null ? request.aggregation()
+                : current != null ? current.aggregation() : Aggregation.PLAIN;
+        int maxFilters = room.context().config().maxFilterEntries();
+        if (filters.size() > maxFilters) {
+            throw new ProtocolException(ProtocolException.Kind.POLICY_VIOLATION,
+                    "At most " + maxFilters + " filter entries may be active; this request would make " + filters.size());
+        }
+        if (time > RequirementsRequest.MAX_TIME_SECONDS) {
+            throw new ProtocolException(ProtocolException.Kind.POLICY_VIOLATION,
+                    "<time/> may be at most " + RequirementsRequest.MAX_TIME_SECONDS + " seconds");
+        }
+        if (volume > capacity) {
+            throw new ProtocolException(ProtocolException.Kind.POLICY_VIOLATION,
+                    "<volume/> may not exceed the room's history size (" + capacity + " messages)");
+        }
+        return new Requirements(filters, time * 1000, volume, aggregation);
+    }
+
+    int historyCapacity() {
+        return engine.capacity();
+    }
+}
