@@ -1,0 +1,251 @@
+package org.reconmuc.component.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.dom4j.DocumentHelper;
+import org.dom4j.Element;
+import org.jivesoftware.smack.packet.ExtensionElement;
+import org.jivesoftware.smack.packet.IQ;
+import org.jivesoftware.smack.packet.Message;
+import org.jivesoftware.smack.packet.StandardExtensionElement;
+import org.jivesoftware.smack.packet.UnparsedIQ;
+import org.jivesoftware.smack.tcp.XMPPTCPConnection;
+import org.jivesoftware.smackx.delay.packet.DelayInformation;
+import org.jivesoftware.smackx.disco.ServiceDiscoveryManager;
+import org.jivesoftware.smackx.muc.MultiUserChat;
+import org.jivesoftware.smackx.muc.MultiUserChatManager;
+import org.jivesoftware.smackx.sid.element.StanzaIdElement;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.jxmpp.jid.EntityBareJid;
+import org.jxmpp.jid.impl.JidCreate;
+import org.jxmpp.jid.parts.Resourcepart;
+import org.reconmuc.component.ReconMuc;
+import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.it.server.XmppServer;
+import org.reconmuc.component.it.server.XmppServers;
+import org.reconmuc.component.protocol.Batches;
+import org.reconmuc.component.protocol.ReconMucNamespaces;
+
+/**
+ * Relaxed consistency as real Smack clients see it through a real server: the paper's Figure 1
+ * with real time, a reply reaching its author at once, batches (plain and deflate) decoded by
+ * the client, and a topic switch releasing the backlog.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class RelaxedConsistencyIT {
+    private static final String NS = ReconMucNamespaces.RECONMUC;
+    private static final long WAIT_MS = 10_000;
+
+    private XmppServer server;
+    private ReconMuc muc;
+    private int rooms;
+
+    abstract String serverKind();
+
+    @BeforeAll
+    void start() throws Exception {
+        server = XmppServers.start(serverKind(), Files.createDirectories(Path.of("target", "it-relaxed-" + serverKind())));
+        ServiceConfig config = ServiceConfig.defaults().withServer(server.host(), server.componentPort())
+                .withDomainAndSecret(server.componentDomain(), server.componentSecret());
+        muc = ReconMuc.start(config);
+        assertThat(muc.awaitConnected(Duration.ofSeconds(20))).isTrue();
+    }
+
+    @AfterAll
+    void stop() {
+        if (muc != null) {
+            muc.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    /** {@code <consistency-requirements/>} with the given content, as any client would send it. */
+    static final class RequirementsIq extends IQ {
+        private final String content;
+
+        RequirementsIq(String namespace, String content) {
+            super("consistency-requirements", namespace);
+            this.content = content;
+            setType(Type.set);
+        }
+
+        @Override
+        protected IQChildElementXmlStringBuilder getIQChildElementBuilder(IQChildElementXmlStringBuilder xml) {
+            xml.rightAngleBracket();
+            xml.append(content);
+            return xml;
+        }
+    }
+
+    private EntityBareJid newRoom() throws Exception {
+        return JidCreate.entityBareFrom("relaxed" + (++rooms) + "-" + System.nanoTime() % 100000 + "@" + server.componentDomain());
+    }
+
+    private MultiUserChat enter(XMPPTCPConnection c, EntityBareJid room, String nick) throws Exception {
+        MultiUserChat m = MultiUserChatManager.getInstanceFor(c).getMultiUserChat(room);
+        MultiUserChat.MucCreateConfigFormHandle handle = m.createOrJoin(Resourcepart.from(nick));
+        if (handle != null) {
+            handle.makeInstant();
+        }
+        drain(m); // the subject that closes the join
+        return m;
+    }
+
+    private Element require(XMPPTCPConnection c, EntityBareJid room, String content) throws Exception {
+        RequirementsIq iq = new RequirementsIq(NS, content);
+        iq.setTo(room);
+        IQ result = c.createStanzaCollectorAndSend(iq).nextResultOrThrow(WAIT_MS);
+        assertThat(result).isInstanceOf(UnparsedIQ.class);
+        return DocumentHelper.parseText(((UnparsedIQ) result).getContent().toString()).getRootElement();
+    }
+
+    private static void drain(MultiUserChat m) throws Exception {
+        while (m.nextMessage(300) != null) {
+            // discard
+        }
+    }
+
+    /** Waits for the next message with a body or a batch. */
+    private static Message next(MultiUserChat m, long timeoutMs) throws Exception {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (System.currentTimeMillis() < deadline) {
+            Message msg = m.nextMessage(Math.max(1, deadline - System.currentTimeMillis()));
+            if (msg != null && (msg.getBody() != null || msg.getExtension("batch", NS) != null)) {
+                return msg;
+            }
+        }
+        return null;
+    }
+
+    /** The bodies a batch carries, decoded as a client would (plain or deflate). */
+    private static List<String> batchBodies(Message m) throws Exception {
+        ExtensionElement ext = m.getExtension("batch", NS);
+        assertThat(ext).as("a batch").isInstanceOf(StandardExtensionElement.class);
+        Element batch = DocumentHelper.parseText(ext.toXML().toString()).getRootElement();
+        List<String> bodies = new ArrayList<>();
+        for (Element forwarded : Batches.items(batch)) {
+            assertThat(forwarded.element("delay")).as("each item has its XEP-0203 delay").isNotNull();
+            bodies.add(forwarded.element("message").elementText("body"));
+        }
+        return bodies;
+    }
+
+    private static void say(MultiUserChat m, String body) throws Exception {
+        m.sendMessage(body);
+    }
+
+    @Test
+    void theServiceAdvertisesTheProtocol() throws Exception {
+        XMPPTCPConnection c = server.newClient("disco");
+        assertThat(ServiceDiscoveryManager.getInstanceFor(c)
+                .supportsFeature(JidCreate.domainBareFrom(server.componentDomain()), NS)).isTrue();
+    }
+
+    @Test
+    void figureOneGossipAtOnceAndTheMovieWhenTheTimeBoundExpires() throws Exception {
+        EntityBareJid room = newRoom();
+        XMPPTCPConnection aliceC = server.newClient("alice");
+        MultiUserChat alice = enter(aliceC, room, "Alice");
+        MultiUserChat bob = enter(server.newClient("bob"), room, "Bob");
+        Element effective = require(aliceC, room,
+                "<filter><filter-entry element='topic' value='gossip' active='true'/></filter><time>3</time>");
+        assertThat(effective.elementText("time")).isEqualTo("3");
+
+        long sent = System.nanoTime();
+        say(bob, "Did you hear? #gossip");
+        Message gossip = next(alice, WAIT_MS);
+        assertThat(gossip.getBody()).isEqualTo("Did you hear? #gossip");
+        assertThat(Duration.ofNanos(System.nanoTime() - sent)).as("gossip at once").isLessThan(Duration.ofSeconds(2));
+
+        long movieSent = System.nanoTime();
+        say(bob, "The new movie is out #movie");
+        say(alice, "my own words");
+        assertThat(next(alice, WAIT_MS).getBody()).as("her own message comes back at once").isEqualTo("my own words");
+        Message later = next(alice, WAIT_MS);
+        Duration waited = Duration.ofNanos(System.nanoTime() - movieSent);
+        assertThat(batchBodies(later)).containsExactly("The new movie is out #movie");
+        assertThat(waited).as("retained for the time bound").isBetween(Duration.ofMillis(2900), Duration.ofSeconds(6));
+    }
+
+    @Test
+    void aReplyReachesItsParentsAuthorAtOnce() throws Exception {
+        EntityBareJid room = newRoom();
+        XMPPTCPConnection aliceC = server.newClient("alice");
+        MultiUserChat alice = enter(aliceC, room, "Alice");
+        XMPPTCPConnection bobC = server.newClient("bob");
+        MultiUserChat bob = enter(bobC, room, "Bob");
+        require(aliceC, room, "<time>600</time>");
+
+        say(alice, "Anyone for tea?");
+        Message echo = next(alice, WAIT_MS);
+        String parentId = StanzaIdElement.getStanzaId(echo).getId();
+        Message atBob = next(bob, WAIT_MS);
+        assertThat(atBob.getBody()).isEqualTo("Anyone for tea?");
+
+        Message reply = bobC.getStanzaFactory().buildMessageStanza().to(room).ofType(Message.Type.groupchat)
+                .setBody("Yes please")
+                .addExtension(StandardExtensionElement.builder("reply", "urn:xmpp:reply:0")
+                        .addAttribute("to", room + "/Alice").addAttribute("id", parentId).build())
+                .build();
+        long sent = System.nanoTime();
+        bob.sendMessage(reply);
+        Message atAlice = next(alice, WAIT_MS);
+        assertThat(atAlice.getBody()).isEqualTo("Yes please");
+        assertThat(DelayInformation.from(atAlice)).isNull();
+        assertThat(Duration.ofNanos(System.nanoTime() - sent)).isLessThan(Duration.ofSeconds(2));
+    }
+
+    @Test
+    void batchesPlainAndDeflateAreDecodedByTheClient() throws Exception {
+        EntityBareJid room = newRoom();
+        XMPPTCPConnection aliceC = server.newClient("alice");
+        MultiUserChat alice = enter(aliceC, room, "Alice");
+        XMPPTCPConnection carolC = server.newClient("carol");
+        MultiUserChat carol = enter(carolC, room, "Carol");
+        MultiUserChat bob = enter(server.newClient("bob"), room, "Bob");
+        require(aliceC, room, "<time>600</time><volume>3</volume>");
+        require(carolC, room, "<time>600</time><volume>3</volume><aggregation>deflate</aggregation>");
+
+        for (String body : List.of("one", "two \u00e9\u00e8 \u2603", "three")) {
+            say(bob, body);
+        }
+        Message plain = next(alice, WAIT_MS);
+        Message deflated = next(carol, WAIT_MS);
+        assertThat(batchBodies(plain)).containsExactly("one", "two \u00e9\u00e8 \u2603", "three");
+        assertThat(batchBodies(deflated)).containsExactly("one", "two \u00e9\u00e8 \u2603", "three");
+        Element raw = DocumentHelper.parseText(deflated.getExtension("batch", NS).toXML().toString()).getRootElement();
+        assertThat(raw.attributeValue("encoding")).isEqualTo("deflate");
+        assertThat(next(alice, 500)).as("nothing else").isNull();
+    }
+
+    @Test
+    void aTopicSwitchReleasesThatTopicsBacklog() throws Exception {
+        EntityBareJid room = newRoom();
+        XMPPTCPConnection aliceC = server.newClient("alice");
+        MultiUserChat alice = enter(aliceC, room, "Alice");
+        MultiUserChat bob = enter(server.newClient("bob"), room, "Bob");
+        require(aliceC, room, "<filter><filter-entry element='topic' value='gossip'/></filter><time>600</time>");
+        say(bob, "first #movie");
+        say(bob, "a #sports result");
+        say(bob, "second #movie");
+        assertThat(next(alice, 1000)).as("all retained").isNull();
+
+        require(aliceC, room, "<filter><filter-entry element='topic' value='gossip' active='false'/>"
+                + "<filter-entry element='topic' value='movie'/></filter>");
+        List<String> released = new ArrayList<>();
+        released.add(next(alice, WAIT_MS).getBody());
+        released.add(next(alice, WAIT_MS).getBody());
+        assertThat(released).containsExactly("first #movie", "second #movie");
+        assertThat(next(alice, 500)).as("sports stays retained").isNull();
+    }
+}
