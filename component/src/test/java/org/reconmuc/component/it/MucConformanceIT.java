@@ -45,8 +45,8 @@ import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
 import org.reconmuc.component.ReconMuc;
 import org.reconmuc.component.config.ServiceConfig;
-import org.reconmuc.component.it.server.XmppServer;
-import org.reconmuc.component.it.server.XmppServers;
+import org.reconmuc.servers.XmppServer;
+import org.reconmuc.servers.XmppServers;
 
 /**
  * XEP-0045 as real Smack clients see it, through a real XMPP server with ReConMUC attached as

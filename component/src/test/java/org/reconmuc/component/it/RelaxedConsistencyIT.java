@@ -29,8 +29,8 @@ import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
 import org.reconmuc.component.ReconMuc;
 import org.reconmuc.component.config.ServiceConfig;
-import org.reconmuc.component.it.server.XmppServer;
-import org.reconmuc.component.it.server.XmppServers;
+import org.reconmuc.servers.XmppServer;
+import org.reconmuc.servers.XmppServers;
 import org.reconmuc.component.protocol.Batches;
 import org.reconmuc.component.protocol.ReconMucNamespaces;
 

@@ -1,4 +1,4 @@
-package org.reconmuc.component.it.server;
+package org.reconmuc.servers;
 
 import java.io.IOException;
 import java.nio.file.Files;

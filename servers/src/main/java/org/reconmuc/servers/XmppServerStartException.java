@@ -1,4 +1,4 @@
-package org.reconmuc.component.it.server;
+package org.reconmuc.servers;
 
 /** A server did not come up; the message carries the tail of its logs. */
 public class XmppServerStartException extends Exception {

@@ -1,4 +1,4 @@
-package org.reconmuc.component.it.server;
+package org.reconmuc.servers;
 
 import java.util.List;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package org.reconmuc.component.it.server;
+package org.reconmuc.servers;
 
 import java.nio.file.Path;
 import java.util.function.Consumer;

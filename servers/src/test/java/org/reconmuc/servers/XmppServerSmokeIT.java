@@ -1,4 +1,4 @@
-package org.reconmuc.component.it.server;
+package org.reconmuc.servers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
