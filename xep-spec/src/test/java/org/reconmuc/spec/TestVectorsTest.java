@@ -235,6 +235,21 @@ class TestVectorsTest {
     }
 
     @Test
+    void everyExampleInTheSpecIsItsVectorByteForByte() {
+        Matcher m = Pattern.compile("Example \\d+ \\(vector `([a-z0-9-]+)`\\): [^\\n]*\\n\\n```xml\\n(.*?)\\n```", Pattern.DOTALL)
+                .matcher(Dom.specText());
+        int examples = 0;
+        while (m.find()) {
+            examples++;
+            assertThat(m.group(2)).as("example of " + m.group(1)).isEqualTo(TestVectors.stanza(m.group(1)));
+        }
+        assertThat(examples).isGreaterThan(30);
+        for (String v : List.of("paper-listing-1", "paper-listing-2", "paper-listing-3", "batch-plain-3", "batch-deflate-3")) {
+            assertThat(Dom.specText()).contains("(vector `" + v + "`)");
+        }
+    }
+
+    @Test
     void theNoAggregationDeliveryIsTheFirstBatchItemWithItsDelay() {
         Element single = root("delivery-no-aggregation");
         Element first = Batches.forwarded(Dom.all(root("batch-plain-3"), Namespaces.RECONMUC_0, "batch").get(0)).get(0);
