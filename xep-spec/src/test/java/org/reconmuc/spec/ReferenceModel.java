@@ -1,0 +1,663 @@
+package org.reconmuc.spec;
+
+import java.io.StringWriter;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.xml.XMLConstants;
+import javax.xml.transform.OutputKeys;
+import javax.xml.transform.Transformer;
+import javax.xml.transform.TransformerFactory;
+import javax.xml.transform.dom.DOMSource;
+import javax.xml.transform.stream.StreamResult;
+import org.w3c.dom.Attr;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NamedNodeMap;
+import org.w3c.dom.Node;
+
+/**
+ * A deliberately simple, in-memory model of a ReConMUC room that follows reconmuc.md literally
+ * (no history pointers, no indexes: lists and loops), with a fake clock. It replays the scenario
+ * scripts so that their expectations are checked against the rules as written. It is a test
+ * oracle for the scripts, not a design for the component.
+ */
+final class ReferenceModel {
+    private static final Pattern HASHTAG = Pattern.compile("(?<![\\p{L}\\p{Nd}_-])#([\\p{L}\\p{Nd}_-]{1,64})(?![\\p{L}\\p{Nd}_-])");
+    private static final String XMLNS = XMLConstants.XMLNS_ATTRIBUTE_NS_URI;
+
+    private final Document doc = SecureXml.documentBuilder().newDocument();
+    private final TemplateMatcher matcher = new TemplateMatcher();
+    private final Map<String, Participant> participants = new LinkedHashMap<>();
+    private final List<Msg> history = new ArrayList<>();
+    private String room = "chat@conference.example.org";
+    private int historySize = 100;
+    private Integer maxVolume;
+    private int maxTime = 3600;
+    private int maxFilterEntries = 8;
+    private long now = Instant.parse("2011-03-21T09:00:00Z").toEpochMilli();
+    private long seq;
+    private long ids;
+
+    private static final class Participant {
+        final String who;
+        final String jid;
+        final Deque<Element> inbox = new ArrayDeque<>();
+        Occupant occupant;
+
+        Participant(String who, String jid) {
+            this.who = who;
+            this.jid = jid;
+        }
+    }
+
+    private static final class Occupant {
+        final Participant session;
+        String nick;
+        Reqs reqs; // null: standard mode
+        final List<Msg> retained = new ArrayList<>();
+
+        Occupant(Participant session, String nick) {
+            this.session = session;
+            this.nick = nick;
+        }
+    }
+
+    private record Entry(String element, String value) {
+    }
+
+    private static final class Reqs {
+        final LinkedHashSet<Entry> filter = new LinkedHashSet<>();
+        BigInteger time;
+        BigInteger volume;
+        String aggregation;
+
+        Reqs copy() {
+            Reqs r = new Reqs();
+            r.filter.addAll(filter);
+            r.time = time;
+            r.volume = volume;
+            r.aggregation = aggregation;
+            return r;
+        }
+    }
+
+    private record Msg(long seq, String stanzaId, long stamp, Occupant sender, String senderNick, Element broadcast,
+                       Set<String> topics, Msg parent, Set<Occupant> addressed) {
+    }
+
+    /** Replays a scenario; throws AssertionError naming the step that fails. */
+    void replay(Element scenario) {
+        int index = 0;
+        for (Element step : TemplateMatcher.children(scenario)) {
+            index++;
+            try {
+                step(step);
+            } catch (AssertionError | RuntimeException e) {
+                throw new AssertionError("step " + index + " <" + step.getLocalName() + " " + describe(step) + ">: "
+                        + e.getMessage(), e);
+            }
+        }
+        for (Participant p : participants.values()) {
+            if (!p.inbox.isEmpty()) {
+                throw new AssertionError("at the end, " + p.who + " has an unexpected stanza: " + serialize(p.inbox.peek()));
+            }
+        }
+    }
+
+    private static String describe(Element step) {
+        StringBuilder b = new StringBuilder();
+        NamedNodeMap a = step.getAttributes();
+        for (int i = 0; i < a.getLength(); i++) {
+            b.append(a.item(i).getNodeName()).append("='").append(a.item(i).getNodeValue()).append("' ");
+        }
+        return b.toString().strip();
+    }
+
+    private void step(Element step) {
+        switch (step.getLocalName()) {
+            case "description" -> {
+            }
+            case "config" -> {
+                if (step.hasAttribute("room")) {
+                    room = step.getAttribute("room");
+                }
+                if (step.hasAttribute("history-size")) {
+                    historySize = Integer.parseInt(step.getAttribute("history-size"));
+                }
+                if (step.hasAttribute("max-volume")) {
+                    maxVolume = Integer.parseInt(step.getAttribute("max-volume"));
+                }
+                if (step.hasAttribute("max-time")) {
+                    maxTime = Integer.parseInt(step.getAttribute("max-time"));
+                }
+                if (step.hasAttribute("max-filter-entries")) {
+                    maxFilterEntries = Integer.parseInt(step.getAttribute("max-filter-entries"));
+                }
+                if (step.hasAttribute("start")) {
+                    now = OffsetDateTime.parse(step.getAttribute("start")).toInstant().toEpochMilli();
+                }
+            }
+            case "participant" -> participants.put(step.getAttribute("who"),
+                    new Participant(step.getAttribute("who"), step.getAttribute("jid")));
+            case "join" -> {
+                Participant p = participants.computeIfAbsent(step.getAttribute("who"),
+                        w -> new Participant(w, step.getAttribute("jid")));
+                p.occupant = new Occupant(p, step.getAttribute("nick"));
+            }
+            case "leave" -> participants.get(step.getAttribute("who")).occupant = null;
+            case "change-nick" -> participants.get(step.getAttribute("who")).occupant.nick = step.getAttribute("nick");
+            case "send" -> send(step);
+            case "receive" -> {
+                Element template = TemplateMatcher.children(step).get(0);
+                for (String who : step.getAttribute("who").split(" ")) {
+                    Element got = participants.get(who).inbox.poll();
+                    if (got == null) {
+                        throw new AssertionError(who + " received nothing");
+                    }
+                    matcher.mismatch(template, got).ifPresent(why -> {
+                        throw new AssertionError(who + " received " + serialize(got) + "\n  mismatch: " + why);
+                    });
+                }
+            }
+            case "receive-nothing" -> {
+                List<String> whos = step.hasAttribute("who") ? List.of(step.getAttribute("who").split(" "))
+                        : List.copyOf(participants.keySet());
+                for (String who : whos) {
+                    Element got = participants.get(who).inbox.peek();
+                    if (got != null) {
+                        throw new AssertionError(who + " received " + serialize(got));
+                    }
+                }
+            }
+            case "advance" -> advance(new java.math.BigDecimal(step.getAttribute("seconds")).movePointRight(3).longValueExact());
+            default -> throw new IllegalStateException("unknown step " + step.getLocalName());
+        }
+    }
+
+    // ---------------------------------------------------------------------------- clock
+
+    private void advance(long millis) {
+        long target = now + millis;
+        while (true) {
+            Occupant next = null;
+            long due = Long.MAX_VALUE;
+            for (Occupant o : occupants()) {
+                if (o.reqs != null && !o.retained.isEmpty()) {
+                    long d = o.retained.get(0).stamp + o.reqs.time.longValueExact() * 1000;
+                    if (d < due) {
+                        due = d;
+                        next = o;
+                    }
+                }
+            }
+            if (next == null || due > target) {
+                break;
+            }
+            now = Math.max(now, due);
+            deliverRetained(next, List.copyOf(next.retained));
+        }
+        now = target;
+    }
+
+    private List<Occupant> occupants() {
+        List<Occupant> list = new ArrayList<>();
+        for (Participant p : participants.values()) {
+            if (p.occupant != null) {
+                list.add(p.occupant);
+            }
+        }
+        return list;
+    }
+
+    // ---------------------------------------------------------------------------- sending
+
+    private void send(Element step) {
+        Participant p = participants.get(step.getAttribute("who"));
+        Element stanza = (Element) doc.importNode(TemplateMatcher.children(step).get(0), true);
+        substitute(stanza);
+        if (!stanza.hasAttribute("from")) {
+            stanza.setAttribute("from", p.jid);
+        }
+        switch (stanza.getLocalName()) {
+            case "iq" -> iq(p, stanza);
+            case "message" -> {
+                if (!"groupchat".equals(stanza.getAttribute("type")) || !room.equals(stanza.getAttribute("to"))) {
+                    throw new IllegalStateException("the model handles only groupchat messages to the room");
+                }
+                groupchat(p, stanza);
+                if (!"explicit".equals(step.getAttribute("echo"))) {
+                    Element echo = p.inbox.poll();
+                    if (echo == null || !"message".equals(echo.getLocalName())
+                            || !(room + "/" + p.occupant.nick).equals(echo.getAttribute("from"))
+                            || !stanza.getAttribute("id").equals(echo.getAttribute("id"))) {
+                        throw new AssertionError("the sender's next stanza is not the echo: " + serialize(echo));
+                    }
+                    if (step.hasAttribute("capture-stanza-id")) {
+                        for (Element c : TemplateMatcher.children(echo)) {
+                            if (Namespaces.STANZA_ID.equals(c.getNamespaceURI()) && room.equals(c.getAttribute("by"))) {
+                                matcher.bind(step.getAttribute("capture-stanza-id"), c.getAttribute("id"));
+                            }
+                        }
+                    }
+                }
+            }
+            default -> throw new IllegalStateException("the model does not send " + stanza.getLocalName());
+        }
+    }
+
+    private void substitute(Element e) {
+        NamedNodeMap attrs = e.getAttributes();
+        for (int i = 0; i < attrs.getLength(); i++) {
+            Attr a = (Attr) attrs.item(i);
+            a.setValue(matcher.substitute(a.getValue()));
+        }
+        List<Element> kids = TemplateMatcher.children(e);
+        if (kids.isEmpty() && TemplateMatcher.isCapture(TemplateMatcher.text(e))) {
+            e.setTextContent(matcher.substitute(TemplateMatcher.text(e)));
+        }
+        for (Element k : kids) {
+            substitute(k);
+        }
+    }
+
+    // ---------------------------------------------------------------------------- §5.2 requests
+
+    private void iq(Participant p, Element iq) {
+        Element cr = TemplateMatcher.children(iq).get(0);
+        String ns = cr.getNamespaceURI();
+        if (!"consistency-requirements".equals(cr.getLocalName()) || !Dom.OURS.contains(ns)) {
+            throw new IllegalStateException("the model handles only consistency-requirements IQs");
+        }
+        Occupant o = p.occupant;
+        if (o == null) {
+            error(p, iq, "not-acceptable", "cancel", "Only occupants may state consistency requirements");
+            return;
+        }
+        if ("get".equals(iq.getAttribute("type"))) {
+            if (!TemplateMatcher.children(cr).isEmpty()) {
+                error(p, iq, "bad-request", "modify", "A get carries an empty element");
+                return;
+            }
+            result(p, iq, ns, o.reqs);
+            return;
+        }
+        String syntax = Dom.validationError(cr);
+        List<Element> kids = TemplateMatcher.children(cr);
+        boolean standard = kids.stream().anyMatch(k -> "standard".equals(k.getLocalName()));
+        if (syntax == null && standard && kids.size() > 1) {
+            syntax = "standard stands alone";
+        }
+        Reqs next = o.reqs == null ? defaults() : o.reqs.copy();
+        if (syntax == null && !standard) {
+            for (Element k : kids) {
+                switch (k.getLocalName()) {
+                    case "time" -> next.time = number(k);
+                    case "volume" -> next.volume = number(k);
+                    case "aggregation" -> next.aggregation = TemplateMatcher.text(k);
+                    case "filter" -> {
+                        for (Element fe : TemplateMatcher.children(k)) {
+                            String element = fe.getAttribute("element");
+                            String value = fe.getAttribute("value");
+                            if ("topic".equals(element)) {
+                                value = normaliseTopic(value);
+                                if (value == null) {
+                                    syntax = "topic value empty or too long";
+                                    break;
+                                }
+                            }
+                            String active = fe.getAttribute("active");
+                            Entry entry = new Entry(element, value);
+                            if (active.isEmpty() || "true".equals(active) || "1".equals(active)) {
+                                next.filter.add(entry);
+                            } else {
+                                next.filter.remove(entry);
+                            }
+                        }
+                    }
+                    default -> throw new IllegalStateException(k.getLocalName());
+                }
+            }
+        }
+        if (syntax != null) {
+            error(p, iq, "bad-request", "modify", syntax);
+            return;
+        }
+        if (!standard) {
+            int volumeLimit = Math.min(historySize, maxVolume == null ? historySize : maxVolume);
+            if (next.volume.compareTo(BigInteger.valueOf(volumeLimit)) > 0) {
+                error(p, iq, "policy-violation", "modify", "volume above " + volumeLimit);
+                return;
+            }
+            if (next.time.compareTo(BigInteger.valueOf(Math.min(maxTime, 86400))) > 0) {
+                error(p, iq, "policy-violation", "modify", "time above " + maxTime);
+                return;
+            }
+            if (next.filter.size() > maxFilterEntries) {
+                error(p, iq, "policy-violation", "modify", "too many filter entries");
+                return;
+            }
+        }
+        // §5.8
+        if (standard) {
+            result(p, iq, ns, null);
+            if (o.reqs != null && !o.retained.isEmpty()) {
+                deliverRetained(o, List.copyOf(o.retained));
+            }
+            o.reqs = null;
+            return;
+        }
+        o.reqs = next;
+        result(p, iq, ns, next);
+        TreeSet<Msg> release = new TreeSet<>(Comparator.comparingLong(Msg::seq));
+        for (Msg m : o.retained) {
+            if (matches(o, m)) {
+                release.add(m);
+                release.addAll(retainedAncestors(o, m));
+            }
+        }
+        if (!release.isEmpty()) {
+            deliverRetained(o, List.copyOf(release));
+        }
+        if (!o.retained.isEmpty() && (o.retained.size() >= next.volume.intValue()
+                || now - o.retained.get(0).stamp >= next.time.longValueExact() * 1000)) {
+            deliverRetained(o, List.copyOf(o.retained));
+        }
+    }
+
+    private Reqs defaults() {
+        Reqs r = new Reqs();
+        r.time = BigInteger.valueOf(Math.min(60, maxTime));
+        r.volume = BigInteger.valueOf(Math.min(Math.min(20, historySize), maxVolume == null ? historySize : maxVolume));
+        r.aggregation = "plain";
+        return r;
+    }
+
+    private static BigInteger number(Element e) {
+        String t = TemplateMatcher.text(e);
+        return new BigInteger(t.startsWith("+") ? t.substring(1) : t);
+    }
+
+    static String normaliseTopic(String raw) {
+        String v = raw.strip();
+        if (v.startsWith("#")) {
+            v = v.substring(1);
+        }
+        v = v.toLowerCase(Locale.ROOT);
+        int length = v.codePointCount(0, v.length());
+        return length >= 1 && length <= 64 ? v : null;
+    }
+
+    private void result(Participant p, Element iq, String ns, Reqs reqs) {
+        Element out = stanza("iq", p);
+        out.setAttribute("type", "result");
+        if (iq.hasAttribute("id")) {
+            out.setAttribute("id", iq.getAttribute("id"));
+        }
+        Element cr = child(out, ns, "consistency-requirements");
+        if (reqs == null) {
+            child(cr, ns, "standard");
+        } else {
+            Element filter = child(cr, ns, "filter");
+            for (Entry e : reqs.filter) {
+                Element fe = child(filter, ns, "filter-entry");
+                fe.setAttribute("element", e.element());
+                fe.setAttribute("value", e.value());
+                fe.setAttribute("active", "true");
+            }
+            child(cr, ns, "time").setTextContent(reqs.time.toString());
+            child(cr, ns, "volume").setTextContent(reqs.volume.toString());
+            child(cr, ns, "aggregation").setTextContent(reqs.aggregation);
+        }
+        p.inbox.add(out);
+    }
+
+    private void error(Participant p, Element iq, String condition, String type, String text) {
+        Element out = stanza("iq", p);
+        out.setAttribute("type", "error");
+        if (iq.hasAttribute("id")) {
+            out.setAttribute("id", iq.getAttribute("id"));
+        }
+        Element error = child(out, Namespaces.JABBER_CLIENT, "error");
+        error.setAttribute("type", type);
+        child(error, Namespaces.STANZAS, condition);
+        Element t = child(error, Namespaces.STANZAS, "text");
+        t.setAttributeNS(XMLConstants.XML_NS_URI, "xml:lang", "en");
+        t.setTextContent(text);
+        p.inbox.add(out);
+    }
+
+    // ---------------------------------------------------------------------------- §5.3-§5.7 messages
+
+    private void groupchat(Participant p, Element message) {
+        Occupant sender = p.occupant;
+        Element broadcast = (Element) message.cloneNode(true);
+        broadcast.removeAttribute("to");
+        broadcast.setAttribute("from", room + "/" + sender.nick);
+        Element sid = child(broadcast, Namespaces.STANZA_ID, "stanza-id");
+        sid.setAttribute("by", room);
+        sid.setAttribute("id", "sid-" + (++ids));
+
+        Set<String> topics = new LinkedHashSet<>();
+        boolean tagged = false;
+        for (Element c : TemplateMatcher.children(message)) {
+            if ("topic".equals(c.getLocalName()) && Dom.OURS.contains(c.getNamespaceURI())) {
+                tagged = true;
+                String t = normaliseTopic(c.getTextContent());
+                if (t != null) {
+                    topics.add(t);
+                }
+            }
+        }
+        String body = "";
+        for (Element c : TemplateMatcher.children(message)) {
+            if ("body".equals(c.getLocalName())) {
+                body = c.getTextContent();
+                if (!tagged) {
+                    Matcher h = HASHTAG.matcher(body);
+                    while (h.find()) {
+                        topics.add(h.group(1).toLowerCase(Locale.ROOT));
+                    }
+                }
+            }
+        }
+        Msg parent = null;
+        Set<Occupant> addressed = new LinkedHashSet<>();
+        for (Element c : TemplateMatcher.children(message)) {
+            if ("reply".equals(c.getLocalName()) && Namespaces.REPLY.equals(c.getNamespaceURI())) {
+                for (Msg h : history) {
+                    if (h.stanzaId.equals(c.getAttribute("id"))) {
+                        parent = h;
+                    }
+                }
+                if (parent == null) {
+                    for (Occupant o : occupants()) {
+                        if ((room + "/" + o.nick).equals(c.getAttribute("to"))) {
+                            addressed.add(o);
+                        }
+                    }
+                }
+                break;
+            }
+        }
+        String lead = body.stripLeading().toLowerCase(Locale.ROOT);
+        for (Occupant o : occupants()) {
+            String nick = o.nick.toLowerCase(Locale.ROOT);
+            if (lead.startsWith(nick + ":") || lead.startsWith(nick + ",")) {
+                addressed.add(o);
+            }
+        }
+        for (Element c : TemplateMatcher.children(message)) {
+            if ("reference".equals(c.getLocalName()) && Namespaces.REFERENCE.equals(c.getNamespaceURI())
+                    && "mention".equals(c.getAttribute("type"))) {
+                for (Occupant o : occupants()) {
+                    if (("xmpp:" + room + "/" + o.nick).equals(c.getAttribute("uri"))) {
+                        addressed.add(o);
+                    }
+                }
+            }
+        }
+        Msg m = new Msg(++seq, sid.getAttribute("id"), now, sender, sender.nick, broadcast, topics, parent, addressed);
+        history.add(m);
+
+        for (Occupant o : occupants()) {
+            boolean atOnce = o == sender || o.reqs == null || (parent != null && parent.sender == o)
+                    || addressed.contains(o) || matches(o, m);
+            if (atOnce) {
+                List<Msg> ancestors = retainedAncestors(o, m);
+                if (!ancestors.isEmpty()) {
+                    deliverRetained(o, ancestors);
+                }
+                o.session.inbox.add(addressed(m.broadcast, o));
+            } else {
+                o.retained.add(m);
+                if (o.retained.size() >= o.reqs.volume.intValue()) {
+                    deliverRetained(o, List.copyOf(o.retained));
+                }
+            }
+        }
+        if (history.size() >= historySize) {
+            Msg oldest = history.get(0);
+            for (Occupant o : occupants()) {
+                if (o.retained.contains(oldest)) {
+                    deliverRetained(o, List.copyOf(o.retained));
+                }
+            }
+        }
+        while (history.size() > historySize) {
+            history.remove(0);
+        }
+    }
+
+    private boolean matches(Occupant o, Msg m) {
+        for (Entry e : o.reqs.filter) {
+            if ("topic".equals(e.element()) && m.topics.contains(e.value())) {
+                return true;
+            }
+            if ("nick".equals(e.element()) && e.value().equals(m.senderNick)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static List<Msg> retainedAncestors(Occupant o, Msg m) {
+        List<Msg> list = new ArrayList<>();
+        for (Msg a = m.parent; a != null; a = a.parent) {
+            if (o.retained.contains(a)) {
+                list.add(0, a);
+            }
+        }
+        return list;
+    }
+
+    // ---------------------------------------------------------------------------- §5.9 delivery
+
+    /** A flush (all) or release (some) of retained messages, in room order, in the aggregation. */
+    private void deliverRetained(Occupant o, List<Msg> msgs) {
+        o.retained.removeAll(msgs);
+        Participant p = o.session;
+        String aggregation = o.reqs == null ? "plain" : o.reqs.aggregation;
+        if ("none".equals(aggregation)) {
+            for (Msg m : msgs) {
+                Element single = addressed(m.broadcast, o);
+                delay(single, m);
+                p.inbox.add(single);
+            }
+            return;
+        }
+        Element out = stanza("message", p);
+        out.setAttribute("type", "groupchat");
+        out.setAttribute("id", "batch-" + (++ids));
+        Element batch = child(out, Namespaces.RECONMUC_0, "batch");
+        batch.setAttribute("count", Integer.toString(msgs.size()));
+        List<Element> items = new ArrayList<>();
+        for (Msg m : msgs) {
+            Element f = doc.createElementNS(Namespaces.FORWARD, "forwarded");
+            f.setAttributeNS(XMLNS, "xmlns", Namespaces.FORWARD);
+            delay(f, m);
+            Element copy = (Element) m.broadcast.cloneNode(true);
+            copy.setAttributeNS(XMLNS, "xmlns", Namespaces.JABBER_CLIENT);
+            f.appendChild(copy);
+            items.add(f);
+        }
+        if ("deflate".equals(aggregation)) {
+            StringBuilder payload = new StringBuilder();
+            for (Element f : items) {
+                payload.append(serialize(f));
+            }
+            byte[] bytes = payload.toString().getBytes(StandardCharsets.UTF_8);
+            byte[] deflated = Batches.deflate(bytes, 9);
+            batch.setAttribute("encoding", "deflate");
+            batch.setAttribute("size", Integer.toString(bytes.length));
+            batch.setAttribute("compressed-size", Integer.toString(deflated.length));
+            batch.setTextContent(Base64.getEncoder().encodeToString(deflated));
+        } else {
+            for (Element f : items) {
+                batch.appendChild(f);
+            }
+        }
+        p.inbox.add(out);
+    }
+
+    private void delay(Element parent, Msg m) {
+        Element d = child(parent, Namespaces.DELAY, "delay");
+        d.setAttribute("stamp", Instant.ofEpochMilli(m.stamp).toString());
+        d.setAttribute("from", room);
+    }
+
+    private static Element addressed(Element broadcast, Occupant o) {
+        Element copy = (Element) broadcast.cloneNode(true);
+        copy.setAttribute("to", o.session.jid);
+        return copy;
+    }
+
+    private Element stanza(String name, Participant to) {
+        Element e = doc.createElementNS(Namespaces.JABBER_CLIENT, name);
+        e.setAttribute("from", room);
+        e.setAttribute("to", to.jid);
+        return e;
+    }
+
+    private Element child(Element parent, String ns, String name) {
+        Element e = doc.createElementNS(ns, name);
+        if (!ns.equals(parent.getNamespaceURI())) {
+            e.setAttributeNS(XMLNS, "xmlns", ns);
+        }
+        parent.appendChild(e);
+        return e;
+    }
+
+    static String serialize(Node n) {
+        if (n == null) {
+            return "nothing";
+        }
+        try {
+            TransformerFactory tf = TransformerFactory.newInstance();
+            tf.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
+            Transformer t = tf.newTransformer();
+            t.setOutputProperty(OutputKeys.OMIT_XML_DECLARATION, "yes");
+            t.setOutputProperty(OutputKeys.INDENT, "no");
+            StringWriter w = new StringWriter();
+            t.transform(new DOMSource(n), new StreamResult(w));
+            return w.toString();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
