@@ -38,6 +38,7 @@ public final class ConfigLoader {
             new Option("rate-burst", "per-occupant burst of messages allowed above the rate", "20"),
             new Option("max-occupants", "largest room size an owner may configure (also the default)", "10000"),
             new Option("max-filter-entries", "most filter entries one occupant may have active (relaxed consistency)", "32"),
+            new Option("max-time-seconds", "largest time bound an occupant may ask for (relaxed consistency)", "86400"),
             new Option("keepalive-seconds", "whitespace keepalive after this much silence", "30"),
             new Option("reconnect-max-seconds", "longest wait between reconnection attempts", "30"));
 
@@ -107,6 +108,7 @@ public final class ConfigLoader {
                     integer(values, "rate-burst"),
                     integer(values, "max-occupants"),
                     integer(values, "max-filter-entries"),
+                    integer(values, "max-time-seconds"),
                     Duration.ofSeconds(integer(values, "keepalive-seconds")),
                     Duration.ofSeconds(integer(values, "reconnect-max-seconds")));
         } catch (IllegalArgumentException e) {

@@ -18,6 +18,7 @@ public record ServiceConfig(
         int messageBurst,
         int maxOccupantsPerRoom,
         int maxFilterEntries,
+        int maxTimeSeconds,
         Duration keepaliveInterval,
         Duration reconnectMaxBackoff) {
 
@@ -33,6 +34,7 @@ public record ServiceConfig(
         require(messageBurst >= 1, "rate-burst must be >= 1");
         require(maxOccupantsPerRoom >= 1, "max-occupants must be >= 1");
         require(maxFilterEntries >= 0, "max-filter-entries must be >= 0");
+        require(maxTimeSeconds >= 1, "max-time-seconds must be >= 1");
         require(!keepaliveInterval.isNegative() && !keepaliveInterval.isZero(), "keepalive-seconds must be > 0");
         require(!reconnectMaxBackoff.isNegative() && !reconnectMaxBackoff.isZero(), "reconnect-max-seconds must be > 0");
     }
@@ -46,23 +48,30 @@ public record ServiceConfig(
     /** Defaults matching the verified local Prosody set-up (shared/servers). */
     public static ServiceConfig defaults() {
         return new ServiceConfig("127.0.0.1", 5347, "reconmuc.localhost", "s3cret",
-                100, 256 * 1024, 10.0, 20, 10_000, 32,
+                100, 256 * 1024, 10.0, 20, 10_000, 32, 86_400,
                 Duration.ofSeconds(30), Duration.ofSeconds(30));
     }
 
     public ServiceConfig withServer(String host, int port) {
         return new ServiceConfig(host, port, domain, secret, historySize, maxStanzaBytes, messagesPerSecond,
-                messageBurst, maxOccupantsPerRoom, maxFilterEntries, keepaliveInterval, reconnectMaxBackoff);
+                messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff);
     }
 
     public ServiceConfig withHistorySize(int newHistorySize) {
         return new ServiceConfig(serverHost, serverPort, domain, secret, newHistorySize, maxStanzaBytes, messagesPerSecond,
-                messageBurst, maxOccupantsPerRoom, maxFilterEntries, keepaliveInterval, reconnectMaxBackoff);
+                messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff);
+    }
+
+    /** The relaxed-consistency limits a service advertises (reconmuc.md, Discovery). */
+    public ServiceConfig withConsistencyLimits(int newMaxFilterEntries, int newMaxTimeSeconds) {
+        return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes, messagesPerSecond,
+                messageBurst, maxOccupantsPerRoom, newMaxFilterEntries, newMaxTimeSeconds, keepaliveInterval,
+                reconnectMaxBackoff);
     }
 
     public ServiceConfig withDomainAndSecret(String newDomain, String newSecret) {
         return new ServiceConfig(serverHost, serverPort, newDomain, newSecret, historySize, maxStanzaBytes,
-                messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, keepaliveInterval, reconnectMaxBackoff);
+                messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff);
     }
 
     @Override
@@ -71,7 +80,7 @@ public record ServiceConfig(
         return "ServiceConfig[server=" + serverHost + ":" + serverPort + ", domain=" + domain
                 + ", history-size=" + historySize + ", max-stanza-bytes=" + maxStanzaBytes
                 + ", rate=" + messagesPerSecond + "/s burst " + messageBurst
-                + ", max-occupants=" + maxOccupantsPerRoom + ", max-filter-entries=" + maxFilterEntries
+                + ", max-occupants=" + maxOccupantsPerRoom + ", max-filter-entries=" + maxFilterEntries + ", max-time=" + maxTimeSeconds + "s"
                 + ", keepalive=" + keepaliveInterval.toSeconds()
                 + "s, reconnect-max=" + reconnectMaxBackoff.toSeconds() + "s]";
     }

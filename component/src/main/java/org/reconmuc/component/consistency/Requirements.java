@@ -10,7 +10,8 @@ import java.util.Set;
 public record Requirements(Set<FilterKey> filters, long timeMillis, int volume, Aggregation aggregation) {
 
     public Requirements {
-        filters = Set.copyOf(filters);
+        // Kept in the order they were added: results list them that way (reconmuc.md §5.2).
+        filters = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(filters));
         if (timeMillis <= 0) {
             throw new IllegalArgumentException("time must be positive");
         }

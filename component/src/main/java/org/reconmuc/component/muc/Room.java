@@ -515,6 +515,24 @@ final class Room {
         return occupantsByNick.get(nick);
     }
 
+    /**
+     * The occupant a {@code nick:} prefix addresses: the exact nick, else the one nick equal
+     * ignoring case (reconmuc.md §5.5). The case-insensitive look-up scans, but only for a
+     * prefix that names no occupant exactly.
+     */
+    Occupant occupantByNickIgnoringCase(String nick) {
+        Occupant exact = occupantsByNick.get(nick);
+        if (exact != null || nick.isEmpty() || nick.length() > 64) {
+            return exact;
+        }
+        for (Occupant o : occupantsByNick.values()) {
+            if (o.nick().equalsIgnoreCase(nick)) {
+                return o;
+            }
+        }
+        return null;
+    }
+
     Collection<Occupant> occupants() {
         return occupantsByNick.values();
     }

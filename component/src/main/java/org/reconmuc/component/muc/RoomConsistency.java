@@ -1,6 +1,11 @@
 package org.reconmuc.component.muc;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeSet;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -36,6 +41,8 @@ final class RoomConsistency {
     /** Occupants that stated no requirements: they get every message at once. */
     private final Set<Occupant> standard = new LinkedHashSet<>();
     private long wakeupAt = Long.MAX_VALUE;
+    /** The aggregation of occupants returning to standard mode, for their final flush. */
+    private final Map<Occupant, Aggregation> leavingRelaxedMode = new HashMap<>();
 
     RoomConsistency(Room room, int historyCapacity) {
         this.room = room;
@@ -67,13 +74,22 @@ final class RoomConsistency {
         if (sender.reader() != null) {
             direct.add(sender.reader());
         }
+        String roomJid = room.jid().toString();
         long parentSeq = room.history().seqOf(MessageMarks.replyTo(original.getElement()));
         History.Entry parent = parentSeq > 0 ? room.history().get(parentSeq) : null;
         if (parent != null && isPresent(parent.author()) && parent.author().reader() != null) {
             direct.add(parent.author().reader());
         }
-        for (String nick : MessageMarks.addressed(original.getElement(), room.jid().toString())) {
-            Occupant addressed = room.occupantByNick(nick);
+        if (parent == null) {
+            // An unknown parent: the reply's 'to' still names whom it answers (reconmuc.md §5.5).
+            String to = MessageMarks.replyToNick(original.getElement(), roomJid);
+            Occupant addressed = to == null ? null : room.occupantByNick(to);
+            if (addressed != null && addressed.reader() != null) {
+                direct.add(addressed.reader());
+            }
+        }
+        for (String nick : MessageMarks.addressed(original.getElement(), roomJid)) {
+            Occupant addressed = room.occupantByNickIgnoringCase(nick);
             if (addressed != null && addressed.reader() != null) {
                 direct.add(addressed.reader());
             }
@@ -85,13 +101,10 @@ final class RoomConsistency {
         deliver(deliveries, seq, out);
     }
 
-    /** A body-less groupchat message (chat state, marker): ephemeral, so relaxed occupants skip it. */
-    void postEphemeral(Message out, Occupant sender) {
-        for (Occupant o : standard) {
+    /** A body-less groupchat message (chat state, marker) is never retained (reconmuc.md §5.6 rule 10). */
+    void postUnretained(Message out) {
+        for (Occupant o : room.occupants()) {
             room.sendToAllSessions(o, out);
-        }
-        if (sender.reader() != null) {
-            room.sendToAllSessions(sender, out);
         }
     }
 
@@ -107,19 +120,33 @@ final class RoomConsistency {
         deliver(deliveries, 0, null);
     }
 
+    /**
+     * Sends what the engine decided. During a live message, an occupant that gets it at once
+     * first gets its retained ancestors as one release, then the message itself; otherwise
+     * (timers, requirement changes) everything due for an occupant goes out as one release.
+     */
     private void deliver(List<Delivery<Occupant>> deliveries, long currentSeq, Message current) {
-        for (Delivery<Occupant> d : deliveries) {
-            Occupant o = d.owner();
-            if (d.kind() == Delivery.Kind.NOW) {
+        if (current == null) {
+            Map<Occupant, TreeSet<Long>> due = new LinkedHashMap<>();
+            for (Delivery<Occupant> d : deliveries) {
+                TreeSet<Long> seqs = due.computeIfAbsent(d.owner(), o -> new TreeSet<>());
                 for (long seq : d.seqs()) {
-                    if (seq == currentSeq) {
-                        room.sendToAllSessions(o, current);
-                    } else {
-                        sendDelayed(o, seq);
-                    }
+                    seqs.add(seq);
                 }
-            } else {
-                flush(o, d.seqs());
+            }
+            due.forEach((o, seqs) -> flush(o, seqs.stream().mapToLong(Long::longValue).toArray()));
+        } else {
+            for (Delivery<Occupant> d : deliveries) {
+                Occupant o = d.owner();
+                long[] seqs = d.seqs();
+                if (d.kind() == Delivery.Kind.NOW && seqs[seqs.length - 1] == currentSeq) {
+                    if (seqs.length > 1) {
+                        flush(o, Arrays.copyOf(seqs, seqs.length - 1));
+                    }
+                    room.sendToAllSessions(o, current);
+                } else {
+                    flush(o, seqs);
+                }
             }
         }
         long next = engine.nextDeadline();
@@ -136,8 +163,10 @@ final class RoomConsistency {
         }
     }
 
+    /** Sends these retained messages in the occupant's aggregation: one batch, or one by one. */
     private void flush(Occupant o, long[] seqs) {
-        Aggregation mode = o.reader() == null ? Aggregation.PLAIN : o.reader().requirements().aggregation();
+        Aggregation mode = o.reader() != null ? o.reader().requirements().aggregation()
+                : leavingRelaxedMode.getOrDefault(o, Aggregation.PLAIN);
         if (mode == Aggregation.NONE) {
             for (long seq : seqs) {
                 sendDelayed(o, seq);
@@ -178,7 +207,7 @@ final class RoomConsistency {
 
     void handleIq(IQ iq, Occupant sender) {
         if (sender == null) {
-            room.reply(iq, Condition.NOT_ACCEPTABLE, "Only occupants of this room may state consistency requirements");
+            room.reply(iq, Condition.NOT_ACCEPTABLE, "cancel", "Only occupants of this room may state consistency requirements");
             return;
         }
         RequirementsRequest request;
@@ -199,6 +228,7 @@ final class RoomConsistency {
         List<Delivery<Occupant>> deliveries = new ArrayList<>();
         if (request.standard()) {
             if (sender.reader() != null) {
+                leavingRelaxedMode.put(sender, sender.reader().requirements().aggregation());
                 engine.standard(sender.reader(), deliveries);
                 sender.setReader(null);
                 standard.add(sender);
@@ -221,6 +251,7 @@ final class RoomConsistency {
         }
         answer(iq, request, sender);
         deliver(deliveries, 0, null);
+        leavingRelaxedMode.clear();
     }
 
     private void answer(IQ iq, RequirementsRequest request, Occupant sender) {
@@ -242,7 +273,8 @@ final class RoomConsistency {
             }
         }
         long time = request.timeSeconds() != null ? request.timeSeconds()
-                : current != null ? current.timeMillis() / 1000 : DEFAULT_TIME_SECONDS;
+                : current != null ? current.timeMillis() / 1000
+                : Math.min(DEFAULT_TIME_SECONDS, room.context().config().maxTimeSeconds());
         int volume = request.volume() != null ? request.volume()
                 : current != null ? current.volume() : Math.min(DEFAULT_VOLUME, capacity);
         Aggregation aggregation = request.aggregation() != null ? request.aggregation()
@@ -252,9 +284,10 @@ final class RoomConsistency {
             throw new ProtocolException(ProtocolException.Kind.POLICY_VIOLATION,
                     "At most " + maxFilters + " filter entries may be active; this request would make " + filters.size());
         }
-        if (time > RequirementsRequest.MAX_TIME_SECONDS) {
+        int maxTime = room.context().config().maxTimeSeconds();
+        if (time > maxTime) {
             throw new ProtocolException(ProtocolException.Kind.POLICY_VIOLATION,
-                    "<time/> may be at most " + RequirementsRequest.MAX_TIME_SECONDS + " seconds");
+                    "<time/> may be at most " + maxTime + " seconds");
         }
         if (volume > capacity) {
             throw new ProtocolException(ProtocolException.Kind.POLICY_VIOLATION,

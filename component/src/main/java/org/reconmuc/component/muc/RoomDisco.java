@@ -3,7 +3,6 @@ package org.reconmuc.component.muc;
 import org.dom4j.Element;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.protocol.ReconMucNamespaces;
-import org.reconmuc.component.protocol.RequirementsRequest;
 import org.xmpp.packet.IQ;
 
 /** Service discovery of one room (XEP-0045 §6.4 room info, §6.5 room items). */
@@ -57,7 +56,7 @@ final class RoomDisco {
         limits.addAttribute("type", "result");
         field(limits, "FORM_TYPE", "hidden", ReconMucNamespaces.LIMITS_FORM_TYPE);
         field(limits, "max-filter-entries", "text-single", Integer.toString(room.context().config().maxFilterEntries()));
-        field(limits, "max-time", "text-single", Long.toString(RequirementsRequest.MAX_TIME_SECONDS));
+        field(limits, "max-time", "text-single", Integer.toString(room.context().config().maxTimeSeconds()));
         field(limits, "max-volume", "text-single", Integer.toString(room.consistency().historyCapacity()));
         field(limits, "history-size", "text-single", Integer.toString(room.consistency().historyCapacity()));
         room.send(result);

@@ -5,6 +5,8 @@ import org.dom4j.Element;
 import org.reconmuc.component.jid.OccupantJid;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.protocol.MessageMarks;
+import org.reconmuc.component.protocol.ReconMucNamespaces;
 import org.xmpp.packet.JID;
 import org.xmpp.packet.Message;
 
@@ -27,6 +29,11 @@ final class RoomMessages {
         if (target != null) {
             privateMessage(room, message, sender, target);
         } else if (message.getType() == Message.Type.groupchat) {
+            groupchat(room, message, sender);
+        } else if (message.getType() == Message.Type.normal && message.getBody() != null
+                && message.getChildElement("x", Namespaces.MUC_USER) == null) {
+            // A message with a body but no type, as the paper's Listing 3 is printed: a groupchat message.
+            message.setType(Message.Type.groupchat);
             groupchat(room, message, sender);
         } else if (message.getChildElement("x", Namespaces.MUC_USER) != null) {
             invitationOrDecline(room, message, sender, session);
@@ -73,7 +80,7 @@ final class RoomMessages {
         if (message.getBody() != null || message.getElement().element("subject") != null) {
             room.consistency().post(out, sender, message, stanzaId);
         } else {
-            room.consistency().postEphemeral(out, sender);
+            room.consistency().postUnretained(out);
         }
     }
 
@@ -84,7 +91,10 @@ final class RoomMessages {
                     && room.jid().toString().equals(child.attributeValue("by"));
             boolean forgedUser = Namespaces.MUC_USER.equals(child.getNamespaceURI());
             boolean forgedDelay = Namespaces.DELAY.equals(child.getNamespaceURI());
-            if (forgedId || forgedUser || forgedDelay) {
+            // Only the room makes batches and the like; a client may only tag topics (reconmuc.md §8.2).
+            boolean forgedProtocol = ReconMucNamespaces.isRequirementsNamespace(child.getNamespaceURI())
+                    && !MessageMarks.TOPIC.equals(child.getName());
+            if (forgedId || forgedUser || forgedDelay || forgedProtocol) {
                 out.getElement().remove(child);
             }
         }

@@ -14,44 +14,81 @@ import org.reconmuc.component.consistency.FilterKey;
  */
 public final class MessageMarks {
     public static final String TOPIC = "topic";
-    private static final Pattern HASHTAG = Pattern.compile("(?<![\\p{L}\\p{N}_#&])#([\\p{L}\\p{N}_-]{1,64})");
+    /** A '#' at a word start, then 1 to 64 letters, digits, '_' or '-' (a longer run is no hashtag). */
+    private static final Pattern HASHTAG =
+            Pattern.compile("(?<![\\p{L}\\p{Nd}_#&])#([\\p{L}\\p{Nd}_-]{1,64})(?![\\p{L}\\p{Nd}_-])");
+    /** A service considers at most this many topics, or addressees, per message (reconmuc.md §5.3). */
+    public static final int MAX_MARKS = 16;
     /** A nick address is at most this long, so the prefix scan is bounded. */
     private static final int MAX_NICK = 64;
 
     private MessageMarks() {
     }
 
+    /** The message's topics: its {@code <topic/>} elements, or, when it has none, its hashtags. */
     public static Set<FilterKey> topics(Element message) {
         Set<FilterKey> topics = new LinkedHashSet<>();
+        boolean tagged = false;
         for (Element child : message.elements()) {
             if (TOPIC.equals(child.getName()) && ReconMucNamespaces.isRequirementsNamespace(child.getNamespaceURI())) {
-                String t = child.getTextTrim();
-                if (!t.isEmpty() && t.length() <= 256) {
-                    FilterKey k = FilterKey.topic(t);
-                    if (!k.value().isEmpty()) {
-                        topics.add(k);
-                    }
+                tagged = true;
+                FilterKey k = FilterKey.topic(child.getTextTrim());
+                if (!k.value().isEmpty() && k.value().length() <= RequirementsRequest.MAX_TOPIC && topics.size() < MAX_MARKS) {
+                    topics.add(k);
                 }
             }
         }
         String body = message.elementText("body");
-        if (body != null) {
+        if (!tagged && body != null) {
             Matcher m = HASHTAG.matcher(body);
-            while (m.find()) {
+            while (m.find() && topics.size() < MAX_MARKS) {
                 topics.add(FilterKey.topic(m.group(1)));
             }
         }
         return topics;
     }
 
-    /** The room stanza-id of the message this one replies to, or null. */
+    /** The room stanza-id of the message this one replies to (XEP-0461), or null. */
     public static String replyTo(Element message) {
+        Element reply = reply(message);
+        return reply == null ? null : reply.attributeValue("id");
+    }
+
+    /** The nick the XEP-0461 reply's {@code to} names in this room, or null. */
+    public static String replyToNick(Element message, String roomJid) {
+        Element reply = reply(message);
+        String to = reply == null ? null : reply.attributeValue("to");
+        return to != null && to.startsWith(roomJid + "/") && to.length() > roomJid.length() + 1
+                ? to.substring(roomJid.length() + 1) : null;
+    }
+
+    private static Element reply(Element message) {
         for (Element child : message.elements()) {
             if ("reply".equals(child.getName()) && ReconMucNamespaces.REPLY.equals(child.getNamespaceURI())) {
-                return child.attributeValue("id");
+                return child;
             }
         }
         return null;
+    }
+
+    /** RFC 3986 percent-decoding of an XMPP URI's resource (XEP-0147); malformed escapes stay as written. */
+    private static String percentDecoded(String s) {
+        if (s.indexOf('%') < 0) {
+            return s;
+        }
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '%' && i + 2 < s.length()
+                    && Character.digit(s.charAt(i + 1), 16) >= 0 && Character.digit(s.charAt(i + 2), 16) >= 0) {
+                out.write(Integer.parseInt(s.substring(i + 1, i + 3), 16));
+                i += 2;
+            } else {
+                byte[] b = String.valueOf(c).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                out.write(b, 0, b.length);
+            }
+        }
+        return out.toString(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** Nicks this message addresses: a {@code nick:} or {@code nick,} prefix, and XEP-0372 mentions of the room. */
@@ -78,8 +115,8 @@ public final class MessageMarks {
             if ("reference".equals(child.getName()) && ReconMucNamespaces.REFERENCE.equals(child.getNamespaceURI())
                     && "mention".equals(child.attributeValue("type"))) {
                 String uri = child.attributeValue("uri");
-                if (uri != null && uri.startsWith(prefix) && uri.length() > prefix.length()) {
-                    nicks.add(uri.substring(prefix.length()));
+                if (uri != null && uri.startsWith(prefix) && uri.length() > prefix.length() && nicks.size() < MAX_MARKS) {
+                    nicks.add(percentDecoded(uri.substring(prefix.length())));
                 }
             }
         }

@@ -2,6 +2,8 @@ package org.reconmuc.component.protocol;
 
 import java.util.ArrayList;
 import java.util.List;
+import javax.xml.transform.dom.DOMSource;
+import javax.xml.validation.Validator;
 import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.dom4j.QName;
@@ -9,6 +11,9 @@ import org.reconmuc.component.consistency.Aggregation;
 import org.reconmuc.component.consistency.FilterKey;
 import org.reconmuc.component.consistency.Requirements;
 import org.reconmuc.component.protocol.ProtocolException.Kind;
+import org.reconmuc.spec.Schemas;
+import org.reconmuc.spec.SecureXml;
+import org.xml.sax.SAXException;
 
 /**
  * A {@code <consistency-requirements/>} element as sent by a client: only what it names
@@ -18,8 +23,8 @@ public record RequirementsRequest(String namespace, List<Entry> entries, Long ti
         Aggregation aggregation, boolean standard) {
 
     public static final String ELEMENT = "consistency-requirements";
-    /** Largest time bound a client may ask for, in seconds (one day). */
-    public static final long MAX_TIME_SECONDS = 86_400;
+    /** Longest topic, after normalisation (reconmuc.md §5.3). */
+    public static final int MAX_TOPIC = 64;
 
     /** One {@code <filter-entry/>}: add ({@code active}) or remove a filter. */
     public record Entry(FilterKey key, boolean active) {
@@ -68,7 +73,24 @@ public record RequirementsRequest(String namespace, List<Entry> entries, Long ti
         if (standard && (!entries.isEmpty() || time != null || volume != null || aggregation != null)) {
             throw new ProtocolException(Kind.BAD_REQUEST, "<standard/> cannot be combined with other requirements");
         }
+        checkSchema(e);
         return new RequirementsRequest(ns, List.copyOf(entries), time, volume, aggregation, standard);
+    }
+
+    /**
+     * The last word on syntax is the protocol's schema (xep-spec): a request it rejects is a
+     * bad-request even where the checks above found nothing to say.
+     */
+    private static void checkSchema(Element e) throws ProtocolException {
+        try {
+            Validator validator = Schemas.validator(Schemas.forNamespace(e.getNamespaceURI()));
+            validator.validate(new DOMSource(SecureXml.parse(e.asXML()).getDocumentElement()));
+        } catch (SAXException | IllegalArgumentException ex) {
+            String why = ex.getMessage() == null ? "" : ex.getMessage().replaceFirst("^cvc-[a-zA-Z.0-9-]*: ", "");
+            throw new ProtocolException(Kind.BAD_REQUEST, "not valid per the protocol's schema: " + why);
+        } catch (java.io.IOException ex) {
+            throw new IllegalStateException(ex);
+        }
     }
 
     private static List<Entry> parseFilter(Element filter, String ns) throws ProtocolException {
@@ -88,15 +110,16 @@ public record RequirementsRequest(String namespace, List<Entry> entries, Long ti
                 throw new ProtocolException(Kind.BAD_REQUEST, "unsupported filter element '" + element
                         + "': use 'topic' or 'nick'");
             }
-            if (value.length() > 256) {
-                throw new ProtocolException(Kind.BAD_REQUEST, "a filter value may have at most 256 characters");
+            if (value.length() > 1023) {
+                throw new ProtocolException(Kind.BAD_REQUEST, "a filter value may have at most 1023 characters");
             }
             if (!active.equals("true") && !active.equals("false") && !active.equals("1") && !active.equals("0")) {
                 throw new ProtocolException(Kind.BAD_REQUEST, "'active' must be true or false, not '" + active + "'");
             }
             FilterKey key = kind == FilterKey.Kind.TOPIC ? FilterKey.topic(value) : FilterKey.nick(value);
-            if (key.value().isEmpty()) {
-                throw new ProtocolException(Kind.BAD_REQUEST, "a topic needs at least one character after '#'");
+            if (kind == FilterKey.Kind.TOPIC && (key.value().isEmpty() || key.value().length() > MAX_TOPIC)) {
+                throw new ProtocolException(Kind.BAD_REQUEST, "a topic has 1 to " + MAX_TOPIC
+                        + " characters after an optional '#', not '" + value + "'");
             }
             entries.add(new Entry(key, active.equals("true") || active.equals("1")));
         }
@@ -125,9 +148,7 @@ public record RequirementsRequest(String namespace, List<Entry> entries, Long ti
             return e;
         }
         Element filter = e.addElement("filter");
-        r.filters().stream()
-                .sorted((a, b) -> a.kind() != b.kind() ? a.kind().compareTo(b.kind()) : a.value().compareTo(b.value()))
-                .forEach(k -> {
+        r.filters().forEach(k -> {
                     Element entry = filter.addElement("filter-entry");
                     entry.addAttribute("active", "true");
                     entry.addAttribute("element", k.kind().element());

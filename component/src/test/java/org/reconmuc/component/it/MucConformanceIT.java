@@ -71,7 +71,7 @@ abstract class MucConformanceIT {
         ServiceConfig defaults = ServiceConfig.defaults();
         ServiceConfig config = new ServiceConfig(server.host(), server.componentPort(), server.componentDomain(),
                 server.componentSecret(), 100, MAX_STANZA_BYTES, 5.0, 10, defaults.maxOccupantsPerRoom(),
-                defaults.maxFilterEntries(), defaults.keepaliveInterval(), Duration.ofSeconds(2));
+                defaults.maxFilterEntries(), defaults.maxTimeSeconds(), defaults.keepaliveInterval(), Duration.ofSeconds(2));
         muc = ReconMuc.start(config);
         assertThat(muc.awaitConnected(Duration.ofSeconds(20))).as("component attached to " + serverKind()).isTrue();
     }

@@ -76,7 +76,7 @@ class ExternalComponentConnectionTest {
     }
 
     static ServiceConfig config(int port, int maxStanzaBytes, Duration keepalive) {
-        return new ServiceConfig("127.0.0.1", port, DOMAIN, SECRET, 100, maxStanzaBytes, 10.0, 20, 10_000, 32,
+        return new ServiceConfig("127.0.0.1", port, DOMAIN, SECRET, 100, maxStanzaBytes, 10.0, 20, 10_000, 32, 86_400,
                 keepalive, Duration.ofMillis(200));
     }
 
@@ -752,7 +752,7 @@ class ExternalComponentConnectionTest {
     @Test
     void closeWhileBackingOffReturnsPromptly() throws Exception {
         int port = unusedPort();
-        ServiceConfig slow = new ServiceConfig("127.0.0.1", port, DOMAIN, SECRET, 100, 4096, 10.0, 20, 10_000, 32,
+        ServiceConfig slow = new ServiceConfig("127.0.0.1", port, DOMAIN, SECRET, 100, 4096, 10.0, 20, 10_000, 32, 86_400,
                 Duration.ofSeconds(30), Duration.ofSeconds(30));
         start(slow, tuning().withInitialBackoff(Duration.ofSeconds(20)));
         Thread.sleep(200);   // the first attempt has failed; the thread sleeps ~20 s
