@@ -38,12 +38,18 @@ public record FilterKey(Kind kind, String value) {
         }
     }
 
+    /** A topic key; {@code topic} must not be empty once normalised (see {@link #normalizeTopic}). */
     public static FilterKey topic(String topic) {
+        return new FilterKey(Kind.TOPIC, normalizeTopic(topic));
+    }
+
+    /** A topic as compared: trimmed, without a leading '#', lower case. May be empty. */
+    public static String normalizeTopic(String topic) {
         String t = topic.trim();
         if (t.startsWith("#")) {
             t = t.substring(1);
         }
-        return new FilterKey(Kind.TOPIC, t.toLowerCase(Locale.ROOT));
+        return t.toLowerCase(Locale.ROOT);
     }
 
     public static FilterKey nick(String nick) {

@@ -32,9 +32,9 @@ public final class MessageMarks {
         for (Element child : message.elements()) {
             if (TOPIC.equals(child.getName()) && ReconMucNamespaces.isRequirementsNamespace(child.getNamespaceURI())) {
                 tagged = true;
-                FilterKey k = FilterKey.topic(child.getTextTrim());
-                if (!k.value().isEmpty() && k.value().length() <= RequirementsRequest.MAX_TOPIC && topics.size() < MAX_MARKS) {
-                    topics.add(k);
+                String t = FilterKey.normalizeTopic(child.getText());
+                if (!t.isEmpty() && t.length() <= RequirementsRequest.MAX_TOPIC && topics.size() < MAX_MARKS) {
+                    topics.add(FilterKey.topic(t));
                 }
             }
         }

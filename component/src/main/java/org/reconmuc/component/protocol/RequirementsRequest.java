@@ -116,11 +116,14 @@ public record RequirementsRequest(String namespace, List<Entry> entries, Long ti
             if (!active.equals("true") && !active.equals("false") && !active.equals("1") && !active.equals("0")) {
                 throw new ProtocolException(Kind.BAD_REQUEST, "'active' must be true or false, not '" + active + "'");
             }
-            FilterKey key = kind == FilterKey.Kind.TOPIC ? FilterKey.topic(value) : FilterKey.nick(value);
-            if (kind == FilterKey.Kind.TOPIC && (key.value().isEmpty() || key.value().length() > MAX_TOPIC)) {
-                throw new ProtocolException(Kind.BAD_REQUEST, "a topic has 1 to " + MAX_TOPIC
-                        + " characters after an optional '#', not '" + value + "'");
+            if (kind == FilterKey.Kind.TOPIC) {
+                String topic = FilterKey.normalizeTopic(value);
+                if (topic.isEmpty() || topic.length() > MAX_TOPIC) {
+                    throw new ProtocolException(Kind.BAD_REQUEST, "a topic has 1 to " + MAX_TOPIC
+                            + " characters after an optional '#', not '" + value + "'");
+                }
             }
+            FilterKey key = kind == FilterKey.Kind.TOPIC ? FilterKey.topic(value) : FilterKey.nick(value);
             entries.add(new Entry(key, active.equals("true") || active.equals("1")));
         }
         return entries;

@@ -26,7 +26,7 @@ final class MucBench {
     static final String SERVICE = "chat.example";
     static final String ROOM = "lobby@" + SERVICE;
 
-    final ManualClock clock = new ManualClock(Instant.parse("2026-01-01T10:00:00Z"));
+    final ManualClock clock;
     final List<Packet> outbox = new ArrayList<>();
     final MucService service;
     /** Tasks the service scheduled, run by {@link #advance} when their time comes. */
@@ -40,6 +40,11 @@ final class MucBench {
     }
 
     MucBench(ServiceConfig config) {
+        this(config, Instant.parse("2026-01-01T10:00:00Z"));
+    }
+
+    MucBench(ServiceConfig config, Instant start) {
+        clock = new ManualClock(start);
         service = new MucService(config, clock, Runnable::run, p -> outbox.add(p.createCopy()),
                 (delay, task) -> timers.add(new Timed(clock.millis() + delay, task)));
     }

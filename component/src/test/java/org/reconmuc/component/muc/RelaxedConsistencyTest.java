@@ -268,6 +268,15 @@ class RelaxedConsistencyTest {
     }
 
     @Test
+    void anEmptyOrOversizedTopicNeverCostsTheMessage() {
+        require(ALICE, NS, "<filter>" + topic("gossip") + "</filter><time>600</time>");
+        post(BOB, "empty topic", "<topic xmlns='" + NS + "'>#</topic><topic xmlns='" + NS + "'>gossip</topic>");
+        post(BOB, "huge topic", "<topic xmlns='" + NS + "'>" + "x".repeat(500) + "</topic>");
+        assertThat(bodies(muc.receivedBy(ALICE))).containsExactly("empty topic");
+        assertThat(bodies(muc.receivedBy(CAROL))).containsExactly("empty topic", "huge topic");
+    }
+
+    @Test
     void theRoomAdvertisesTheProtocolAndItsLimits() {
         muc.send("<iq from='" + ALICE + "' to='" + ROOM + "' type='get' id='d'><query xmlns='" + Namespaces.DISCO_INFO + "'/></iq>");
         Element query = muc.lastReceivedBy(ALICE).getElement().element("query");
