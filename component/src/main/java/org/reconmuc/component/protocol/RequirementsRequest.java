@@ -153,9 +153,9 @@ public record RequirementsRequest(String namespace, List<Entry> entries, Long ti
         Element filter = e.addElement("filter");
         r.filters().forEach(k -> {
                     Element entry = filter.addElement("filter-entry");
-                    entry.addAttribute("active", "true");
                     entry.addAttribute("element", k.kind().element());
                     entry.addAttribute("value", k.value());
+                    entry.addAttribute("active", "true");
                 });
         e.addElement("time").setText(Long.toString(r.timeMillis() / 1000));
         e.addElement("volume").setText(Integer.toString(r.volume()));
