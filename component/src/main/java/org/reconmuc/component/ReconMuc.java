@@ -8,10 +8,13 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.reconmuc.component.config.ServiceConfig;
+import java.util.function.Consumer;
 import org.reconmuc.component.muc.MucService;
+import org.reconmuc.component.muc.Outbox;
 import org.reconmuc.component.transport.ExternalComponentConnection;
 import org.reconmuc.component.transport.Termination;
 import org.xmpp.component.ComponentException;
+import org.xmpp.packet.Packet;
 
 /**
  * A running ReConMUC: the MUC service, the room executor, and the XEP-0114 connection to the
@@ -22,18 +25,35 @@ public final class ReconMuc implements AutoCloseable {
     private final MucService service;
     private final ExternalComponentConnection connection;
 
-    private ReconMuc(ServiceConfig config) {
+    private ReconMuc(ServiceConfig config, Consumer<Packet> observer) {
         int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
         this.roomThreads = Executors.newFixedThreadPool(threads, new RoomThreadFactory());
-        this.service = new MucService(config, Clock.systemUTC(), roomThreads);
+        Outbox outbox = observer == null ? null : packet -> {
+            observer.accept(packet);
+            sendThroughConnection(packet);
+        };
+        this.service = new MucService(config, Clock.systemUTC(), roomThreads, outbox, null);
         this.connection = new ExternalComponentConnection(config, service);
     }
 
     /** Starts connecting (and reconnecting) in the background; returns at once. */
     public static ReconMuc start(ServiceConfig config) throws ComponentException {
-        ReconMuc muc = new ReconMuc(config);
+        return start(config, null);
+    }
+
+    /**
+     * Like {@link #start(ServiceConfig)}, with every stanza the service sends shown to
+     * {@code observer} first, on the sending thread (tests check them against the schemas).
+     */
+    public static ReconMuc start(ServiceConfig config, Consumer<Packet> observer) throws ComponentException {
+        ReconMuc muc = new ReconMuc(config, observer);
         muc.connection.start();
         return muc;
+    }
+
+    /** Both fields exist before the first stanza is sent. */
+    private void sendThroughConnection(Packet packet) {
+        connection.sendPacket(service, packet);
     }
 
     public boolean awaitConnected(Duration timeout) throws InterruptedException {

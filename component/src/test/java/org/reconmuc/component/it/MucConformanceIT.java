@@ -58,6 +58,7 @@ abstract class MucConformanceIT {
     /** Small on purpose, so the oversized-stanza test does not need megabytes. */
     static final int MAX_STANZA_BYTES = 16 * 1024;
 
+    private final EmittedStanzas emitted = new EmittedStanzas();
     private XmppServer server;
     private ReconMuc muc;
     private final AtomicInteger roomCounter = new AtomicInteger();
@@ -72,7 +73,7 @@ abstract class MucConformanceIT {
         ServiceConfig config = new ServiceConfig(server.host(), server.componentPort(), server.componentDomain(),
                 server.componentSecret(), 100, MAX_STANZA_BYTES, 5.0, 10, defaults.maxOccupantsPerRoom(),
                 defaults.maxFilterEntries(), defaults.maxTimeSeconds(), defaults.keepaliveInterval(), Duration.ofSeconds(2));
-        muc = ReconMuc.start(config);
+        muc = ReconMuc.start(config, emitted);
         assertThat(muc.awaitConnected(Duration.ofSeconds(20))).as("component attached to " + serverKind()).isTrue();
     }
 
@@ -83,6 +84,11 @@ abstract class MucConformanceIT {
         }
         if (server != null) {
             server.close();
+        }
+        // Last, so that a failure here still leaves nothing running.
+        int checked = emitted.assertProtocolElementsValid();
+        if (getClass().getSimpleName().contains("Relaxed")) {
+            assertThat(checked).as("protocol elements emitted and validated").isGreaterThan(5);
         }
     }
 
@@ -240,6 +246,8 @@ abstract class MucConformanceIT {
         }
         awaitTrue(() -> !changes.isEmpty());
         assertThat(changes).containsExactly("Juliet->Jules");
+        // Smack reports the 303 before it has processed the presence from the new nick.
+        awaitTrue(() -> romeo.getOccupants().stream().anyMatch(j -> j.getResourceOrThrow().toString().equals("Jules")));
         assertThat(romeo.getOccupants()).extracting(j -> j.getResourceOrThrow().toString())
                 .containsExactlyInAnyOrder("Romeo", "Jules");
 

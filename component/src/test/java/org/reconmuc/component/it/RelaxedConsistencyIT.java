@@ -44,6 +44,7 @@ abstract class RelaxedConsistencyIT {
     private static final String NS = ReconMucNamespaces.RECONMUC;
     private static final long WAIT_MS = 10_000;
 
+    private final EmittedStanzas emitted = new EmittedStanzas();
     private XmppServer server;
     private ReconMuc muc;
     private int rooms;
@@ -55,7 +56,7 @@ abstract class RelaxedConsistencyIT {
         server = XmppServers.start(serverKind(), Files.createDirectories(Path.of("target", "it-relaxed-" + serverKind())));
         ServiceConfig config = ServiceConfig.defaults().withServer(server.host(), server.componentPort())
                 .withDomainAndSecret(server.componentDomain(), server.componentSecret());
-        muc = ReconMuc.start(config);
+        muc = ReconMuc.start(config, emitted);
         assertThat(muc.awaitConnected(Duration.ofSeconds(20))).isTrue();
     }
 
@@ -66,6 +67,11 @@ abstract class RelaxedConsistencyIT {
         }
         if (server != null) {
             server.close();
+        }
+        // Last, so that a failure here still leaves nothing running.
+        int checked = emitted.assertProtocolElementsValid();
+        if (getClass().getSimpleName().contains("Relaxed")) {
+            assertThat(checked).as("protocol elements emitted and validated").isGreaterThan(5);
         }
     }
 
