@@ -3,8 +3,6 @@ package org.reconmuc.component.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,10 +41,8 @@ import org.jxmpp.jid.EntityFullJid;
 import org.jxmpp.jid.Jid;
 import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
-import org.reconmuc.component.ReconMuc;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.servers.XmppServer;
-import org.reconmuc.servers.XmppServers;
 
 /**
  * XEP-0045 as real Smack clients see it, through a real XMPP server with ReConMUC attached as
@@ -58,37 +54,25 @@ abstract class MucConformanceIT {
     /** Small on purpose, so the oversized-stanza test does not need megabytes. */
     static final int MAX_STANZA_BYTES = 16 * 1024;
 
-    private final EmittedStanzas emitted = new EmittedStanzas();
+    private LiveService live;
     private XmppServer server;
-    private ReconMuc muc;
     private final AtomicInteger roomCounter = new AtomicInteger();
 
     abstract String serverKind();
 
     @BeforeAll
     void startServerAndComponent() throws Exception {
-        Path runDir = Files.createDirectories(Path.of("target", "it-" + serverKind() + "-" + getClass().getSimpleName()));
-        server = XmppServers.start(serverKind(), runDir);
-        ServiceConfig defaults = ServiceConfig.defaults();
-        ServiceConfig config = new ServiceConfig(server.host(), server.componentPort(), server.componentDomain(),
-                server.componentSecret(), 100, MAX_STANZA_BYTES, 5.0, 10, defaults.maxOccupantsPerRoom(),
-                defaults.maxFilterEntries(), defaults.maxTimeSeconds(), defaults.keepaliveInterval(), Duration.ofSeconds(2));
-        muc = ReconMuc.start(config, emitted);
-        assertThat(muc.awaitConnected(Duration.ofSeconds(20))).as("component attached to " + serverKind()).isTrue();
+        live = LiveService.start(serverKind(), "it-" + serverKind() + "-" + getClass().getSimpleName(),
+                c -> new ServiceConfig(c.serverHost(), c.serverPort(), c.domain(), c.secret(), 100, MAX_STANZA_BYTES, 5.0,
+                        10, c.maxOccupantsPerRoom(), c.maxFilterEntries(), c.maxTimeSeconds(), c.keepaliveInterval(),
+                        Duration.ofSeconds(2)));
+        server = live.server;
     }
 
     @AfterAll
     void stop() {
-        if (muc != null) {
-            muc.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-        // Last, so that a failure here still leaves nothing running.
-        int checked = emitted.assertProtocolElementsValid();
-        if (getClass().getSimpleName().contains("Relaxed")) {
-            assertThat(checked).as("protocol elements emitted and validated").isGreaterThan(5);
+        if (live != null) {
+            live.closeAndValidate();
         }
     }
 

@@ -2,8 +2,6 @@ package org.reconmuc.component.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,10 +25,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.jxmpp.jid.EntityBareJid;
 import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
-import org.reconmuc.component.ReconMuc;
-import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.servers.XmppServer;
-import org.reconmuc.servers.XmppServers;
 import org.reconmuc.component.protocol.Batches;
 import org.reconmuc.component.protocol.ReconMucNamespaces;
 
@@ -44,34 +39,22 @@ abstract class RelaxedConsistencyIT {
     private static final String NS = ReconMucNamespaces.RECONMUC;
     private static final long WAIT_MS = 10_000;
 
-    private final EmittedStanzas emitted = new EmittedStanzas();
+    private LiveService live;
     private XmppServer server;
-    private ReconMuc muc;
     private int rooms;
 
     abstract String serverKind();
 
     @BeforeAll
     void start() throws Exception {
-        server = XmppServers.start(serverKind(), Files.createDirectories(Path.of("target", "it-relaxed-" + serverKind())));
-        ServiceConfig config = ServiceConfig.defaults().withServer(server.host(), server.componentPort())
-                .withDomainAndSecret(server.componentDomain(), server.componentSecret());
-        muc = ReconMuc.start(config, emitted);
-        assertThat(muc.awaitConnected(Duration.ofSeconds(20))).isTrue();
+        live = LiveService.start(serverKind(), "it-relaxed-" + serverKind(), c -> c);
+        server = live.server;
     }
 
     @AfterAll
     void stop() {
-        if (muc != null) {
-            muc.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-        // Last, so that a failure here still leaves nothing running.
-        int checked = emitted.assertProtocolElementsValid();
-        if (getClass().getSimpleName().contains("Relaxed")) {
-            assertThat(checked).as("protocol elements emitted and validated").isGreaterThan(5);
+        if (live != null) {
+            assertThat(live.closeAndValidate()).as("protocol elements emitted and validated").isGreaterThan(5);
         }
     }
 

@@ -1,0 +1,55 @@
+package org.reconmuc.component.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.UnaryOperator;
+import org.reconmuc.component.ReconMuc;
+import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.servers.XmppServer;
+import org.reconmuc.servers.XmppServers;
+
+/**
+ * A real XMPP server with ReConMUC attached, for one integration-test class. Every stanza the
+ * component sends is kept; {@link #closeAndValidate()} checks its protocol elements against the
+ * schema after everything has stopped.
+ */
+final class LiveService {
+    final XmppServer server;
+    private final ReconMuc muc;
+    private final EmittedStanzas emitted;
+
+    private LiveService(XmppServer server, ReconMuc muc, EmittedStanzas emitted) {
+        this.server = server;
+        this.muc = muc;
+        this.emitted = emitted;
+    }
+
+    /** Starts {@code kind} in {@code target/<runDir>} and attaches the component, configured by {@code adjust}. */
+    static LiveService start(String kind, String runDir, UnaryOperator<ServiceConfig> adjust) throws Exception {
+        XmppServer server = XmppServers.start(kind, Files.createDirectories(Path.of("target", runDir)));
+        try {
+            ServiceConfig config = adjust.apply(ServiceConfig.defaults().withServer(server.host(), server.componentPort())
+                    .withDomainAndSecret(server.componentDomain(), server.componentSecret()));
+            EmittedStanzas emitted = new EmittedStanzas();
+            LiveService live = new LiveService(server, ReconMuc.start(config, emitted), emitted);
+            if (!live.muc.awaitConnected(Duration.ofSeconds(20))) {
+                live.muc.close();
+                throw new AssertionError("the component did not attach to " + kind);
+            }
+            return live;
+        } catch (Exception | AssertionError e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    /** Stops the component, then the server, then checks what the component emitted; returns how many elements. */
+    int closeAndValidate() {
+        muc.close();
+        server.close();
+        return emitted.assertProtocolElementsValid();
+    }
+}
