@@ -124,7 +124,8 @@ public final class Batches {
             int size = intAttribute(batch, "size");
             byte[] compressed;
             try {
-                compressed = Base64.getMimeDecoder().decode(batch.getTextTrim());
+                // White space may be ignored; anything else outside the alphabet is an error.
+                compressed = Base64.getDecoder().decode(batch.getText().replaceAll("\\s+", ""));
             } catch (IllegalArgumentException e) {
                 throw new ProtocolException(Kind.BAD_REQUEST, "batch payload is not base64");
             }
