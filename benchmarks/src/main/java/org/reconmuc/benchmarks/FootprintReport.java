@@ -30,7 +30,8 @@ import org.reconmuc.component.consistency.Requirements;
  *       including stale entries.</li>
  * </ol>
  *
- * <p>{@code java -Xmx6g -cp benchmarks/target/benchmarks.jar org.reconmuc.benchmarks.FootprintReport [N...]}
+ * <p>{@code java -Xmx6g -Djdk.attach.allowAttachSelf=true -cp benchmarks/target/benchmarks.jar
+ * org.reconmuc.benchmarks.FootprintReport [N...]}
  */
 public final class FootprintReport {
     static final int WARM_UP_MESSAGES = EngineMessageBenchmark.WARM_UP_MESSAGES;
@@ -39,6 +40,10 @@ public final class FootprintReport {
     }
 
     public static void main(String[] args) {
+        // Records (Requirements, FilterKey) refuse Unsafe.objectFieldOffset; JOL then finds offsets its own way.
+        if (System.getProperty("jol.magicFieldOffset") == null) {
+            System.setProperty("jol.magicFieldOffset", "true");
+        }
         int[] sizes = args.length == 0 ? new int[] {1_000, 10_000, 100_000}
                 : java.util.Arrays.stream(args).mapToInt(Integer::parseInt).toArray();
         System.out.println(VM.current().details());
@@ -67,18 +72,32 @@ public final class FootprintReport {
         System.out.println();
 
         System.out.println("## 3. Whole engine / N after " + WARM_UP_MESSAGES + " messages (FILTERED workload, 6 msg/s, capacity "
-                + RelaxedRoom.CAPACITY + ")");
-        System.out.println("| N | volume | Requirements | engine total B | B per occupant | Readers + early[] B/occupant | early entries/occupant |");
-        System.out.println("|---:|---|---|---:|---:|---:|---:|");
+                + RelaxedRoom.CAPACITY + "; occupants subtracted)");
+        System.out.println("Refs columns: references per occupant held by the engine's trigger buckets and time-bound timers"
+                + " (live = still meaningful; the rest are stale entries waiting to be skipped).");
+        System.out.println("| N | volume | time | Requirements | engine B/occupant | Reader+early[] B/occ | early/occ"
+                + " | bucket refs/occ (live) | timer refs/occ (live) |");
+        System.out.println("|---:|---|---:|---|---:|---:|---:|---:|---:|");
         GraphLayout largest = null;
+        // {min volume, max volume, time seconds, shared requirements (1/0), largest N to run it at}
+        int[][] variants = {
+            {1, 1, 60, 0, Integer.MAX_VALUE},
+            {60, 60, 60, 0, Integer.MAX_VALUE},
+            {1, 60, 60, 0, Integer.MAX_VALUE},
+            {1, 60, 60, 1, Integer.MAX_VALUE},
+            {1, 60, 600, 0, 10_000},
+            {1, 1, 600, 0, 10_000},
+        };
         for (int n : sizes) {
-            for (Object[] variant : new Object[][] {{1, 1, false}, {60, 60, false}, {1, 60, false}, {1, 60, true}}) {
-                int min = (Integer) variant[0];
-                int max = (Integer) variant[1];
-                boolean shared = (Boolean) variant[2];
+            for (int[] v : variants) {
+                if (n > v[4]) {
+                    continue;
+                }
+                boolean shared = v[3] == 1;
                 RelaxedRoom room = new RelaxedRoom(RelaxedRoom.Config.of(n, RelaxedRoom.Topics.FILTERED)
-                        .withVolume(min, max).withSharedRequirements(shared));
-                room.warmUp(WARM_UP_MESSAGES);
+                        .withVolume(v[0], v[1]).withTimeMillis(v[2] * 1000L).withSharedRequirements(shared));
+                // Past the time bound too, so its timers are in their steady state.
+                room.warmUp(Math.max(WARM_UP_MESSAGES, (int) (v[2] * room.config().messagesPerSecond() * 1.5)));
                 GraphLayout engine = GraphLayout.parseInstance(room.engine())
                         .subtract(GraphLayout.parseInstance((Object) room.occupants()));
                 long readersBytes = 0;
@@ -87,10 +106,14 @@ public final class FootprintReport {
                     readersBytes += readerAlone(r);
                     early += earlyCount(room, r);
                 }
-                System.out.printf(Locale.ROOT, "| %,d | %s | %s | %,d | %.1f | %.1f | %.2f |%n", n,
-                        min == max ? Integer.toString(min) : min + "-" + max, shared ? "shared" : "one per occupant",
-                        engine.totalSize(), (double) engine.totalSize() / n, (double) readersBytes / n, (double) early / n);
-                if (n == sizes[sizes.length - 1] && min == 1 && max == 60 && !shared) {
+                EngineInternals.Counts c = EngineInternals.count(room.engine());
+                System.out.printf(Locale.ROOT, "| %,d | %s | %d s | %s | %,.1f | %.1f | %.2f | %.2f (%.2f) | %.2f (%.2f) |%n", n,
+                        v[0] == v[1] ? Integer.toString(v[0]) : v[0] + "-" + v[1], v[2],
+                        shared ? "shared" : "one per occupant",
+                        (double) engine.totalSize() / n, (double) readersBytes / n, (double) early / n,
+                        (double) c.bucketRefs() / n, (double) c.liveBucketRefs() / n,
+                        (double) c.timerRefs() / n, (double) c.liveTimerRefs() / n);
+                if (n == sizes[sizes.length - 1] && v[0] == 1 && v[1] == 60 && v[2] == 60 && !shared) {
                     largest = engine;
                 }
             }

@@ -20,7 +20,7 @@ import org.reconmuc.component.consistency.Requirements;
  *
  * <ul>
  *   <li>every occupant relaxed, filtering one of {@link #TOPICS six topics} (uniformly), volume
- *       uniform in [{@code minVolume}, {@code maxVolume}], time bound 60 s, history capacity
+ *       uniform in [{@code minVolume}, {@code maxVolume}], time bound 60 s (or {@code timeMillis}), history capacity
  *       {@link #CAPACITY};</li>
  *   <li>each message carries one of the six topics (uniformly) and, as the room adds it, the
  *       nick key of its author; with {@link Topics#UNFILTERED} it carries a topic nobody filters
@@ -59,23 +59,27 @@ public final class RelaxedRoom {
      *     otherwise one per occupant, with its own filter key and strings, as the room creates them today
      */
     public record Config(int occupants, Topics topics, double messagesPerSecond, int minVolume, int maxVolume,
-            boolean sharedRequirements, long seed) {
+            long timeMillis, boolean sharedRequirements, long seed) {
 
-        /** The benchmark's room: volume uniform in [1, 60], 6 messages/s, requirements per occupant. */
+        /** The benchmark's room: volume uniform in [1, 60], time 60 s, 6 messages/s, requirements per occupant. */
         public static Config of(int occupants, Topics topics) {
-            return new Config(occupants, topics, 6, 1, 60, false, 42);
+            return new Config(occupants, topics, 6, 1, 60, TIME_MILLIS, false, 42);
         }
 
         public Config withVolume(int min, int max) {
-            return new Config(occupants, topics, messagesPerSecond, min, max, sharedRequirements, seed);
+            return new Config(occupants, topics, messagesPerSecond, min, max, timeMillis, sharedRequirements, seed);
+        }
+
+        public Config withTimeMillis(long time) {
+            return new Config(occupants, topics, messagesPerSecond, minVolume, maxVolume, time, sharedRequirements, seed);
         }
 
         public Config withSharedRequirements(boolean shared) {
-            return new Config(occupants, topics, messagesPerSecond, minVolume, maxVolume, shared, seed);
+            return new Config(occupants, topics, messagesPerSecond, minVolume, maxVolume, timeMillis, shared, seed);
         }
 
         public Config withMessagesPerSecond(double rate) {
-            return new Config(occupants, topics, rate, minVolume, maxVolume, sharedRequirements, seed);
+            return new Config(occupants, topics, rate, minVolume, maxVolume, timeMillis, sharedRequirements, seed);
         }
     }
 
@@ -108,9 +112,9 @@ public final class RelaxedRoom {
             String topic = TOPICS[random.nextInt(TOPICS.length)];
             int volume = config.minVolume() + random.nextInt(config.maxVolume() - config.minVolume() + 1);
             Requirements r = config.sharedRequirements()
-                    ? shared.computeIfAbsent(topic + "/" + volume, k -> requirements(topic, volume))
+                    ? shared.computeIfAbsent(topic + "/" + volume, k -> requirements(topic, config.timeMillis(), volume))
                     // As the room does: parsed from this occupant's own request, so its own strings.
-                    : requirements(new String(topic.toCharArray()), volume);
+                    : requirements(new String(topic.toCharArray()), config.timeMillis(), volume);
             readers.add(engine.relax(occupants[i], r));
         }
 
@@ -133,8 +137,8 @@ public final class RelaxedRoom {
         }
     }
 
-    private static Requirements requirements(String topic, int volume) {
-        return new Requirements(Set.of(FilterKey.topic(topic)), TIME_MILLIS, volume, Aggregation.PLAIN);
+    private static Requirements requirements(String topic, long timeMillis, int volume) {
+        return new Requirements(Set.of(FilterKey.topic(topic)), timeMillis, volume, Aggregation.PLAIN);
     }
 
     /** Posts the next message of the workload: due time bounds first, then the message itself. */
