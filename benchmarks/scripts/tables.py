@@ -76,14 +76,16 @@ def batch_tables(results):
     for r in results:
         rows[(r["benchmark"].rsplit(".", 1)[1], int(r["params"]["batchSize"]))] = r
     sizes = sorted({k[1] for k in rows})
-    methods = ["oneByOne", "oneByOneDelayed", "plainBatch", "deflateBatch", "renderForwarded", "decodePlain",
-               "decodeDeflate"]
+    methods = ["oneByOne", "oneByOneDelayed", "plainBatch", "plainBatchConcatenated", "deflateBatch",
+               "deflateBatchLevel1", "renderForwarded", "decodePlain", "decodeDeflate"]
     print("### Batches: messages per second (±99.9% of the primary batches/s, relative)\n")
     print("| method | " + " | ".join(f"batch {k}" for k in sizes) + " | " +
           " | ".join(f"÷ oneByOne @{k}" for k in sizes) + " |")
     print("|---|" + "---:|" * (2 * len(sizes)))
     for m in methods:
         cells, ratios = [], []
+        if not any((m, k) in rows for k in sizes):
+            continue
         for k in sizes:
             r = rows.get((m, k))
             base = rows.get(("oneByOne", k))

@@ -121,6 +121,24 @@ public class BatchBenchmark {
         return RoomStanzas.deflateBatch(batches.get(advance()), DEFLATE_LEVEL);
     }
 
+    /** As {@link #deflateBatch} at level 1 (fastest): sizes are in {@link BatchSizeReport}. */
+    @Benchmark
+    public String deflateBatchLevel1(Messages m) {
+        m.messages += batchSize;
+        return RoomStanzas.deflateBatch(batches.get(advance()), 1);
+    }
+
+    /**
+     * PROTOTYPE, not what the room does: the same plain batch stanza written by concatenating the
+     * cached item XML (as the deflate path already uses) instead of deep-copying every cached
+     * {@code <forwarded/>} element into a new DOM and serialising it again. Measures a proposed fix.
+     */
+    @Benchmark
+    public String plainBatchConcatenated(Messages m) {
+        m.messages += batchSize;
+        return RoomStanzas.plainBatchConcatenated(batches.get(advance()));
+    }
+
     /** The once-per-history-entry cost the room caches: {@code Batches.forwarded} and its XML. */
     @Benchmark
     public void renderForwarded(Messages m, Blackhole bh) {

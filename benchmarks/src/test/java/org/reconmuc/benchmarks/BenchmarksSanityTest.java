@@ -88,7 +88,16 @@ class BenchmarksSanityTest {
         b.renderForwarded(m, BH);
         assertThat(b.decodePlain(m)).hasSize(10);
         assertThat(b.decodeDeflate(m)).hasSize(10);
-        assertThat(m.messages).isEqualTo(70);
+        assertThat(Batches.items(DocumentHelper.parseText(b.deflateBatchLevel1(m)).getRootElement()
+                .element(Batches.ELEMENT))).hasSize(10);
+        assertThat(m.messages).isEqualTo(80);
+
+        // The prototype writes the same stanza as the DOM path, but for the random stanza id.
+        List<RoomStanzas.Entry> first = b.batches().get(0);
+        String viaDom = RoomStanzas.plainBatch(first);
+        String concatenated = RoomStanzas.plainBatchConcatenated(first);
+        assertThat(concatenated.replaceAll("id=\"[0-9a-f-]{36}\"", "id=\"x\""))
+                .isEqualTo(viaDom.replaceAll("id=\"[0-9a-f-]{36}\"", "id=\"x\""));
 
         for (String stanza : List.of(plain, deflate)) {
             Element batch = DocumentHelper.parseText(stanza).getRootElement().element(Batches.ELEMENT);
