@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every benchmark and report once, bounded (~10-12 minutes on 2 cores), writing the raw
+# Runs every benchmark and report once, bounded (~13 minutes on 2 cores), writing the raw
 # output under benchmarks/results/<date>-*.{txt,json} and printing the summary tables.
 # Usage: benchmarks/scripts/run-all.sh [date-prefix]    (from anywhere; builds nothing:
 #   first `mvn -B -q -DskipTests install -pl component -am` and `mvn -B -q -f benchmarks/pom.xml -DskipTests package`)
