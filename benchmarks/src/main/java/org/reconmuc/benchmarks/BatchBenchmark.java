@@ -1,0 +1,176 @@
+package org.reconmuc.benchmarks;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.dom4j.DocumentException;
+import org.dom4j.DocumentHelper;
+import org.dom4j.Element;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+import org.reconmuc.component.protocol.Batches;
+import org.reconmuc.component.protocol.ProtocolException;
+
+/**
+ * Rendering a flush (DESIGN.md "Where the bandwidth saving really comes from"): per recipient,
+ * {@code batchSize} retained messages as one plain batch stanza or one deflate-compressed batch
+ * stanza, built and serialised to the String the transport writes; beside the baseline of
+ * sending each of them on its own (the standard broadcast, and the "no aggregation" delayed
+ * copy). Every method handles {@code batchSize} messages per invocation; the {@code :messages}
+ * counter is messages per second. Bodies are real IRC lines ({@link IrcCorpus}); the
+ * {@code <forwarded/>} items are pre-rendered, as the room caches them per history entry
+ * ({@link #renderForwarded} measures that one-off cost). Sizes: {@link BatchSizeReport}.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+public class BatchBenchmark {
+    /** {@code RoomConsistency.DEFLATE_LEVEL}. */
+    public static final int DEFLATE_LEVEL = 6;
+    /** Lines per channel loaded at setup: 6 × 100 messages. */
+    static final int LINES_PER_CHANNEL = 100;
+
+    @Param({"10", "30", "60"})
+    public int batchSize;
+
+    private List<List<RoomStanzas.Entry>> batches;
+    private List<Element> plainBatches;
+    private List<Element> deflateBatches;
+    private int next;
+
+    /** Messages handled, as a rate: messages per second. */
+    @State(Scope.Thread)
+    @AuxCounters(AuxCounters.Type.OPERATIONS)
+    public static class Messages {
+        public long messages;
+
+        @Setup(Level.Iteration)
+        public void reset() {
+            messages = 0;
+        }
+    }
+
+    @Setup(Level.Trial)
+    public void setUp() throws DocumentException {
+        List<RoomStanzas.Entry> history = RoomStanzas.history(IrcCorpus.load(LINES_PER_CHANNEL));
+        batches = new ArrayList<>();
+        plainBatches = new ArrayList<>();
+        deflateBatches = new ArrayList<>();
+        for (int from = 0; from + batchSize <= history.size(); from += batchSize) {
+            List<RoomStanzas.Entry> batch = history.subList(from, from + batchSize);
+            batches.add(batch);
+            plainBatches.add(batchElement(RoomStanzas.plainBatch(batch)));
+            deflateBatches.add(batchElement(RoomStanzas.deflateBatch(batch, DEFLATE_LEVEL)));
+        }
+    }
+
+    private static Element batchElement(String stanzaXml) throws DocumentException {
+        return DocumentHelper.parseText(stanzaXml).getRootElement().element(Batches.ELEMENT);
+    }
+
+    private int advance() {
+        int i = next;
+        next = i + 1 == batches.size() ? 0 : i + 1;
+        return i;
+    }
+
+    /** Baseline: each message on its own, as the standard broadcast sends it (set {@code to}, serialise). */
+    @Benchmark
+    public void oneByOne(Messages m, Blackhole bh) {
+        for (RoomStanzas.Entry e : batches.get(advance())) {
+            bh.consume(RoomStanzas.oneByOne(e));
+        }
+        m.messages += batchSize;
+    }
+
+    /** The paper's "no aggregation" flush: each message on its own as a delayed copy. */
+    @Benchmark
+    public void oneByOneDelayed(Messages m, Blackhole bh) {
+        for (RoomStanzas.Entry e : batches.get(advance())) {
+            bh.consume(RoomStanzas.oneByOneDelayed(e));
+        }
+        m.messages += batchSize;
+    }
+
+    /** A plain batch: {@code Batches.plain} of the cached items, wrapped in a message, serialised. */
+    @Benchmark
+    public String plainBatch(Messages m) {
+        m.messages += batchSize;
+        return RoomStanzas.plainBatch(batches.get(advance()));
+    }
+
+    /** A compressed batch: {@code Batches.deflate} (level 6) of the cached item XML, wrapped, serialised. */
+    @Benchmark
+    public String deflateBatch(Messages m) {
+        m.messages += batchSize;
+        return RoomStanzas.deflateBatch(batches.get(advance()), DEFLATE_LEVEL);
+    }
+
+    /** As {@link #deflateBatch} at level 1 (fastest): sizes are in {@link BatchSizeReport}. */
+    @Benchmark
+    public String deflateBatchLevel1(Messages m) {
+        m.messages += batchSize;
+        return RoomStanzas.deflateBatch(batches.get(advance()), 1);
+    }
+
+    /**
+     * PROTOTYPE, not what the room does: the same plain batch stanza written by concatenating the
+     * cached item XML (as the deflate path already uses) instead of deep-copying every cached
+     * {@code <forwarded/>} element into a new DOM and serialising it again. Measures a proposed fix.
+     */
+    @Benchmark
+    public String plainBatchConcatenated(Messages m) {
+        m.messages += batchSize;
+        return RoomStanzas.plainBatchConcatenated(batches.get(advance()));
+    }
+
+    /** The once-per-history-entry cost the room caches: {@code Batches.forwarded} and its XML. */
+    @Benchmark
+    public void renderForwarded(Messages m, Blackhole bh) {
+        for (RoomStanzas.Entry e : batches.get(advance())) {
+            bh.consume(Batches.forwarded(e.broadcast().getElement(), e.at(), RoomStanzas.ROOM).asXML());
+        }
+        m.messages += batchSize;
+    }
+
+    /** The client's side: {@code Batches.items} of a received plain batch. */
+    @Benchmark
+    public List<Element> decodePlain(Messages m) throws ProtocolException {
+        m.messages += batchSize;
+        return Batches.items(plainBatches.get(advance()));
+    }
+
+    /** The client's side: {@code Batches.items} of a received compressed batch (inflate, parse). */
+    @Benchmark
+    public List<Element> decodeDeflate(Messages m) throws ProtocolException {
+        m.messages += batchSize;
+        return Batches.items(deflateBatches.get(advance()));
+    }
+
+    List<List<RoomStanzas.Entry>> batches() {
+        return batches;
+    }
+
+    List<Element> plainBatches() {
+        return plainBatches;
+    }
+
+    List<Element> deflateBatches() {
+        return deflateBatches;
+    }
+}

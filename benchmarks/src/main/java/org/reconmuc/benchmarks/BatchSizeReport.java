@@ -1,0 +1,99 @@
+package org.reconmuc.benchmarks;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Bytes per message, deterministic (no timing): each message sent on its own vs inside a plain
+ * or deflate-compressed batch of 10 / 30 / 60, over the same real IRC lines as
+ * {@link BatchBenchmark}. Payload is the UTF-8 size of the serialised stanza the component
+ * writes; wire bytes add a TCP/IP header per segment as on a 1500-byte-MTU link (DESIGN.md "Where
+ * the bandwidth saving really comes from"): 52 bytes (IPv4 20 + TCP 20 + timestamps 12) per
+ * segment of at most 1448 payload bytes, each stanza in its own segment(s) — the standard
+ * broadcast case, where messages are seconds apart and Nagle has nothing to coalesce. TLS record
+ * overhead and the server's rewriting of the stanza for the client's stream are not modelled.
+ *
+ * <p>{@code java -cp benchmarks/target/benchmarks.jar org.reconmuc.benchmarks.BatchSizeReport}
+ */
+public final class BatchSizeReport {
+    static final int HEADER = 52;
+    static final int MSS = 1448;
+    static final int[] SIZES = {10, 30, 60};
+
+    private BatchSizeReport() {
+    }
+
+    static long wire(long payload) {
+        long segments = Math.max(1, (payload + MSS - 1) / MSS);
+        return payload + HEADER * segments;
+    }
+
+    static int bytes(String xml) {
+        return xml.getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    public static void main(String[] args) {
+        List<IrcCorpus.Line> lines = IrcCorpus.load(BatchBenchmark.LINES_PER_CHANNEL);
+        List<RoomStanzas.Entry> history = RoomStanzas.history(lines);
+        System.out.printf(Locale.ROOT, "Corpus: %d real IRC lines (6 channels x %d, interleaved) from %s%n",
+                history.size(), BatchBenchmark.LINES_PER_CHANNEL, IrcCorpus.directory());
+        long bodyBytes = 0;
+        for (IrcCorpus.Line l : lines) {
+            bodyBytes += l.body().getBytes(StandardCharsets.UTF_8).length;
+        }
+        long forwardedBytes = 0;
+        for (RoomStanzas.Entry e : history) {
+            forwardedBytes += bytes(e.forwardedXml());
+        }
+        System.out.printf(Locale.ROOT, "Mean body %.1f B; mean cached <forwarded/> item %.1f B%n",
+                (double) bodyBytes / history.size(), (double) forwardedBytes / history.size());
+        System.out.println();
+        System.out.println("Bytes per message (mean over every full batch of the corpus); ratios against one-by-one standard");
+        System.out.println("| batch | form | payload B/msg | wire B/msg | payload ratio | wire ratio |");
+        System.out.println("|---:|---|---:|---:|---:|---:|");
+        for (int k : SIZES) {
+            long n = 0;
+            long oneP = 0;
+            long oneW = 0;
+            long delP = 0;
+            long delW = 0;
+            long plainP = 0;
+            long plainW = 0;
+            long[] defP = new long[3];
+            long[] defW = new long[3];
+            int[] levels = {1, BatchBenchmark.DEFLATE_LEVEL, 9};
+            for (int from = 0; from + k <= history.size(); from += k) {
+                List<RoomStanzas.Entry> batch = history.subList(from, from + k);
+                for (RoomStanzas.Entry e : batch) {
+                    int b = bytes(RoomStanzas.oneByOne(e));
+                    oneP += b;
+                    oneW += wire(b);
+                    int d = bytes(RoomStanzas.oneByOneDelayed(e));
+                    delP += d;
+                    delW += wire(d);
+                }
+                int p = bytes(RoomStanzas.plainBatch(batch));
+                plainP += p;
+                plainW += wire(p);
+                for (int l = 0; l < levels.length; l++) {
+                    int c = bytes(RoomStanzas.deflateBatch(batch, levels[l]));
+                    defP[l] += c;
+                    defW[l] += wire(c);
+                }
+                n += k;
+            }
+            row(k, "one by one (standard)", oneP, oneW, n, oneP, oneW);
+            row(k, "one by one, delayed (no aggregation)", delP, delW, n, oneP, oneW);
+            row(k, "plain batch", plainP, plainW, n, oneP, oneW);
+            for (int l = 0; l < levels.length; l++) {
+                row(k, "deflate batch, level " + levels[l], defP[l], defW[l], n, oneP, oneW);
+            }
+        }
+    }
+
+    private static void row(int k, String form, long payload, long wire, long n, long baseP, long baseW) {
+        System.out.printf(Locale.ROOT, "| %d | %s | %.1f | %.1f | %.1f %% | %.1f %% |%n", k, form,
+                (double) payload / n, (double) wire / n, 100.0 * payload / baseP, 100.0 * wire / baseW);
+    }
+}

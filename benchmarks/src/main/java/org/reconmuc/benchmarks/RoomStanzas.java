@@ -1,0 +1,137 @@
+package org.reconmuc.benchmarks;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.dom4j.Element;
+import org.reconmuc.component.protocol.Batches;
+import org.reconmuc.component.protocol.ReconMucNamespaces;
+import org.xmpp.packet.JID;
+import org.xmpp.packet.Message;
+
+/**
+ * Groupchat messages as a room broadcasts and stores them, and the stanzas it sends for them —
+ * built the way {@code muc.RoomMessages}, {@code muc.History} and {@code muc.RoomConsistency}
+ * build them (those are package-private to the room, so this mirrors them step by step):
+ *
+ * <ol>
+ *   <li>the client's {@code <message type='groupchat'>} with a {@code <body/>} and a
+ *       {@code <topic xmlns='urn:reconmuc:0'/>} (what Joom sends);</li>
+ *   <li>the room's copy from {@code room@service/nick}, with an XEP-0359 {@code <stanza-id/>};</li>
+ *   <li>the history's copy without {@code to}, and its cached {@code <forwarded/>} form and XML;</li>
+ *   <li>per recipient: the broadcast with {@code to} set, serialised ({@code packet.toXML()}); a
+ *       delayed copy in "no aggregation" mode; or a batch message carrying many.</li>
+ * </ol>
+ */
+public final class RoomStanzas {
+    public static final String ROOM = "lobby@reconmuc.example.org";
+    /** A recipient's full JID: what {@code sendToAllSessions} puts in {@code to}. */
+    public static final JID RECIPIENT = new JID("reader42", "example.org", "laptop-3f9a");
+    private static final JID ROOM_JID = new JID(ROOM);
+    private static final String STANZA_ID = "urn:xmpp:sid:0";
+    private static final String DELAY = "urn:xmpp:delay";
+    private static final long START = 1_700_000_000_000L;
+
+    private RoomStanzas() {
+    }
+
+    /** One history entry with the forms the room caches for it. */
+    public record Entry(Message broadcast, Instant at, Element forwarded, String forwardedXml) {
+    }
+
+    /** History entries for the lines, one every ~167 ms (6 messages a second). */
+    public static List<Entry> history(List<IrcCorpus.Line> lines) {
+        List<Entry> entries = new ArrayList<>(lines.size());
+        for (int i = 0; i < lines.size(); i++) {
+            IrcCorpus.Line line = lines.get(i);
+            Message stored = stored(line, i);
+            Instant at = Instant.ofEpochMilli(START + i * 1000L / 6);
+            Element forwarded = Batches.forwarded(stored.getElement(), at, ROOM);
+            entries.add(new Entry(stored, at, forwarded, forwarded.asXML()));
+        }
+        return entries;
+    }
+
+    /** Steps 1–3: the message as the history stores it (the broadcast, no {@code to}). */
+    static Message stored(IrcCorpus.Line line, int i) {
+        Message client = new Message();
+        client.setType(Message.Type.groupchat);
+        client.setTo(ROOM_JID);
+        client.setFrom(new JID(line.nick().toLowerCase(java.util.Locale.ROOT), "example.org", "desktop"));
+        client.setID("Wq3Zk-" + i);
+        client.setBody(line.body());
+        client.getElement().addElement("topic", ReconMucNamespaces.RECONMUC).setText(line.topic());
+
+        Message out = client.createCopy();
+        out.setFrom(new JID(ROOM_JID.getNode(), ROOM_JID.getDomain(), line.nick()));
+        Element id = out.getElement().addElement("stanza-id", STANZA_ID);
+        id.addAttribute("id", UUID.nameUUIDFromBytes(("m" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString());
+        id.addAttribute("by", ROOM);
+
+        Message stored = out.createCopy();
+        stored.setTo((String) null);
+        return stored;
+    }
+
+    /** Standard delivery of one message to one recipient: set {@code to}, serialise (the room reuses the packet). */
+    public static String oneByOne(Entry e) {
+        Message m = e.broadcast();
+        m.setTo(RECIPIENT);
+        String xml = m.toXML();
+        m.setTo((String) null);
+        return xml;
+    }
+
+    /** "No aggregation" flush of one message ({@code Room.delayed}): a copy with a delay, to one recipient. */
+    public static String oneByOneDelayed(Entry e) {
+        Message m = e.broadcast().createCopy();
+        Element delay = m.getElement().addElement("delay", DELAY);
+        delay.addAttribute("from", ROOM);
+        delay.addAttribute("stamp", e.at().toString());
+        m.setTo(RECIPIENT);
+        return m.toXML();
+    }
+
+    /** The stanza a flush sends ({@code RoomConsistency.flush}), serialised for one recipient. */
+    public static String batchStanza(Element batch) {
+        Message m = new Message();
+        m.setType(Message.Type.groupchat);
+        m.setFrom(ROOM_JID);
+        m.setID(UUID.randomUUID().toString());
+        m.getElement().add(batch);
+        m.setTo(RECIPIENT);
+        return m.toXML();
+    }
+
+    public static String plainBatch(List<Entry> entries) {
+        List<Element> items = new ArrayList<>(entries.size());
+        for (Entry e : entries) {
+            items.add(e.forwarded());
+        }
+        return batchStanza(Batches.plain(items));
+    }
+
+    /**
+     * PROTOTYPE (see {@link BatchBenchmark#plainBatchConcatenated}): the plain batch stanza from the
+     * cached item XML, byte for byte what {@link #plainBatch} writes except the random id.
+     */
+    public static String plainBatchConcatenated(List<Entry> entries) {
+        StringBuilder b = new StringBuilder(128 + entries.size() * 512);
+        b.append("<message type=\"groupchat\" from=\"").append(ROOM).append("\" id=\"").append(UUID.randomUUID())
+                .append("\" to=\"").append(RECIPIENT).append("\"><batch xmlns=\"").append(Batches.NAMESPACE)
+                .append("\" count=\"").append(entries.size()).append("\">");
+        for (Entry e : entries) {
+            b.append(e.forwardedXml());
+        }
+        return b.append("</batch></message>").toString();
+    }
+
+    public static String deflateBatch(List<Entry> entries, int level) {
+        List<String> xml = new ArrayList<>(entries.size());
+        for (Entry e : entries) {
+            xml.add(e.forwardedXml());
+        }
+        return batchStanza(Batches.deflate(xml, level));
+    }
+}

@@ -1,0 +1,128 @@
+package org.reconmuc.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.dom4j.DocumentHelper;
+import org.dom4j.Element;
+import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.infra.Blackhole;
+import org.reconmuc.component.consistency.Delivery;
+import org.reconmuc.component.protocol.Batches;
+
+/**
+ * Runs each benchmark method a few times, small, for correctness only (no timing): deliveries
+ * happen, batches decode to what went in. Benchmarks themselves never run in the build.
+ */
+class BenchmarksSanityTest {
+    private static final Blackhole BH = new Blackhole(
+            "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
+
+    @Test
+    void theRelaxedRoomDeliversEveryMessageToEveryOccupantExactlyOnce() {
+        RelaxedRoom room = new RelaxedRoom(RelaxedRoom.Config.of(300, RelaxedRoom.Topics.FILTERED));
+        long[] received = new long[300];
+        List<Delivery<Occupant>> out = new ArrayList<>();
+        int messages = 600;
+        for (int i = 0; i < messages; i++) {
+            room.post(out);
+            for (Delivery<Occupant> d : out) {
+                received[d.owner().index] += d.seqs().length;
+            }
+            out.clear();
+        }
+        long head = room.engine().head();
+        for (int o = 0; o < received.length; o++) {
+            long retained = room.engine().retainedSeqs(room.readers().get(o)).length;
+            // Each reader was relaxed before the first message: received + retained = every message.
+            assertThat(received[o] + retained).as("occupant %d", o).isEqualTo(head);
+        }
+    }
+
+    @Test
+    void eachEngineBenchmarkProducesNowAndFlushDeliveries() {
+        for (RelaxedRoom.Topics topics : RelaxedRoom.Topics.values()) {
+            EngineMessageBenchmark b = new EngineMessageBenchmark();
+            b.occupants = 1_000;
+            b.topics = topics;
+            b.messagesPerSecond = 6;
+            b.setUp();
+            DeliveryCounters c = new DeliveryCounters();
+            c.reset();
+            for (int i = 0; i < 50; i++) {
+                b.message(c, BH);
+            }
+            assertThat(c.nowDelivery).as(topics + " NOW").isPositive();
+            assertThat(c.flushDelivery).as(topics + " FLUSH").isPositive();
+            // Steady state: ~every message reaches every occupant, at once or in a flush.
+            assertThat(c.item / 50.0).as(topics + " items per message").isBetween(700.0, 1300.0);
+            if (topics == RelaxedRoom.Topics.FILTERED) {
+                assertThat(c.nowDelivery / 50.0).as("immediate fan-out ~ 1/6").isBetween(100.0, 250.0);
+            } else {
+                assertThat(c.nowDelivery / 50.0).as("only direct recipients").isLessThan(3.0);
+            }
+        }
+    }
+
+    @Test
+    void theStandardBaselineDeliversToEveryOccupant() {
+        StandardBroadcastBenchmark b = new StandardBroadcastBenchmark();
+        b.occupants = 1_000;
+        b.setUp();
+        StandardBroadcastBenchmark.BroadcastCounters c = new StandardBroadcastBenchmark.BroadcastCounters();
+        b.message(c, BH);
+        assertThat(c.delivery).isEqualTo(1_000);
+    }
+
+    @Test
+    void eachBatchBenchmarkRunsAndBatchesDecodeToTheirItems() throws Exception {
+        BatchBenchmark b = new BatchBenchmark();
+        b.batchSize = 10;
+        b.setUp();
+        BatchBenchmark.Messages m = new BatchBenchmark.Messages();
+        b.oneByOne(m, BH);
+        b.oneByOneDelayed(m, BH);
+        String plain = b.plainBatch(m);
+        String deflate = b.deflateBatch(m);
+        b.renderForwarded(m, BH);
+        assertThat(b.decodePlain(m)).hasSize(10);
+        assertThat(b.decodeDeflate(m)).hasSize(10);
+        assertThat(Batches.items(DocumentHelper.parseText(b.deflateBatchLevel1(m)).getRootElement()
+                .element(Batches.ELEMENT))).hasSize(10);
+        assertThat(m.messages).isEqualTo(80);
+
+        // The prototype writes the same stanza as the DOM path, but for the random stanza id.
+        List<RoomStanzas.Entry> first = b.batches().get(0);
+        String viaDom = RoomStanzas.plainBatch(first);
+        String concatenated = RoomStanzas.plainBatchConcatenated(first);
+        assertThat(concatenated.replaceAll("id=\"[0-9a-f-]{36}\"", "id=\"x\""))
+                .isEqualTo(viaDom.replaceAll("id=\"[0-9a-f-]{36}\"", "id=\"x\""));
+
+        for (String stanza : List.of(plain, deflate)) {
+            Element batch = DocumentHelper.parseText(stanza).getRootElement().element(Batches.ELEMENT);
+            List<Element> items = Batches.items(batch);
+            assertThat(items).hasSize(10);
+            assertThat(items.get(0).element("message").elementText("body")).isNotBlank();
+        }
+        // The decoded items of each prepared batch are the cached <forwarded/> items, in order.
+        for (int i = 0; i < b.batches().size(); i++) {
+            List<RoomStanzas.Entry> entries = b.batches().get(i);
+            List<Element> plainItems = Batches.items(b.plainBatches().get(i));
+            List<Element> deflateItems = Batches.items(b.deflateBatches().get(i));
+            for (int j = 0; j < entries.size(); j++) {
+                String body = entries.get(j).broadcast().getBody();
+                assertThat(plainItems.get(j).element("message").elementText("body")).isEqualTo(body);
+                assertThat(deflateItems.get(j).element("message").elementText("body")).isEqualTo(body);
+            }
+        }
+    }
+
+    @Test
+    void theCorpusHasTheSixChannelsWithRealBodies() {
+        List<IrcCorpus.Line> lines = IrcCorpus.load(20);
+        assertThat(lines).hasSize(120);
+        assertThat(lines).extracting(IrcCorpus.Line::topic).containsAll(List.of(RelaxedRoom.TOPICS));
+        assertThat(lines).allSatisfy(l -> assertThat(l.body()).isNotBlank().doesNotContain("\u0003"));
+    }
+}
