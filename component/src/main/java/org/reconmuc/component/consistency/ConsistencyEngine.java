@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -16,11 +15,18 @@ import java.util.Set;
  * pointers"). Pure: no sockets, no threads, no clock of its own — time is passed in.
  *
  * <p>The cost of a message is proportional to the occupants that receive something now, not
- * to the room size: volume and history-span flushes wait in buckets keyed by the sequence
- * number that fires them; filters are matched through an index from filter key to readers;
- * idle readers are grouped by their time bound, so the first retained message arms one timer
- * per distinct time bound rather than one per reader. Entries made stale by later changes are
- * skipped when they come due instead of being searched for and removed.
+ * to the room size, and so is the memory: a reader is a few words wherever it stands.
+ * <ul>
+ * <li>Volume and history-span flushes wait in buckets keyed by the head that fires them. A
+ * trigger only moves later between flushes (an early delivery pushes it by one), so a reader is
+ * re-filed when its bucket comes due, not on every delivery.</li>
+ * <li>Time bounds: each distinct time bound keeps a ring of lists indexed by cursor, and every
+ * reader is linked in the list of its cursor — its oldest undelivered message. An idle reader
+ * (cursor = head + 1) is already in the list that becomes "oldest retained" when the next
+ * message arrives, so a message moves nobody: it arms one timer per time bound whose list is
+ * not empty, and that timer flushes whoever is in the list when it fires.</li>
+ * <li>Filters are matched through an index from filter key to readers.</li>
+ * </ul>
  *
  * @param <R> the room's handle for an occupant
  */
@@ -36,18 +42,30 @@ public final class ConsistencyEngine<R> {
 
     private final Map<Long, List<Reader<R>>> triggerBuckets = new HashMap<>();
     private final Map<FilterKey, Set<Reader<R>>> filterIndex = new HashMap<>();
-    /** Readers with nothing retained, by time bound. */
-    private final Map<Long, List<Reader<R>>> idleByTime = new HashMap<>();
-    private final PriorityQueue<TimerEntry<R>> timers = new PriorityQueue<>();
+    private final Map<Long, TimeClass<R>> timeClasses = new HashMap<>();
+    private final PriorityQueue<Timer<R>> timers = new PriorityQueue<>();
 
-    /**
-     * Readers due at {@code deadline} if their oldest retained message is still {@code seq}
-     * and their time bound is still {@code timeMillis}.
-     */
-    private record TimerEntry<R>(long deadline, long seq, long timeMillis, List<Reader<R>> readers)
-            implements Comparable<TimerEntry<R>> {
+    /** The readers sharing one time bound, listed by cursor in a ring one longer than the history. */
+    static final class TimeClass<R> {
+        final long timeMillis;
+        final Reader<R>[] byCursor;
+        /** The seq a timer is queued for, per ring slot (-1: none). */
+        final long[] armedFor;
+        int members;
+
+        @SuppressWarnings("unchecked")
+        TimeClass(long timeMillis, int ring) {
+            this.timeMillis = timeMillis;
+            this.byCursor = (Reader<R>[]) new Reader[ring];
+            this.armedFor = new long[ring];
+            java.util.Arrays.fill(armedFor, -1);
+        }
+    }
+
+    /** Readers of {@code timeClass} whose oldest retained message is {@code seq} are due at {@code deadline}. */
+    private record Timer<R>(long deadline, TimeClass<R> timeClass, long seq) implements Comparable<Timer<R>> {
         @Override
-        public int compareTo(TimerEntry<R> o) {
+        public int compareTo(Timer<R> o) {
             return Long.compare(deadline, o.deadline);
         }
     }
@@ -77,8 +95,8 @@ public final class ConsistencyEngine<R> {
         checkVolume(requirements);
         Reader<R> reader = new Reader<>(owner, requirements, head + 1);
         index(reader);
-        becomeIdle(reader);
-        rebucket(reader);
+        link(reader, timeClass(requirements.timeMillis()));
+        file(reader);
         return reader;
     }
 
@@ -92,34 +110,30 @@ public final class ConsistencyEngine<R> {
         unindex(reader);
         reader.requirements = requirements;
         index(reader);
-        if (reader.retained(head) == 0) {
-            if (before.timeMillis() != requirements.timeMillis()) {
-                becomeIdle(reader);
+        if (before.timeMillis() != requirements.timeMillis()) {
+            unlink(reader);
+            link(reader, timeClass(requirements.timeMillis()));
+        }
+        if (reader.retained(head) > 0) {
+            List<Long> nowMatching = new ArrayList<>();
+            for (long seq = reader.cursor; seq <= head; seq++) {
+                if (!reader.isEarly(seq) && requirements.matchesAny(keysAt(seq))) {
+                    nowMatching.add(seq);
+                }
             }
-            rebucket(reader);
-            return;
-        }
-        List<Long> nowMatching = new ArrayList<>();
-        for (long seq = reader.cursor; seq <= head; seq++) {
-            if (!reader.isEarly(seq) && requirements.matchesAny(keysAt(seq))) {
-                nowMatching.add(seq);
+            for (long seq : nowMatching) {
+                if (!reader.isEarly(seq) && seq >= reader.cursor) {
+                    deliverNow(reader, seq, out);
+                }
+            }
+            if (reader.retained(head) >= requirements.volume()
+                    || (reader.retained(head) > 0 && postedAt(reader.cursor) + requirements.timeMillis() <= now)) {
+                flush(reader, out);
+                return;
             }
         }
-        long oldCursor = reader.cursor;
-        for (long seq : nowMatching) {
-            if (!reader.isEarly(seq) && seq >= reader.cursor) {
-                deliverNow(reader, seq, out);
-            }
-        }
-        if (reader.retained(head) == 0) {
-            becomeIdle(reader);
-        } else if (reader.retained(head) >= requirements.volume() || postedAt(reader.cursor) + requirements.timeMillis() <= now) {
-            flush(reader, out);
-        } else if (reader.cursor != oldCursor || before.timeMillis() != requirements.timeMillis()) {
-            arm(reader);
-        }
-        if (reader.active) {
-            rebucket(reader);
+        if (triggerOf(reader) < reader.trigger) {
+            file(reader); // a lower volume brings the flush closer
         }
     }
 
@@ -131,10 +145,14 @@ public final class ConsistencyEngine<R> {
         remove(reader);
     }
 
-    /** The occupant left: its state is dropped (stale bucket and timer entries are skipped later). */
+    /** The occupant left: its state is dropped (bucket entries for it are skipped when they come due). */
     public void remove(Reader<R> reader) {
+        if (!reader.active) {
+            return;
+        }
         reader.active = false;
         unindex(reader);
+        unlink(reader);
     }
 
     /**
@@ -153,41 +171,33 @@ public final class ConsistencyEngine<R> {
         parentOf[slot] = parentSeq > 0 && parentSeq < seq && parentSeq > seq - capacity ? parentSeq : NO_PARENT;
         keysOf[slot] = keys.isEmpty() ? Collections.emptySet() : Set.copyOf(keys);
 
-        Set<Reader<R>> now = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (Reader<R> r : direct) {
-            if (r.active) {
-                now.add(r);
+        // Idle readers now retain this message: one timer per time bound that has any.
+        for (TimeClass<R> tc : timeClasses.values()) {
+            if (tc.byCursor[ring(seq)] != null) {
+                arm(tc, seq);
             }
+        }
+        for (Reader<R> r : direct) {
+            serveNow(r, seq, out);
         }
         for (FilterKey key : keys) {
             Set<Reader<R>> matching = filterIndex.get(key);
             if (matching != null) {
-                now.addAll(matching);
+                for (Reader<R> r : matching) {
+                    serveNow(r, seq, out);
+                }
             }
-        }
-        // Every idle reader not served now retains this message first: one timer per time bound.
-        for (Map.Entry<Long, List<Reader<R>>> idle : idleByTime.entrySet()) {
-            if (!idle.getValue().isEmpty()) {
-                timers.add(new TimerEntry<>(at + idle.getKey(), seq, idle.getKey(), idle.getValue()));
-                idle.setValue(new ArrayList<>());
-            }
-        }
-        for (Reader<R> r : now) {
-            boolean wasIdle = r.retained(seq - 1) == 0;
-            long oldCursor = r.cursor;
-            deliverNow(r, seq, out);
-            if (r.retained(head) == 0) {
-                becomeIdle(r);
-            } else if (r.cursor != oldCursor && !wasIdle) {
-                arm(r); // its oldest retained message changed
-            }
-            rebucket(r);
         }
         List<Reader<R>> due = triggerBuckets.remove(seq);
         if (due != null) {
             for (Reader<R> r : due) {
-                if (r.active && r.trigger == seq && r.retained(head) > 0) {
+                if (!r.active || r.trigger != seq) {
+                    continue; // filed elsewhere since
+                }
+                if (triggerOf(r) <= seq) {
                     flush(r, out);
+                } else {
+                    file(r); // early deliveries moved its flush later
                 }
             }
         }
@@ -196,12 +206,20 @@ public final class ConsistencyEngine<R> {
     /** Flushes every reader whose oldest retained message has waited its time bound by {@code now}. */
     public void onTime(long now, List<Delivery<R>> out) {
         while (!timers.isEmpty() && timers.peek().deadline() <= now) {
-            TimerEntry<R> entry = timers.poll();
-            for (Reader<R> r : entry.readers()) {
-                if (r.active && r.cursor == entry.seq() && r.requirements.timeMillis() == entry.timeMillis()
-                        && r.retained(head) > 0) {
-                    flush(r, out);
+            Timer<R> timer = timers.poll();
+            TimeClass<R> tc = timer.timeClass();
+            int ring = ring(timer.seq());
+            if (tc.armedFor[ring] == timer.seq()) {
+                tc.armedFor[ring] = -1;
+            }
+            List<Reader<R>> due = new ArrayList<>();
+            for (Reader<R> r = tc.byCursor[ring]; r != null; r = r.next) {
+                if (r.cursor == timer.seq() && r.retained(head) > 0) {
+                    due.add(r);
                 }
+            }
+            for (Reader<R> r : due) {
+                flush(r, out);
             }
         }
     }
@@ -234,15 +252,41 @@ public final class ConsistencyEngine<R> {
         return seqs;
     }
 
+    /** Timers queued (for tests and reports): at most one per time bound and retained message. */
+    int queuedTimers() {
+        return timers.size();
+    }
+
+    /** Bucket entries filed, live or stale (for tests and reports). */
+    int bucketEntries() {
+        int n = 0;
+        for (List<Reader<R>> bucket : triggerBuckets.values()) {
+            n += bucket.size();
+        }
+        return n;
+    }
+
     // ---- internals ------------------------------------------------------------------------------
 
     private int slot(long seq) {
         return (int) (seq % capacity);
     }
 
+    /** Ring slot of a cursor: cursors of linked readers span capacity + 1 values (head - capacity + 1 .. head + 1). */
+    private int ring(long seq) {
+        return (int) (seq % (capacity + 1));
+    }
+
     private void checkVolume(Requirements requirements) {
         if (requirements.volume() > capacity) {
             throw new IllegalArgumentException("volume " + requirements.volume() + " exceeds the history size " + capacity);
+        }
+    }
+
+    /** The reader gets {@code seq} now unless it already has (several rules may name it). */
+    private void serveNow(Reader<R> r, long seq, List<Delivery<R>> out) {
+        if (r.active && seq >= r.cursor && !r.isEarly(seq)) {
+            deliverNow(r, seq, out);
         }
     }
 
@@ -260,8 +304,12 @@ public final class ConsistencyEngine<R> {
             seqs[i] = chain.get(chain.size() - 1 - i);
         }
         seqs[seqs.length - 1] = seq;
+        long cursor = r.cursor;
         for (long s : seqs) {
             r.markEarly(s);
+        }
+        if (r.cursor != cursor) {
+            relink(r);
         }
         out.add(new Delivery<>(r.owner, Delivery.Kind.NOW, seqs));
     }
@@ -270,34 +318,87 @@ public final class ConsistencyEngine<R> {
         long[] seqs = retainedSeqs(r);
         r.cursor = head + 1;
         r.early = null;
+        relink(r);
         if (seqs.length > 0) {
             out.add(new Delivery<>(r.owner, Delivery.Kind.FLUSH, seqs));
         }
-        becomeIdle(r);
-        rebucket(r);
+        file(r);
     }
 
-    private void becomeIdle(Reader<R> r) {
-        idleByTime.computeIfAbsent(r.requirements.timeMillis(), t -> new ArrayList<>()).add(r);
-    }
-
-    /** A timer for this reader alone, at its oldest retained message's deadline. */
-    private void arm(Reader<R> r) {
-        long deadline = postedAt(r.cursor) + r.requirements.timeMillis();
-        timers.add(new TimerEntry<>(deadline, r.cursor, r.requirements.timeMillis(), List.of(r)));
-    }
-
-    /**
-     * Files the reader under the head at which it must flush: when its retained count reaches its
-     * volume, or when its oldest retained message is the oldest the history still holds.
-     */
-    private void rebucket(Reader<R> r) {
+    /** The head at which the reader must flush: its retained count reaches its volume, or its oldest retained message is the history's oldest. */
+    private long triggerOf(Reader<R> r) {
         long byVolume = r.cursor - 1 + r.requirements.volume() + r.earlyCount();
         long bySpan = r.cursor + capacity - 1;
-        long trigger = Math.min(byVolume, bySpan);
-        if (trigger != r.trigger) {
-            r.trigger = trigger;
-            triggerBuckets.computeIfAbsent(trigger, t -> new ArrayList<>()).add(r);
+        return Math.min(byVolume, bySpan);
+    }
+
+    private void file(Reader<R> r) {
+        long trigger = triggerOf(r);
+        r.trigger = trigger;
+        triggerBuckets.computeIfAbsent(trigger, t -> new ArrayList<>()).add(r);
+    }
+
+    private TimeClass<R> timeClass(long timeMillis) {
+        return timeClasses.computeIfAbsent(timeMillis, t -> new TimeClass<>(t, capacity + 1));
+    }
+
+    /** Makes the reader a member of a time bound, listed under its cursor. */
+    private void link(Reader<R> r, TimeClass<R> tc) {
+        tc.members++;
+        attach(r, tc);
+    }
+
+    private void unlink(Reader<R> r) {
+        TimeClass<R> tc = r.timeClass;
+        if (tc == null) {
+            return;
+        }
+        detach(r);
+        r.timeClass = null;
+        if (--tc.members == 0) {
+            timeClasses.remove(tc.timeMillis); // timers still queued for it find empty lists
+        }
+    }
+
+    /** The reader's cursor moved: list it under the new one. */
+    private void relink(Reader<R> r) {
+        detach(r);
+        attach(r, r.timeClass);
+    }
+
+    /** Lists the reader under its cursor, arming that list's timer if the cursor is retained. */
+    private void attach(Reader<R> r, TimeClass<R> tc) {
+        r.timeClass = tc;
+        r.linkedSlot = ring(r.cursor);
+        r.prev = null;
+        r.next = tc.byCursor[r.linkedSlot];
+        if (r.next != null) {
+            r.next.prev = r;
+        }
+        tc.byCursor[r.linkedSlot] = r;
+        if (r.cursor <= head) {
+            arm(tc, r.cursor);
+        }
+    }
+
+    private void detach(Reader<R> r) {
+        if (r.prev != null) {
+            r.prev.next = r.next;
+        } else {
+            r.timeClass.byCursor[r.linkedSlot] = r.next;
+        }
+        if (r.next != null) {
+            r.next.prev = r.prev;
+        }
+        r.prev = null;
+        r.next = null;
+    }
+
+    private void arm(TimeClass<R> tc, long seq) {
+        int ring = ring(seq);
+        if (tc.armedFor[ring] != seq) {
+            tc.armedFor[ring] = seq;
+            timers.add(new Timer<>(postedAt(seq) + tc.timeMillis, tc, seq));
         }
     }
 

@@ -12,9 +12,14 @@ public final class Reader<R> {
     long cursor;
     /** Sorted sequence numbers >= cursor delivered early; null when none. */
     long[] early;
-    /** The head at which a volume or history-span flush is due. */
+    /** The head whose trigger bucket this reader is filed under (its flush is due there or later). */
     long trigger = -1;
     boolean active = true;
+    /** The time bound it is filed under, and its place in that bound's list for its cursor. */
+    ConsistencyEngine.TimeClass<R> timeClass;
+    int linkedSlot;
+    Reader<R> prev;
+    Reader<R> next;
 
     Reader(R owner, Requirements requirements, long cursor) {
         this.owner = owner;

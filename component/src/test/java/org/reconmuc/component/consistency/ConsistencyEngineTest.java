@@ -192,6 +192,28 @@ class ConsistencyEngineTest {
     }
 
     @Test
+    void bookkeepingStaysBoundedByTheRoomNotByMessagesTimesOccupants() {
+        // Volume 1 flushes on every retained message; a long time bound keeps timers queued long.
+        ConsistencyEngine<String> room = new ConsistencyEngine<>(100);
+        List<Reader<String>> readers = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            readers.add(room.relax("r" + i, new Requirements(Set.of(FilterKey.topic("t" + (i % 6))), 600_000,
+                    1 + i % 60, Aggregation.PLAIN)));
+        }
+        long at = 0;
+        for (long s = 1; s <= 6000; s++) {
+            at += 166; // 6 messages a second
+            room.onMessage(s, at, s > 1 && s % 3 == 0 ? s - 1 : 0, Set.of(FilterKey.topic("t" + (s % 6))), List.of(), out);
+            room.onTime(at, out);
+            out.clear();
+        }
+        // One timer per (time bound, message) at most: the messages of the last 600 s, whatever the room size.
+        assertThat(room.queuedTimers()).isLessThanOrEqualTo(600_000 / 166 + 1);
+        // Bucket entries: about one per reader (plus the few filed early and not yet due).
+        assertThat(room.bucketEntries()).isLessThan(2 * readers.size());
+    }
+
+    @Test
     void volumeMayNotExceedTheHistorySize() {
         assertThatThrownBy(() -> engine.relax("alice", wants(null, 60, 101)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("history size");
