@@ -92,10 +92,10 @@ class BenchmarksSanityTest {
                 .element(Batches.ELEMENT))).hasSize(10);
         assertThat(m.messages).isEqualTo(80);
 
-        // The prototype writes the same stanza as the DOM path, but for the random stanza id.
+        // The room's concatenated batch is the same stanza as the old DOM path, but for the random stanza id.
         List<RoomStanzas.Entry> first = b.batches().get(0);
-        String viaDom = RoomStanzas.plainBatch(first);
-        String concatenated = RoomStanzas.plainBatchConcatenated(first);
+        String viaDom = RoomStanzas.plainBatchDom(first);
+        String concatenated = RoomStanzas.plainBatch(first);
         assertThat(concatenated.replaceAll("id=\"[0-9a-f-]{36}\"", "id=\"x\""))
                 .isEqualTo(viaDom.replaceAll("id=\"[0-9a-f-]{36}\"", "id=\"x\""));
 

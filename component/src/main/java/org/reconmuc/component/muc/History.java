@@ -6,7 +6,6 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.dom4j.Element;
 import org.reconmuc.component.protocol.Batches;
 import org.xmpp.packet.Message;
 
@@ -25,7 +24,6 @@ final class History {
         private final Occupant author;
         private final String stanzaId;
         private final int chars;
-        private Element forwarded;
         private String forwardedXml;
 
         Entry(long seq, Instant at, Message broadcast, Occupant author, String stanzaId) {
@@ -58,17 +56,10 @@ final class History {
             return chars;
         }
 
-        /** XEP-0297 form for batches; rendered once, shared by every batch that carries it. */
-        Element forwarded(String roomJid) {
-            if (forwarded == null) {
-                forwarded = Batches.forwarded(broadcast.getElement(), at, roomJid);
-            }
-            return forwarded;
-        }
-
+        /** XEP-0297 form for batches, as XML text: rendered once, shared by every batch that carries it. */
         String forwardedXml(String roomJid) {
             if (forwardedXml == null) {
-                forwardedXml = forwarded(roomJid).asXML();
+                forwardedXml = Batches.forwarded(broadcast.getElement(), at, roomJid).asXML();
             }
             return forwardedXml;
         }

@@ -11,7 +11,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import org.dom4j.Element;
 import org.reconmuc.component.consistency.Aggregation;
 import org.reconmuc.component.consistency.ConsistencyEngine;
 import org.reconmuc.component.consistency.Delivery;
@@ -174,32 +173,18 @@ final class RoomConsistency {
             return;
         }
         String roomJid = room.jid().toString();
-        List<History.Entry> entries = new ArrayList<>(seqs.length);
+        List<String> items = new ArrayList<>(seqs.length);
         for (long seq : seqs) {
             History.Entry e = room.history().get(seq);
             if (e != null) {
-                entries.add(e);
+                items.add(e.forwardedXml(roomJid));
             }
         }
-        Element batch;
-        if (mode == Aggregation.DEFLATE) {
-            List<String> xml = new ArrayList<>(entries.size());
-            for (History.Entry e : entries) {
-                xml.add(e.forwardedXml(roomJid));
-            }
-            batch = Batches.deflate(xml, DEFLATE_LEVEL);
-        } else {
-            List<Element> items = new ArrayList<>(entries.size());
-            for (History.Entry e : entries) {
-                items.add(e.forwarded(roomJid));
-            }
-            batch = Batches.plain(items);
-        }
-        Message m = new Message();
+        String batch = mode == Aggregation.DEFLATE ? Batches.deflate(items, DEFLATE_LEVEL).asXML() : Batches.plainXml(items);
+        Message m = new PrerenderedMessage(batch);
         m.setType(Message.Type.groupchat);
         m.setFrom(room.jid().jid());
         m.setID(UUID.randomUUID().toString());
-        m.getElement().add(batch);
         room.sendToAllSessions(o, m);
     }
 

@@ -79,6 +79,23 @@ public final class Batches {
         return batch;
     }
 
+    /**
+     * A plain batch as XML text, from its items' XML text (each with its own namespace
+     * declarations): what a room sends, without building a DOM per recipient.
+     */
+    public static String plainXml(List<String> forwardedXml) {
+        int length = 64;
+        for (String f : forwardedXml) {
+            length += f.length();
+        }
+        StringBuilder xml = new StringBuilder(length).append("<").append(ELEMENT).append(" xmlns=\"").append(NAMESPACE)
+                .append("\" count=\"").append(forwardedXml.size()).append("\">");
+        for (String f : forwardedXml) {
+            xml.append(f);
+        }
+        return xml.append("</").append(ELEMENT).append(">").toString();
+    }
+
     /** A compressed batch of the given {@code <forwarded/>} items, each as its own XML text. */
     public static Element deflate(List<String> forwardedXml, int level) {
         StringBuilder all = new StringBuilder();

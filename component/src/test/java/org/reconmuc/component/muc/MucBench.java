@@ -45,8 +45,20 @@ final class MucBench {
 
     MucBench(ServiceConfig config, Instant start) {
         clock = new ManualClock(start);
-        service = new MucService(config, clock, Runnable::run, p -> outbox.add(p.createCopy()),
+        service = new MucService(config, clock, Runnable::run, p -> outbox.add(asSent(p)),
                 (delay, task) -> timers.add(new Timed(clock.millis() + delay, task)));
+    }
+
+    /** What the recipient gets: the stanza as its XML, parsed again (pre-rendered payloads included). */
+    private static Packet asSent(Packet p) {
+        if (!(p instanceof PrerenderedMessage)) {
+            return p.createCopy();
+        }
+        try {
+            return new Message(DocumentHelper.parseText(p.toXML()).getRootElement());
+        } catch (DocumentException e) {
+            throw new AssertionError("the room sent malformed XML: " + p.toXML(), e);
+        }
     }
 
     /** Lets time pass, running each scheduled task at its due time, in order. */
