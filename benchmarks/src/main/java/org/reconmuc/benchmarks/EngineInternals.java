@@ -10,15 +10,14 @@ import org.reconmuc.component.consistency.ConsistencyEngine;
 import org.reconmuc.component.consistency.Reader;
 
 /**
- * Read-only counts of the references the engine holds in its private structures (by
- * reflection; the component is on the class path, so its private fields are accessible): how
- * many entries its trigger buckets and timers hold, and how many of those are live rather than
- * stale entries waiting to be skipped. For the footprint report's evidence only.
+ * Read-only counts of what the engine holds in its private structures (by reflection, for the
+ * footprint report's evidence only): entries in its trigger buckets and its timer queue, and
+ * how many of those are live rather than stale entries waiting to be skipped. Time bounds keep
+ * readers in intrusive lists, so a timer holds no reference to any reader.
  */
 final class EngineInternals {
-    /** References held, per structure. */
-    record Counts(long bucketRefs, long liveBucketRefs, long timerEntries, long timerRefs, long liveTimerRefs,
-            long idleRefs, long filterIndexRefs) {
+    /** Entries held, per structure. */
+    record Counts(long bucketRefs, long liveBucketRefs, long timerEntries, long liveTimerEntries, long filterIndexRefs) {
     }
 
     private EngineInternals() {
@@ -28,45 +27,40 @@ final class EngineInternals {
         try {
             Map<Long, List<Reader<?>>> buckets = field(engine, "triggerBuckets");
             Map<?, Set<Reader<?>>> filterIndex = field(engine, "filterIndex");
-            Map<Long, List<Reader<?>>> idle = field(engine, "idleByTime");
             Collection<Object> timers = field(engine, "timers");
-            Field trigger = Reader.class.getDeclaredField("trigger");
-            Field active = Reader.class.getDeclaredField("active");
-            Field cursor = Reader.class.getDeclaredField("cursor");
-            trigger.setAccessible(true);
-            active.setAccessible(true);
-            cursor.setAccessible(true);
             long bucketRefs = 0;
             long live = 0;
             for (Map.Entry<Long, List<Reader<?>>> e : buckets.entrySet()) {
                 for (Reader<?> r : e.getValue()) {
                     bucketRefs++;
-                    if (active.getBoolean(r) && trigger.getLong(r) == e.getKey()) {
+                    if ((Boolean) field(r, "active") && (Long) field(r, "trigger") == e.getKey().longValue()) {
                         live++;
                     }
                 }
             }
-            long timerRefs = 0;
-            long liveTimer = 0;
+            long liveTimers = 0;
             for (Object t : timers) {
-                Method readers = t.getClass().getDeclaredMethod("readers");
-                Method seq = t.getClass().getDeclaredMethod("seq");
-                Method time = t.getClass().getDeclaredMethod("timeMillis");
-                readers.setAccessible(true);
-                seq.setAccessible(true);
-                time.setAccessible(true);
-                for (Object o : (List<?>) readers.invoke(t)) {
-                    Reader<?> r = (Reader<?>) o;
-                    timerRefs++;
-                    if (active.getBoolean(r) && cursor.getLong(r) == (Long) seq.invoke(t)
-                            && r.requirements().timeMillis() == (Long) time.invoke(t)) {
-                        liveTimer++;
+                Object timeClass = call(t, "timeClass");
+                long seq = (Long) call(t, "seq");
+                Object[] byCursor = field(timeClass, "byCursor");
+                for (Object r = byCursor[(int) (seq % byCursor.length)]; r != null; r = field(r, "next")) {
+                    if ((Long) field(r, "cursor") == seq) {
+                        liveTimers++;
+                        break;
                     }
                 }
             }
-            long idleRefs = idle.values().stream().mapToLong(List::size).sum();
             long indexRefs = filterIndex.values().stream().mapToLong(Set::size).sum();
-            return new Counts(bucketRefs, live, timers.size(), timerRefs, liveTimer, idleRefs, indexRefs);
+            return new Counts(bucketRefs, live, timers.size(), liveTimers, indexRefs);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("the engine's internals changed; update EngineInternals", e);
+        }
+    }
+
+    /** A reader's early array (null when none). */
+    static long[] early(Reader<?> reader) {
+        try {
+            return field(reader, "early");
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("the engine's internals changed; update EngineInternals", e);
         }
@@ -77,5 +71,11 @@ final class EngineInternals {
         Field f = o.getClass().getDeclaredField(name);
         f.setAccessible(true);
         return (T) f.get(o);
+    }
+
+    private static Object call(Object o, String method) throws ReflectiveOperationException {
+        Method m = o.getClass().getDeclaredMethod(method);
+        m.setAccessible(true);
+        return m.invoke(o);
     }
 }

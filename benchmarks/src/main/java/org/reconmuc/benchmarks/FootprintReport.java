@@ -59,7 +59,7 @@ public final class FootprintReport {
                     RelaxedRoom.TIME_MILLIS, volume, Aggregation.PLAIN);
             Reader<Occupant> reader = engine.relax(owner, r);
             System.out.printf(Locale.ROOT, "| %d | %d | %d |%n", volume, readerAlone(reader),
-                    GraphLayout.parseInstance(reader).subtract(GraphLayout.parseInstance(owner)).totalSize());
+                    readerAlone(reader) + GraphLayout.parseInstance(reader.requirements()).totalSize());
         }
         System.out.println();
 
@@ -73,10 +73,10 @@ public final class FootprintReport {
 
         System.out.println("## 3. Whole engine / N after " + WARM_UP_MESSAGES + " messages (FILTERED workload, 6 msg/s, capacity "
                 + RelaxedRoom.CAPACITY + "; occupants subtracted)");
-        System.out.println("Refs columns: references per occupant held by the engine's trigger buckets and time-bound timers"
-                + " (live = still meaningful; the rest are stale entries waiting to be skipped).");
+        System.out.println("Per occupant: references in the engine's trigger buckets, and entries in its timer queue"
+                + " (live = still meaningful; the rest are stale entries waiting to be skipped). Timers hold no reader.");
         System.out.println("| N | volume | time | Requirements | engine B/occupant | Reader+early[] B/occ | early/occ"
-                + " | bucket refs/occ (live) | timer refs/occ (live) |");
+                + " | bucket refs/occ (live) | timer entries/occ (live) |");
         System.out.println("|---:|---|---:|---|---:|---:|---:|---:|---:|");
         GraphLayout largest = null;
         // {min volume, max volume, time seconds, shared requirements (1/0), largest N to run it at}
@@ -112,7 +112,7 @@ public final class FootprintReport {
                         shared ? "shared" : "one per occupant",
                         (double) engine.totalSize() / n, (double) readersBytes / n, (double) early / n,
                         (double) c.bucketRefs() / n, (double) c.liveBucketRefs() / n,
-                        (double) c.timerRefs() / n, (double) c.liveTimerRefs() / n);
+                        (double) c.timerEntries() / n, (double) c.liveTimerEntries() / n);
                 if (n == sizes[sizes.length - 1] && v[0] == 1 && v[1] == 60 && v[2] == 60 && !shared) {
                     largest = engine;
                 }
@@ -128,11 +128,14 @@ public final class FootprintReport {
         }
     }
 
-    /** The Reader and its early array: what exists per occupant beyond its Requirements. */
+    /**
+     * The Reader and its early array: what exists per occupant beyond its Requirements. Shallow
+     * sizes, because a reader's list links lead to its neighbours, which are counted on their own.
+     */
     static long readerAlone(Reader<Occupant> reader) {
-        return GraphLayout.parseInstance(reader)
-                .subtract(GraphLayout.parseInstance(reader.owner(), reader.requirements()))
-                .totalSize();
+        long size = ClassLayout.parseInstance(reader).instanceSize();
+        long[] early = EngineInternals.early(reader);
+        return early == null ? size : size + ClassLayout.parseInstance(early).instanceSize();
     }
 
     /** Messages delivered early and still at or after the cursor: all messages minus retained minus before-cursor. */

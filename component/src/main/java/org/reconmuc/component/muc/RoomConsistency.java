@@ -40,6 +40,16 @@ final class RoomConsistency {
     /** Occupants that stated no requirements: they get every message at once. */
     private final Set<Occupant> standard = new LinkedHashSet<>();
     private long wakeupAt = Long.MAX_VALUE;
+    /**
+     * Equal requirements are one object: in a big room most occupants state the same few
+     * (a third of a relaxed occupant's memory otherwise). Bounded, least recently used out.
+     */
+    private final Map<Requirements, Requirements> interned = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Requirements, Requirements> eldest) {
+            return size() > 4096;
+        }
+    };
     /** The aggregation of occupants returning to standard mode, for their final flush. */
     private final Map<Occupant, Aggregation> leavingRelaxedMode = new HashMap<>();
 
@@ -278,7 +288,7 @@ final class RoomConsistency {
             throw new ProtocolException(ProtocolException.Kind.POLICY_VIOLATION,
                     "<volume/> may not exceed the room's history size (" + capacity + " messages)");
         }
-        return new Requirements(filters, time * 1000, volume, aggregation);
+        return interned.computeIfAbsent(new Requirements(filters, time * 1000, volume, aggregation), r -> r);
     }
 
     int historyCapacity() {
