@@ -44,12 +44,16 @@ final class RoomConsistency {
      * Equal requirements are one object: in a big room most occupants state the same few
      * (a third of a relaxed occupant's memory otherwise). Bounded, least recently used out.
      */
-    private final Map<Requirements, Requirements> interned = new LinkedHashMap<>(64, 0.75f, true) {
+    private final Map<InternKey, Requirements> interned = new LinkedHashMap<>(64, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<Requirements, Requirements> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<InternKey, Requirements> eldest) {
             return size() > 4096;
         }
     };
+
+    /** Order matters: results list filter entries in the order the occupant added them. */
+    private record InternKey(List<FilterKey> filters, long timeMillis, int volume, Aggregation aggregation) {
+    }
     /** The aggregation of occupants returning to standard mode, for their final flush. */
     private final Map<Occupant, Aggregation> leavingRelaxedMode = new HashMap<>();
 
@@ -288,7 +292,8 @@ final class RoomConsistency {
             throw new ProtocolException(ProtocolException.Kind.POLICY_VIOLATION,
                     "<volume/> may not exceed the room's history size (" + capacity + " messages)");
         }
-        return interned.computeIfAbsent(new Requirements(filters, time * 1000, volume, aggregation), r -> r);
+        return interned.computeIfAbsent(new InternKey(List.copyOf(filters), time * 1000, volume, aggregation),
+                k -> new Requirements(filters, k.timeMillis(), k.volume(), k.aggregation()));
     }
 
     int historyCapacity() {
