@@ -3,13 +3,13 @@ package org.reconmuc.component.muc;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.TreeSet;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import org.reconmuc.component.consistency.Aggregation;
 import org.reconmuc.component.consistency.ConsistencyEngine;
@@ -40,6 +40,8 @@ final class RoomConsistency {
     /** Occupants that stated no requirements: they get every message at once. */
     private final Set<Occupant> standard = new LinkedHashSet<>();
     private long wakeupAt = Long.MAX_VALUE;
+    /** The aggregation of occupants returning to standard mode, for their final flush. */
+    private final Map<Occupant, Aggregation> leavingRelaxedMode = new HashMap<>();
     /**
      * Equal requirements are one object: in a big room most occupants state the same few
      * (a third of a relaxed occupant's memory otherwise). Bounded, least recently used out.
@@ -54,8 +56,6 @@ final class RoomConsistency {
     /** Order matters: results list filter entries in the order the occupant added them. */
     private record InternKey(List<FilterKey> filters, long timeMillis, int volume, Aggregation aggregation) {
     }
-    /** The aggregation of occupants returning to standard mode, for their final flush. */
-    private final Map<Occupant, Aggregation> leavingRelaxedMode = new HashMap<>();
 
     RoomConsistency(Room room, int historyCapacity) {
         this.room = room;
