@@ -46,6 +46,7 @@ final class Room {
     private final Map<RealJid, Affiliation> affiliations = new LinkedHashMap<>();
     private final History history;
     private final IqProxy iqProxy = new IqProxy();
+    private final RoomIds ids = new RoomIds();
     private final RoomConsistency consistency;
     /** The last subject change as broadcast (from the occupant who set it), or null. */
     private Message subject;
@@ -491,6 +492,10 @@ final class Room {
         if (!destroyed) {
             consistency.onTimer();
         }
+    }
+
+    RoomIds ids() {
+        return ids;
     }
 
     IqProxy iqProxy() {

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
 import org.reconmuc.component.consistency.Aggregation;
 import org.reconmuc.component.consistency.ConsistencyEngine;
 import org.reconmuc.component.consistency.Delivery;
@@ -198,7 +197,7 @@ final class RoomConsistency {
         Message m = new PrerenderedMessage(batch);
         m.setType(Message.Type.groupchat);
         m.setFrom(room.jid().jid());
-        m.setID(UUID.randomUUID().toString());
+        m.setID(room.ids().messageId());
         room.sendToAllSessions(o, m);
     }
 

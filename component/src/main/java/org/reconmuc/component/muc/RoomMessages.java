@@ -1,6 +1,5 @@
 package org.reconmuc.component.muc;
 
-import java.util.UUID;
 import org.dom4j.Element;
 import org.reconmuc.component.jid.OccupantJid;
 import org.reconmuc.component.jid.RealJid;
@@ -73,15 +72,16 @@ final class RoomMessages {
             }
             return;
         }
-        String stanzaId = UUID.randomUUID().toString();
+        if (message.getBody() == null && message.getElement().element("subject") == null) {
+            // Chat states and markers are not logged, so nothing can refer to them: no stanza-id.
+            room.consistency().postUnretained(out);
+            return;
+        }
+        String stanzaId = room.ids().stanzaId(room.history().head() + 1);
         Element id = out.getElement().addElement("stanza-id", Namespaces.STANZA_ID);
         id.addAttribute("id", stanzaId);
         id.addAttribute("by", room.jid().toString());
-        if (message.getBody() != null || message.getElement().element("subject") != null) {
-            room.consistency().post(out, sender, message, stanzaId);
-        } else {
-            room.consistency().postUnretained(out);
-        }
+        room.consistency().post(out, sender, message, stanzaId);
     }
 
     /** A client must not pass off its own stanza-id or MUC status as the room's (XEP-0359 §5). */

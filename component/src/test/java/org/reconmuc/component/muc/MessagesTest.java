@@ -62,6 +62,27 @@ class MessagesTest {
     }
 
     @Test
+    void stanzaIdsAreUniqueShortAndOnlyOnLoggedMessages() {
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        for (int i = 0; i < 50; i++) {
+            muc.say("juliet@capulet.lit/balcony", ROOM, "line " + i);
+            muc.send("<message from='juliet@capulet.lit/balcony' to='" + ROOM + "' type='groupchat'>"
+                    + "<composing xmlns='http://jabber.org/protocol/chatstates'/></message>");
+            muc.clock.advance(java.time.Duration.ofSeconds(1));
+        }
+        for (Packet p : muc.receivedBy("romeo@montague.lit/phone")) {
+            Element sid = ((Message) p).getChildElement("stanza-id", Namespaces.STANZA_ID);
+            if (((Message) p).getBody() == null) {
+                assertThat(sid).as("a chat state is not logged").isNull();
+            } else {
+                assertThat(ids.add(sid.attributeValue("id"))).as("unique").isTrue();
+                assertThat(sid.attributeValue("id")).hasSizeLessThan(20);
+            }
+        }
+        assertThat(ids).hasSize(50);
+    }
+
+    @Test
     void chatStatesAreBroadcastButNotKeptInHistory() {
         muc.send("<message from='juliet@capulet.lit/balcony' to='" + ROOM + "' type='groupchat'>"
                 + "<composing xmlns='http://jabber.org/protocol/chatstates'/></message>");
