@@ -111,6 +111,10 @@ final class Bot implements StanzaFilter {
                 continue;
             }
             long[] id = MessageIds.parse(msg.attributeValue("id"));
+            Element sid = msg.element("stanza-id");
+            if (id != null && sid != null && id[0] >= 0 && id[0] < run.parent.length) {
+                run.stanzaIds.compareAndSet((int) id[0], null, sid.attributeValue("id"));
+            }
             if (id != null) {
                 deliver((int) id[0], id[1], true, now);
             }
@@ -127,6 +131,7 @@ final class Bot implements StanzaFilter {
         }
         got.set(seq);
         received++;
+        run.seen.set(seq, 1);
         int parent = run.parent[seq];
         if (parent >= 0 && !got.get(parent) && run.sent.get(parent) == 1) {
             outOfOrder++;

@@ -15,6 +15,8 @@ final class RunState {
     final AtomicReferenceArray<String> stanzaIds;
     /** Whether each message has been sent (so a bot can tell a reply whose parent was never sent). */
     final java.util.concurrent.atomic.AtomicIntegerArray sent;
+    /** Whether some bot has received each message: the room has processed it. */
+    final java.util.concurrent.atomic.AtomicIntegerArray seen;
     final Series series;
     final Histogram immediate = new Histogram();
     final Histogram retained = new Histogram();
@@ -34,6 +36,7 @@ final class RunState {
         }
         this.stanzaIds = new AtomicReferenceArray<>(msgs.size());
         this.sent = new java.util.concurrent.atomic.AtomicIntegerArray(msgs.size());
+        this.seen = new java.util.concurrent.atomic.AtomicIntegerArray(msgs.size());
         this.series = series;
     }
 }

@@ -119,6 +119,7 @@ final class ScenarioResult {
         cdfs.put("immediate", r.run.immediate.cdf());
         cdfs.put("retained", r.run.retained.cdf());
         summary.put("schedule_lag_ms", stats(r.lag));
+        summary.put("reply_wait_for_parent_ms", stats(r.replyWait));
 
         summary.put("processes", processes(r));
         summary.put("facts", r.facts);
