@@ -59,7 +59,7 @@ final class Help {
               --drain SECONDS            after the last message, wait at most this long for every bot to have
                                          every message [relaxed: time + 15, else 15]
               --out DIR                  results folder [replay-results/<date-time>]
-              --run-dir DIR              server run directories (config, state, logs) [target/replay-run]
+              --run-dir DIR              server run directories (config, state, logs) [$TMPDIR/irc-replay-run]
               --logs DIR                 the IRC logs [../shared/irc-logs]
               --seed N                   topics of listeners and volumes [1]
               --component process|inprocess  the component in its own JVM (CPU, RSS and heap sampled by PID)

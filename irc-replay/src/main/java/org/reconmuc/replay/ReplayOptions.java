@@ -24,7 +24,7 @@ final class ReplayOptions {
     boolean compression = true;
     Path logs;
     Path out;
-    Path runDir = Path.of("target", "replay-run");
+    Path runDir = Path.of(System.getProperty("java.io.tmpdir"), "irc-replay-run");
     long seed = 1;
     double drainSeconds = -1;
     String componentMode = "process";

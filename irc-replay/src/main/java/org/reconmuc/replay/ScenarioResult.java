@@ -260,8 +260,15 @@ final class ScenarioResult {
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(dir.resolve("latency-cdf.csv"), StandardCharsets.UTF_8))) {
             w.println("deliveries,latency_ms_at_most,fraction");
             for (Map.Entry<String, List<double[]>> e : cdfs.entrySet()) {
-                for (double[] p : e.getValue()) {
-                    w.println(e.getKey() + "," + fmt(p[0]) + "," + String.format(Locale.ROOT, "%.6f", p[1]));
+                // At most ~2,000 points per curve: a point whenever the fraction rose by 0.0005, and the last.
+                double last = -1;
+                List<double[]> pts = e.getValue();
+                for (int i = 0; i < pts.size(); i++) {
+                    double[] p = pts.get(i);
+                    if (p[1] - last >= 0.0005 || i == pts.size() - 1) {
+                        w.println(e.getKey() + "," + fmt(p[0]) + "," + String.format(Locale.ROOT, "%.6f", p[1]));
+                        last = p[1];
+                    }
                 }
             }
         }
