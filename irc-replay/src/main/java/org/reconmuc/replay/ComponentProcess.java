@@ -36,12 +36,8 @@ final class ComponentProcess implements AutoCloseable {
             Path log) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + heap, "-Xms" + heap, "-XX:+UseParallelGC",
-                "-cp", System.getProperty("java.class.path"), ComponentMain.class.getName(),
-                "--server-host", "127.0.0.1", "--server-port", Integer.toString(componentPort),
-                "--domain", domain, "--secret", secret,
-                "--history-size", Integer.toString(historySize),
-                // The replay's speakers are not the flooders this limit is for.
-                "--rate-messages-per-second", "1000", "--rate-burst", "1000"));
+                "-cp", System.getProperty("java.class.path"), ComponentMain.class.getName()));
+        cmd.addAll(args(componentPort, domain, secret, historySize));
         ProcessBuilder b = new ProcessBuilder(cmd);
         b.environment().put("RECONMUC_LOG_LEVEL", "WARN");
         b.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
@@ -52,6 +48,15 @@ final class ComponentProcess implements AutoCloseable {
             throw new IOException("the component did not attach to the server within 30 s: " + cp.tail + " (log " + log + ")");
         }
         return cp;
+    }
+
+    /** The component's settings, as its command-line flags (the component's stable interface). */
+    static List<String> args(int componentPort, String domain, String secret, int historySize) {
+        return List.of("--server-host", "127.0.0.1", "--server-port", Integer.toString(componentPort),
+                "--domain", domain, "--secret", secret,
+                "--history-size", Integer.toString(historySize),
+                // The replay's speakers are not the flooders this limit is for.
+                "--rate-messages-per-second", "1000", "--rate-burst", "1000");
     }
 
     private void read() {

@@ -35,6 +35,7 @@ import org.jxmpp.jid.EntityFullJid;
 import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
 import org.reconmuc.component.ReconMuc;
+import org.reconmuc.component.config.ConfigLoader;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.replay.meter.BotMeter;
 import org.reconmuc.replay.meter.Histogram;
@@ -127,7 +128,7 @@ final class ReplayRun {
                     b.topic = b.spec.firstChannel();
                 }
             }
-            Thread.sleep(2000); // let the presence storm of the joins settle
+            settle();
             replay();
         } finally {
             stopAll();
@@ -141,12 +142,8 @@ final class ReplayRun {
                     server.componentSecret(), historySize, o.componentHeap, runDir.resolve("component.log"));
             facts.put("component_pid", componentProcess.pid());
         } else {
-            ServiceConfig config = ServiceConfig.defaults().withServer(server.host(), server.componentPort())
-                    .withDomainAndSecret(server.componentDomain(), server.componentSecret())
-                    .withHistorySize(historySize);
-            config = new ServiceConfig(config.serverHost(), config.serverPort(), config.domain(), config.secret(),
-                    config.historySize(), config.maxStanzaBytes(), 1000, 1000, config.maxOccupantsPerRoom(),
-                    config.maxFilterEntries(), config.keepaliveInterval(), config.reconnectMaxBackoff());
+            ServiceConfig config = ConfigLoader.load(ComponentProcess.args(server.componentPort(), server.componentDomain(),
+                    server.componentSecret(), historySize).toArray(new String[0]), java.util.Map.of());
             componentInProcess = ReconMuc.start(config);
             if (!componentInProcess.awaitConnected(Duration.ofSeconds(30))) {
                 throw new IllegalStateException("the component did not attach within 30 s");
@@ -295,6 +292,21 @@ final class ReplayRun {
             }
             status.progress(++i, pending.size());
         }
+    }
+
+    /** Waits (at most 60 s) until the joins' presence storm is over: no presence for 2 s. */
+    private void settle() throws InterruptedException {
+        status.phase(scenario.label() + ": waiting for the join presences to settle");
+        long last = -1;
+        int quiet = 0;
+        long end = System.nanoTime() + 60_000_000_000L;
+        while (quiet < 4 && System.nanoTime() < end) {
+            Thread.sleep(500);
+            long now = run.presencesReceived.get();
+            quiet = now == last ? quiet + 1 : 0;
+            last = now;
+        }
+        facts.put("presences_received_in_joins", last);
     }
 
     // ---- the replay -------------------------------------------------------------------------------
