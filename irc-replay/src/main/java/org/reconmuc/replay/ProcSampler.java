@@ -59,7 +59,19 @@ final class ProcSampler {
 
     /** One sample of everything, once a second. */
     record Sample(int second, double serverCpu, long serverRss, double componentCpu, long componentRss,
-            long componentHeap, double harnessCpu, long harnessRss, long harnessHeap) {
+            long componentHeap, long componentHeapAfterGc, double harnessCpu, long harnessRss, long harnessHeap,
+            long harnessHeapAfterGc) {
+    }
+
+    /** Heap in use right after the last collection of each heap pool, summed: the live data, roughly. */
+    static long heapAfterLastGc() {
+        long sum = 0;
+        for (java.lang.management.MemoryPoolMXBean pool : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == java.lang.management.MemoryType.HEAP && pool.getCollectionUsage() != null) {
+                sum += pool.getCollectionUsage().getUsed();
+            }
+        }
+        return sum;
     }
 
     /** Keeps the samples and turns cumulative CPU seconds into per-second percentages. */

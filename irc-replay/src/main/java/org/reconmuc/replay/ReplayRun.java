@@ -518,9 +518,10 @@ final class ReplayRun {
                 ProcSampler.Sample s = new ProcSampler.Sample(second,
                         ProcSampler.cpuSeconds(server.pid()), ProcSampler.rssBytes(server.pid()),
                         cpid > 0 ? ProcSampler.cpuSeconds(cpid) : Double.NaN, cpid > 0 ? ProcSampler.rssBytes(cpid) : -1,
-                        componentProcess != null ? componentProcess.heapUsed
-                                : componentInProcess != null ? -2 : -1,
-                        ProcSampler.cpuSeconds(self), ProcSampler.rssBytes(self), r.totalMemory() - r.freeMemory());
+                        componentProcess != null ? componentProcess.heapUsed : -1,
+                        componentProcess != null ? componentProcess.heapAfterGc : -1,
+                        ProcSampler.cpuSeconds(self), ProcSampler.rssBytes(self), r.totalMemory() - r.freeMemory(),
+                        ProcSampler.heapAfterLastGc());
                 synchronized (samples) {
                     samples.add(s);
                 }

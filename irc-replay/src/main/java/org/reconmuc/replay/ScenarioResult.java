@@ -146,6 +146,8 @@ final class ScenarioResult {
         long serverRssMax = 0;
         long componentRssMax = 0;
         long componentHeapMax = 0;
+        long componentHeapAfterGcMax = 0;
+        long harnessHeapAfterGcMax = 0;
         long harnessRssMax = 0;
         long harnessHeapMax = 0;
         double serverRssSum = 0;
@@ -156,6 +158,8 @@ final class ScenarioResult {
             componentRssMax = Math.max(componentRssMax, s.componentRss());
             componentRssSum += Math.max(0, s.componentRss());
             componentHeapMax = Math.max(componentHeapMax, s.componentHeap());
+            componentHeapAfterGcMax = Math.max(componentHeapAfterGcMax, s.componentHeapAfterGc());
+            harnessHeapAfterGcMax = Math.max(harnessHeapAfterGcMax, s.harnessHeapAfterGc());
             harnessRssMax = Math.max(harnessRssMax, s.harnessRss());
             harnessHeapMax = Math.max(harnessHeapMax, s.harnessHeap());
         }
@@ -173,6 +177,7 @@ final class ScenarioResult {
             comp.put("rss_mb_max", componentRssMax / 1e6);
             comp.put("rss_mb_mean", componentRssSum / k / 1e6);
             comp.put("heap_used_mb_max", componentHeapMax / 1e6);
+            comp.put("heap_after_gc_mb_max", componentHeapAfterGcMax / 1e6);
         } else {
             comp.put("note", r.scenario().usesComponent() ? "in-process: not separable from the harness" : "not used");
         }
@@ -182,6 +187,7 @@ final class ScenarioResult {
         harness.put("cpu_percent_mean", 100 * r.harnessCpuSeconds / secs);
         harness.put("rss_mb_max", harnessRssMax / 1e6);
         harness.put("heap_used_mb_max", harnessHeapMax / 1e6);
+        harness.put("heap_after_gc_mb_max", harnessHeapAfterGcMax / 1e6);
         p.put("harness_bots", harness);
         return p;
     }
@@ -198,7 +204,7 @@ final class ScenarioResult {
                 h.append(',').append(m.name().toLowerCase(Locale.ROOT));
             }
             h.append(",schedule_lag_max_ms,server_cpu_pct,server_rss_mb,component_cpu_pct,component_rss_mb,"
-                    + "component_heap_mb,harness_cpu_pct,harness_rss_mb,harness_heap_mb");
+                    + "component_heap_mb,component_heap_after_gc_mb,harness_cpu_pct,harness_rss_mb,harness_heap_mb,harness_heap_after_gc_mb");
             w.println(h);
             for (int s = 0; s < seconds; s++) {
                 StringBuilder b = new StringBuilder().append(s);
@@ -215,11 +221,13 @@ final class ScenarioResult {
                             : fmt(100 * (cur.componentCpu() - prev.componentCpu())));
                     b.append(',').append(cur.componentRss() < 0 ? "" : fmt(cur.componentRss() / 1e6));
                     b.append(',').append(cur.componentHeap() < 0 ? "" : fmt(cur.componentHeap() / 1e6));
+                    b.append(',').append(cur.componentHeapAfterGc() < 0 ? "" : fmt(cur.componentHeapAfterGc() / 1e6));
                     b.append(',').append(prev == null ? "" : fmt(100 * (cur.harnessCpu() - prev.harnessCpu())));
                     b.append(',').append(fmt(cur.harnessRss() / 1e6));
                     b.append(',').append(fmt(cur.harnessHeap() / 1e6));
+                    b.append(',').append(fmt(cur.harnessHeapAfterGc() / 1e6));
                 } else {
-                    b.append(",,,,,,,,");
+                    b.append(",,,,,,,,,,");
                 }
                 w.println(b);
             }
