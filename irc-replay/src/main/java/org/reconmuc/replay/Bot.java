@@ -1,0 +1,183 @@
+package org.reconmuc.replay;
+
+import java.util.BitSet;
+import java.util.List;
+import org.dom4j.DocumentHelper;
+import org.dom4j.Element;
+import org.dom4j.QName;
+import org.jivesoftware.smack.filter.StanzaFilter;
+import org.jivesoftware.smack.packet.ExtensionElement;
+import org.jivesoftware.smack.packet.Message;
+import org.jivesoftware.smack.packet.Presence;
+import org.jivesoftware.smack.packet.StandardExtensionElement;
+import org.jivesoftware.smack.packet.Stanza;
+import org.jivesoftware.smack.tcp.XMPPTCPConnection;
+import org.jivesoftware.smackx.sid.element.StanzaIdElement;
+import org.reconmuc.component.protocol.Batches;
+import org.reconmuc.replay.meter.BotMeter;
+import org.reconmuc.replay.meter.Series.Metric;
+
+/**
+ * One replay participant: a real Smack connection, its meter, and the record of what it received.
+ * Incoming stanzas are accounted on the connection's own reader thread (a stanza filter that
+ * accepts nothing), so the receipt time is taken right after parsing, with no listener queue.
+ */
+final class Bot implements StanzaFilter {
+    private static final String NS = "urn:reconmuc:0";
+
+    final Workload.BotSpec spec;
+    final BotMeter meter;
+    final RunState run;
+    volatile XMPPTCPConnection connection;
+    /** The topic (channel) the bot follows: where it last spoke, or its listener's pick. */
+    volatile String topic;
+    int volume;
+    private final BitSet got = new BitSet();
+    int received;
+    int duplicates;
+    int outOfOrder;
+    int batches;
+    int batchErrors;
+    int retainedDeliveries;
+
+    Bot(Workload.BotSpec spec, BotMeter meter, RunState run) {
+        this.spec = spec;
+        this.meter = meter;
+        this.run = run;
+    }
+
+    String nick() {
+        return spec.nick();
+    }
+
+    @Override
+    public boolean accept(Stanza stanza) {
+        try {
+            if (stanza instanceof Message m) {
+                onMessage(m);
+            } else if (stanza instanceof Presence) {
+                run.presencesReceived.incrementAndGet();
+            }
+        } catch (RuntimeException e) {
+            synchronized (this) {
+                batchErrors++;
+            }
+        }
+        return false;
+    }
+
+    private void onMessage(Message m) {
+        if (m.getType() == Message.Type.error) {
+            run.errorsReceived.incrementAndGet();
+            return;
+        }
+        ExtensionElement batch = m.getExtensionElement("batch", NS);
+        if (batch != null) {
+            onBatch(batch);
+            return;
+        }
+        if (m.getBody() == null) {
+            return;
+        }
+        long[] id = MessageIds.parse(m.getStanzaId());
+        if (id == null) {
+            return;
+        }
+        StanzaIdElement sid = StanzaIdElement.getStanzaId(m);
+        if (sid != null) {
+            run.stanzaIds.compareAndSet((int) id[0], null, sid.getId());
+        }
+        boolean delayed = m.getExtensionElement("delay", "urn:xmpp:delay") != null;
+        deliver((int) id[0], id[1], delayed, System.nanoTime());
+    }
+
+    private void onBatch(ExtensionElement batch) {
+        long now = System.nanoTime();
+        List<Element> items;
+        try {
+            items = Batches.items(toDom4j((StandardExtensionElement) batch));
+        } catch (Exception ex) {
+            synchronized (this) {
+                batchErrors++;
+            }
+            return;
+        }
+        synchronized (this) {
+            batches++;
+        }
+        run.series.add(Metric.BATCHES, run.series.second(now), 1);
+        for (Element f : items) {
+            Element msg = f.element("message");
+            if (msg == null) {
+                continue;
+            }
+            long[] id = MessageIds.parse(msg.attributeValue("id"));
+            Element sid = msg.element("stanza-id");
+            if (id != null && sid != null && id[0] >= 0 && id[0] < run.parent.length) {
+                run.stanzaIds.compareAndSet((int) id[0], null, sid.attributeValue("id"));
+            }
+            if (id != null) {
+                deliver((int) id[0], id[1], true, now);
+            }
+        }
+    }
+
+    /**
+     * The parsed extension as a dom4j element, for {@link Batches#items}. (Not via
+     * {@code toXML().toString()}: Smack 4.4's LazyStringBuilder makes that quadratic in the size
+     * of the element, which took two cores at 400 batches a second.)
+     */
+    static Element toDom4j(StandardExtensionElement x) {
+        Element e = DocumentHelper.createElement(QName.get(x.getElementName(), x.getNamespace()));
+        for (java.util.Map.Entry<String, String> a : x.getAttributes().entrySet()) {
+            e.addAttribute(a.getKey(), a.getValue());
+        }
+        if (x.getText() != null) {
+            e.addText(x.getText());
+        }
+        for (StandardExtensionElement child : x.getElements()) {
+            e.add(toDom4j(child));
+        }
+        return e;
+    }
+
+    private synchronized void deliver(int seq, long sentMicros, boolean retained, long now) {
+        if (seq < 0 || seq >= run.parent.length) {
+            return;
+        }
+        if (got.get(seq)) {
+            duplicates++;
+            return;
+        }
+        got.set(seq);
+        received++;
+        run.seen.set(seq, 1);
+        int parent = run.parent[seq];
+        if (parent >= 0 && !got.get(parent) && run.sent.get(parent) == 1) {
+            outOfOrder++;
+        }
+        double ms = (now - run.series.startNanos() - sentMicros * 1000) / 1e6;
+        run.all.record(ms);
+        if (retained) {
+            retainedDeliveries++;
+            run.retained.record(ms);
+        } else {
+            run.immediate.record(ms);
+        }
+        if (parent >= 0 && run.author[parent] == spec.index() && run.author[seq] != spec.index()) {
+            run.directReplies.record(ms);
+        }
+        run.series.add(Metric.DELIVERIES, run.series.second(now), 1);
+    }
+
+    /** Messages of {@code sent} (seq set) this bot has not received. */
+    synchronized int missing(BitSet sent) {
+        BitSet m = (BitSet) sent.clone();
+        m.andNot(got);
+        return m.cardinality();
+    }
+
+    synchronized int received() {
+        return received;
+    }
+}

@@ -1,0 +1,121 @@
+package org.reconmuc.replay;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * ReConMUC in a child JVM ({@link ComponentMain}) attached to the server's component port: a
+ * separate PID, so its CPU and RSS come from /proc apart from the bots', and its heap from the
+ * lines it prints.
+ */
+final class ComponentProcess implements AutoCloseable {
+    private final Process process;
+    private final CountDownLatch ready = new CountDownLatch(1);
+    private volatile boolean failed;
+    volatile long heapUsed;
+    volatile long heapCommitted;
+    volatile long heapAfterGc;
+    private final List<String> tail = new ArrayList<>();
+
+    private ComponentProcess(Process process) {
+        this.process = process;
+        Thread reader = new Thread(this::read, "component-stdout");
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    static ComponentProcess start(int componentPort, String domain, String secret, int historySize, String heap,
+            Path log) throws IOException, InterruptedException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + heap, "-Xms" + heap, "-XX:+UseParallelGC",
+                "-cp", System.getProperty("java.class.path"), ComponentMain.class.getName()));
+        cmd.addAll(args(componentPort, domain, secret, historySize));
+        ProcessBuilder b = new ProcessBuilder(cmd);
+        b.environment().put("RECONMUC_LOG_LEVEL", "WARN");
+        b.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        b.redirectInput(ProcessBuilder.Redirect.PIPE);
+        ComponentProcess cp = new ComponentProcess(b.start());
+        if (!cp.ready.await(30, TimeUnit.SECONDS) || cp.failed) {
+            cp.close();
+            throw new IOException("the component did not attach to the server within 30 s: " + cp.tail + " (log " + log + ")");
+        }
+        return cp;
+    }
+
+    /** The component's settings, as its command-line flags (the component's stable interface). */
+    static List<String> args(int componentPort, String domain, String secret, int historySize) {
+        return List.of("--server-host", "127.0.0.1", "--server-port", Integer.toString(componentPort),
+                "--domain", domain, "--secret", secret,
+                "--history-size", Integer.toString(historySize),
+                // The replay's speakers are not the flooders this limit is for.
+                "--rate-messages-per-second", "1000", "--rate-burst", "1000");
+    }
+
+    private void read() {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                if (line.startsWith("HEAP ")) {
+                    String[] f = line.split(" ");
+                    heapUsed = Long.parseLong(f[1]);
+                    heapCommitted = Long.parseLong(f[2]);
+                    heapAfterGc = Long.parseLong(f[3]);
+                } else if (line.equals("READY")) {
+                    ready.countDown();
+                } else {
+                    synchronized (tail) {
+                        tail.add(line);
+                    }
+                    if (line.startsWith("FAILED")) {
+                        failed = true;
+                        ready.countDown();
+                    }
+                }
+            }
+        } catch (IOException ignored) {
+            // process gone
+        }
+        failed = true;
+        ready.countDown();
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    @Override
+    public void close() {
+        try {
+            process.getOutputStream().close();
+        } catch (IOException ignored) {
+            // already gone
+        }
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroy();
+                if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static String classPathOf(File f) {
+        return f.getAbsolutePath();
+    }
+}

@@ -1,0 +1,96 @@
+package org.reconmuc.replay;
+
+/** The --help text: every command and option. */
+final class Help {
+    static final String TEXT = """
+            irc-replay: real IRC logs, reply detection, and a load harness for ReConMUC
+
+            Usage:
+              java -jar irc-replay.jar evaluate [--logs DIR]
+              java -jar irc-replay.jar replay [options] SCENARIO...
+              java -jar irc-replay.jar help
+
+            Run from the repository (or its irc-replay/ folder): the servers' configuration templates are
+            found in deploy/ above the working directory (or -Dreconmuc.repoRoot=DIR), the logs in
+            ../shared/irc-logs (or --logs DIR).
+
+            evaluate
+              Parses the six channels (#ubuntu, #linux, #rust, #mediawiki, #stripe, #ubuntu-meeting; three
+              line formats), detects replies as the paper's tool did (a message addressed 'nick: ...' or
+              'nick, ...' replies to that nick's latest message; case-insensitive; nick changes followed) and
+              prints precision and recall per channel against the gold reply links, on the annotated lines.
+
+            replay SCENARIO...
+              Starts a real XMPP server on free loopback ports (and, except for 'standard', the ReConMUC
+              component in its own JVM), logs one Smack bot in per speaking IRC nick (up to --bots, the rest
+              listeners), joins them all to one room, and replays the six channels in parallel into it, each
+              channel a topic (<topic xmlns='urn:reconmuc:0'/> and '#channel' in the body), replies as
+              XEP-0461 replies to the parent's stanza-id. Each scenario runs on a fresh server, one after the
+              other, with the same workload. Every run is bounded (--messages, --duration, --drain) and stops
+              by itself; all traffic stays on 127.0.0.1.
+
+              Scenarios:
+                standard   the server's own MUC (conference.localhost): the baseline
+                off        ReConMUC, no bot states requirements (consistency off)
+                relaxed    ReConMUC, every bot states requirements: its topic as its only active filter (the
+                           channel it last spoke in; a listener picks one weighted by channel activity), time
+                           --time, volume drawn uniformly from [1, 2 x --volume], aggregation --aggregate.
+                           A bot that speaks in another channel switches its filter to it first.
+                relaxed:volume=30:time=60:aggregate=deflate
+                           a relaxed scenario with its own parameters (any of them; the rest from the flags)
+
+            Options (defaults in brackets):
+              --server prosody|ejabberd  the XMPP server [ejabberd: ~4x Prosody's fan-out on 2 cores]
+              --bots N                   bots in the room [800]
+              --messages N               messages to replay, split evenly over the channels [5400]
+              --rate R                   pace to R messages/s across all channels: each channel's real timing
+                                         is stretched to span N/R seconds [6]
+              --speed S                  instead: real log timing divided by S
+              --duration SECONDS         nothing is sent after this [900]
+              --join-rate R              joins per second (the paper: 3) [3]
+              --volume V                 relaxed: volumes drawn from [1, 2V] [10]
+              --time SECONDS             relaxed: time bound [60]
+              --aggregate none|plain|deflate  relaxed: how retained messages are flushed [plain]
+              --replies detected|gold|none    reply graph: the paper's detection, the gold links (only where
+                                         annotated), or none [detected]
+              --compression on|off       XEP-0138 zlib stream compression when the server offers it (ejabberd
+                                         natively, Prosody with deploy/prosody/plugins/mod_compression.lua) [on]
+              --no-compression           same as --compression off
+              --drain SECONDS            after the last message, wait at most this long for every bot to have
+                                         every message [relaxed: time + 15, else 15]
+              --out DIR                  results folder [replay-results/<date-time>]
+              --run-dir DIR              server run directories (config, state, logs) [$TMPDIR/irc-replay-run]
+              --logs DIR                 the IRC logs [../shared/irc-logs]
+              --seed N                   topics of listeners and volumes [1]
+              --component process|inprocess  the component in its own JVM (CPU, RSS and heap sampled by PID)
+                                         or inside the harness [process]
+              --component-heap SIZE      -Xmx/-Xms of the component's JVM [1g]
+              --history-size N           the component's room history [max(200, 2 x largest volume)]
+              --login-threads N          parallel logins [4]
+              --per-bot-series           also write bots-socket-bytes-per-second.csv (large)
+              --no-status                no progress bar / status line
+
+            What it measures (per second, per bot and in total):
+              socket bytes      bytes read from each bot's socket (compressed when XEP-0138 is negotiated)
+              xml bytes         the XML stream's payload bytes, uncompressed
+              zlib model        modelled stream compression: a per-bot zlib stream sync-flushed per stanza
+              wire bytes        each of the above + 52 B of TCP/IP header per segment (1448-B segments of a
+                                1500-B MTU, at least one per stanza)
+              stanzas, deliveries (each message in a batch counts), batches
+              latency           send to receipt (same JVM clock; the send time rides in the message id):
+                                direct replies at the parent's author, all, immediate, retained deliveries
+              completeness      lost, duplicated, out-of-causal-order deliveries (all must be 0)
+              schedule lag      how late the harness sent each message (p50/p99/max)
+              processes         CPU and RSS of the XMPP server and the component (and the component's heap),
+                                sampled from /proc by PID every second; the harness's own CPU, RSS and heap;
+                                the bots' memory per connection (heap and RSS growth over the logins and joins)
+
+            Output (in --out): summary.json (parameters, workload, every scenario), comparison.md, charts
+            bytes-per-second.png (the paper's Figure 3), wire-bytes-per-second.png, latency-cdf.png, and per
+            scenario timeseries.csv, bots.csv, latency-cdf.csv, summary.json.
+            Exit code: 0 when nothing was lost, duplicated or out of causal order; 1 otherwise; 2 bad usage.
+            """;
+
+    private Help() {
+    }
+}

@@ -1,0 +1,81 @@
+package org.reconmuc.replay;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** CPU time and resident memory of a process, from /proc/PID/stat and /proc/PID/status. */
+final class ProcSampler {
+    /** Linux clock ticks per second (USER_HZ), 100 on every common kernel. */
+    static final double HZ = 100.0;
+
+    private ProcSampler() {
+    }
+
+    /** Total CPU seconds (user + system) of the process, or NaN if it is gone. */
+    static double cpuSeconds(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            // Fields after the command (which may contain spaces) in parentheses.
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            long utime = Long.parseLong(f[11]);
+            long stime = Long.parseLong(f[12]);
+            return (utime + stime) / HZ;
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
+    /** Resident set size in bytes (VmRSS), or -1. */
+    static long rssBytes(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    String[] f = line.trim().split("\\s+");
+                    return Long.parseLong(f[1]) * 1024;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // gone
+        }
+        return -1;
+    }
+
+    /** Number of threads, or -1. */
+    static int threads(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("Threads:")) {
+                    return Integer.parseInt(line.substring(8).trim());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // gone
+        }
+        return -1;
+    }
+
+    /** One sample of everything, once a second. */
+    record Sample(int second, double serverCpu, long serverRss, double componentCpu, long componentRss,
+            long componentHeap, long componentHeapAfterGc, double harnessCpu, long harnessRss, long harnessHeap,
+            long harnessHeapAfterGc) {
+    }
+
+    /** Heap in use right after the last collection of each heap pool, summed: the live data, roughly. */
+    static long heapAfterLastGc() {
+        long sum = 0;
+        for (java.lang.management.MemoryPoolMXBean pool : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == java.lang.management.MemoryType.HEAP && pool.getCollectionUsage() != null) {
+                sum += pool.getCollectionUsage().getUsed();
+            }
+        }
+        return sum;
+    }
+
+    /** Keeps the samples and turns cumulative CPU seconds into per-second percentages. */
+    static final class Recorder {
+        final List<Sample> samples = new ArrayList<>();
+    }
+}

@@ -1,0 +1,167 @@
+package org.reconmuc.replay;
+
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.reconmuc.replay.irc.IrcLogs;
+
+/** The replay command's options (see {@link Help}). */
+final class ReplayOptions {
+    String server = "ejabberd";
+    int bots = 800;
+    int messages = 5400;
+    double rate = 6.0;
+    double speed = 0;
+    double durationSeconds = 900;
+    double joinRate = 3.0;
+    int volume = 10;
+    int time = 60;
+    String aggregate = "plain";
+    Workload.Replies replies = Workload.Replies.DETECTED;
+    boolean compression = true;
+    Path logs;
+    Path out;
+    Path runDir = Path.of(System.getProperty("java.io.tmpdir"), "irc-replay-run");
+    long seed = 1;
+    double drainSeconds = -1;
+    String componentMode = "process";
+    String componentHeap = "1g";
+    int historySize = -1;
+    boolean perBotSeries;
+    boolean status = true;
+    int loginThreads = 4;
+    List<String> scenarioSpecs = new ArrayList<>();
+
+    List<Scenario> scenarios() {
+        List<Scenario> list = new ArrayList<>();
+        for (String s : scenarioSpecs) {
+            list.add(Scenario.parse(s, volume, time, aggregate));
+        }
+        return list;
+    }
+
+    /** History size of the component: room for every volume drawn (up to 2 x volume) and at least 200. */
+    int historySizeFor(List<Scenario> scenarios) {
+        if (historySize > 0) {
+            return historySize;
+        }
+        int max = 200;
+        for (Scenario s : scenarios) {
+            max = Math.max(max, 2 * s.volume());
+        }
+        return max;
+    }
+
+    static ReplayOptions parse(String[] args) {
+        ReplayOptions o = new ReplayOptions();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (!a.startsWith("--")) {
+                o.scenarioSpecs.add(a);
+                continue;
+            }
+            String key = a.substring(2);
+            String value = null;
+            int eq = key.indexOf('=');
+            if (eq > 0) {
+                value = key.substring(eq + 1);
+                key = key.substring(0, eq);
+            }
+            switch (key) {
+                case "per-bot-series" -> {
+                    o.perBotSeries = true;
+                    continue;
+                }
+                case "no-status" -> {
+                    o.status = false;
+                    continue;
+                }
+                case "no-compression" -> {
+                    o.compression = false;
+                    continue;
+                }
+                default -> {
+                    // takes a value
+                }
+            }
+            if (value == null) {
+                if (i + 1 >= args.length) {
+                    throw new IllegalArgumentException("--" + key + " needs a value (see --help)");
+                }
+                value = args[++i];
+            }
+            try {
+                switch (key) {
+                    case "server" -> {
+                        if (!value.equals("prosody") && !value.equals("ejabberd")) {
+                            throw new IllegalArgumentException("--server is prosody or ejabberd");
+                        }
+                        o.server = value;
+                    }
+                    case "bots" -> o.bots = positive(key, Integer.parseInt(value));
+                    case "messages" -> o.messages = positive(key, Integer.parseInt(value));
+                    case "rate" -> {
+                        o.rate = Double.parseDouble(value);
+                        o.speed = 0;
+                    }
+                    case "speed" -> o.speed = Double.parseDouble(value);
+                    case "duration" -> o.durationSeconds = Double.parseDouble(value);
+                    case "join-rate" -> o.joinRate = Double.parseDouble(value);
+                    case "volume" -> o.volume = positive(key, Integer.parseInt(value));
+                    case "time" -> o.time = positive(key, Integer.parseInt(value));
+                    case "aggregate" -> o.aggregate = value;
+                    case "replies" -> o.replies = Workload.Replies.valueOf(value.toUpperCase(Locale.ROOT));
+                    case "compression" -> o.compression = switch (value) {
+                        case "on", "auto", "true" -> true;
+                        case "off", "false" -> false;
+                        default -> throw new IllegalArgumentException("--compression is on or off");
+                    };
+                    case "logs" -> o.logs = Path.of(value);
+                    case "out" -> o.out = Path.of(value);
+                    case "run-dir" -> o.runDir = Path.of(value);
+                    case "seed" -> o.seed = Long.parseLong(value);
+                    case "drain" -> o.drainSeconds = Double.parseDouble(value);
+                    case "component" -> {
+                        if (!value.equals("process") && !value.equals("inprocess")) {
+                            throw new IllegalArgumentException("--component is process or inprocess");
+                        }
+                        o.componentMode = value;
+                    }
+                    case "component-heap" -> o.componentHeap = value;
+                    case "history-size" -> o.historySize = positive(key, Integer.parseInt(value));
+                    case "login-threads" -> o.loginThreads = positive(key, Integer.parseInt(value));
+                    default -> throw new IllegalArgumentException("unknown option --" + key + " (see --help)");
+                }
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--" + key + ": not a number: '" + value + "'");
+            }
+        }
+        if (o.scenarioSpecs.isEmpty()) {
+            throw new IllegalArgumentException("name at least one scenario: standard, off, relaxed (see --help)");
+        }
+        if (o.speed <= 0 && o.rate <= 0) {
+            throw new IllegalArgumentException("--rate or --speed must be > 0");
+        }
+        if (o.durationSeconds <= 0 || o.joinRate <= 0) {
+            throw new IllegalArgumentException("--duration and --join-rate must be > 0");
+        }
+        o.scenarios(); // validates
+        if (o.logs == null) {
+            o.logs = IrcLogs.defaultDir();
+        }
+        if (o.out == null) {
+            o.out = Path.of("replay-results", LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        }
+        return o;
+    }
+
+    private static int positive(String key, int v) {
+        if (v <= 0) {
+            throw new IllegalArgumentException("--" + key + " must be > 0");
+        }
+        return v;
+    }
+}

@@ -1,0 +1,52 @@
+package org.reconmuc.replay;
+
+import org.jivesoftware.smack.packet.IQ;
+
+/** {@code <iq type='set'><consistency-requirements xmlns='urn:reconmuc:0'>…</consistency-requirements></iq>}. */
+final class RequirementsIq extends IQ {
+    static final String NS = "urn:reconmuc:0";
+    private final String content;
+
+    RequirementsIq(String content) {
+        super("consistency-requirements", NS);
+        this.content = content;
+        setType(Type.set);
+    }
+
+    @Override
+    protected IQChildElementXmlStringBuilder getIQChildElementBuilder(IQChildElementXmlStringBuilder xml) {
+        xml.rightAngleBracket();
+        xml.append(content);
+        return xml;
+    }
+
+    static String topicEntry(String topic, boolean active) {
+        return "<filter-entry element='topic' value='" + topic + "'" + (active ? "" : " active='false'") + "/>";
+    }
+
+    /** The first request of a bot: its topic, time, volume and aggregation. */
+    static RequirementsIq initial(String topic, int time, int volume, String aggregation) {
+        return new RequirementsIq("<filter>" + topicEntry(topic, true) + "</filter><time>" + time + "</time><volume>"
+                + volume + "</volume><aggregation>" + aggregation + "</aggregation>");
+    }
+
+    /** A topic switch: the old topic's entry off, the new one on. */
+    static RequirementsIq switchTopic(String from, String to) {
+        return new RequirementsIq("<filter>" + topicEntry(from, false) + topicEntry(to, true) + "</filter>");
+    }
+}
+
+/** The owner's "instant room" form (XEP-0045 §10.1.2), for a native room that reports 201. */
+final class InstantRoomIq extends IQ {
+    InstantRoomIq() {
+        super("query", "http://jabber.org/protocol/muc#owner");
+        setType(Type.set);
+    }
+
+    @Override
+    protected IQChildElementXmlStringBuilder getIQChildElementBuilder(IQChildElementXmlStringBuilder xml) {
+        xml.rightAngleBracket();
+        xml.append("<x xmlns='jabber:x:data' type='submit'/>");
+        return xml;
+    }
+}

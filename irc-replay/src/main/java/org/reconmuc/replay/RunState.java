@@ -1,0 +1,42 @@
+package org.reconmuc.replay;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.reconmuc.replay.meter.Histogram;
+import org.reconmuc.replay.meter.Series;
+
+/** What the bots of one scenario share: the schedule, what was sent, and the measurements. */
+final class RunState {
+    final List<Workload.Msg> msgs;
+    final int[] parent;
+    final int[] author;
+    /** The room-assigned stanza-id of each message, learned from the first copy any bot receives. */
+    final AtomicReferenceArray<String> stanzaIds;
+    /** Whether each message has been sent (so a bot can tell a reply whose parent was never sent). */
+    final java.util.concurrent.atomic.AtomicIntegerArray sent;
+    /** Whether some bot has received each message: the room has processed it. */
+    final java.util.concurrent.atomic.AtomicIntegerArray seen;
+    final Series series;
+    final Histogram immediate = new Histogram();
+    final Histogram retained = new Histogram();
+    final Histogram directReplies = new Histogram();
+    final Histogram all = new Histogram();
+    final AtomicLong errorsReceived = new AtomicLong();
+    final AtomicLong presencesReceived = new AtomicLong();
+    volatile boolean measuring;
+
+    RunState(List<Workload.Msg> msgs, Series series) {
+        this.msgs = msgs;
+        this.parent = new int[msgs.size()];
+        this.author = new int[msgs.size()];
+        for (Workload.Msg m : msgs) {
+            parent[m.seq()] = m.parent();
+            author[m.seq()] = m.bot();
+        }
+        this.stanzaIds = new AtomicReferenceArray<>(msgs.size());
+        this.sent = new java.util.concurrent.atomic.AtomicIntegerArray(msgs.size());
+        this.seen = new java.util.concurrent.atomic.AtomicIntegerArray(msgs.size());
+        this.series = series;
+    }
+}

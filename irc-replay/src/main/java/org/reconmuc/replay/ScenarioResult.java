@@ -1,0 +1,317 @@
+package org.reconmuc.replay;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.reconmuc.replay.meter.Histogram;
+import org.reconmuc.replay.meter.Series;
+import org.reconmuc.replay.meter.Series.Metric;
+
+/** The numbers of one finished scenario, and its files: timeseries.csv, bots.csv, latency-cdf.csv, summary.json. */
+final class ScenarioResult {
+    final String label;
+    final Map<String, Object> summary = new LinkedHashMap<>();
+    final int seconds;
+    final double[][] perSecond; // [metric][second]
+    final Map<String, List<double[]>> cdfs = new LinkedHashMap<>();
+    final long expected;
+    final long lost;
+    final long duplicated;
+    final long outOfOrder;
+
+    ScenarioResult(ReplayRun r) {
+        Scenario sc = r.scenario();
+        this.label = sc.label();
+        Series series = r.series;
+        int n = (int) Math.min(ReplayRun.MAX_SECONDS, Math.ceil(r.measuredNanos / 1e9));
+        this.seconds = Math.max(1, n);
+        perSecond = new double[Metric.values().length][seconds];
+        for (Metric m : Metric.values()) {
+            for (int s = 0; s < seconds; s++) {
+                perSecond[m.ordinal()][s] = series.get(m, s);
+            }
+        }
+        int sent = r.sentBits.cardinality();
+        long received = 0;
+        long dup = 0;
+        long ooo = 0;
+        long missing = 0;
+        long batchErrors = 0;
+        long batches = 0;
+        for (Bot b : r.bots) {
+            synchronized (b) {
+                received += b.received;
+                dup += b.duplicates;
+                ooo += b.outOfOrder;
+                batchErrors += b.batchErrors;
+                batches += b.batches;
+            }
+            missing += b.missing(r.sentBits);
+        }
+        this.expected = (long) sent * r.bots.size();
+        this.lost = missing;
+        this.duplicated = dup;
+        this.outOfOrder = ooo;
+
+        summary.put("scenario", label);
+        summary.put("kind", sc.kind().name().toLowerCase(Locale.ROOT));
+        if (sc.relaxed()) {
+            summary.put("volume", sc.volume());
+            summary.put("volume_drawn_from", "[1, " + 2 * sc.volume() + "]");
+            summary.put("time_seconds", sc.timeSeconds());
+            summary.put("aggregation", sc.aggregation());
+        }
+        summary.put("room", r.facts.get("room"));
+        summary.put("bots", r.bots.size());
+        summary.put("messages_scheduled", r.run.msgs.size());
+        summary.put("messages_sent", sent);
+        summary.put("measured_seconds", r.measuredNanos / 1e9);
+        Map<String, Object> completeness = new LinkedHashMap<>();
+        completeness.put("expected_deliveries", expected);
+        completeness.put("received", received);
+        completeness.put("lost", lost);
+        completeness.put("duplicated", duplicated);
+        completeness.put("out_of_causal_order", outOfOrder);
+        completeness.put("error_stanzas_received", r.run.errorsReceived.get());
+        completeness.put("batch_decode_errors", batchErrors);
+        completeness.put("send_errors", r.sendErrors);
+        summary.put("completeness", completeness);
+        Map<String, Object> replies = new LinkedHashMap<>();
+        replies.put("sent_as_xep0461_replies", r.repliesSent);
+        replies.put("waited_for_parent_stanza_id", r.repliesDeferred);
+        replies.put("sent_unlinked_parent_id_unknown", r.repliesUnlinked);
+        replies.put("topic_switches", r.topicSwitches);
+        replies.put("batches_received", batches);
+        summary.put("replies_and_topics", replies);
+
+        Map<String, Object> bytes = new LinkedHashMap<>();
+        for (Metric m : Metric.values()) {
+            if (m.name().endsWith("BYTES")) {
+                Map<String, Object> b = new LinkedHashMap<>();
+                long total = series.total(m);
+                b.put("total", total);
+                b.put("per_bot", (double) total / r.bots.size());
+                b.put("per_bot_per_second", total / (double) r.bots.size() / (r.measuredNanos / 1e9));
+                b.put("per_message_per_bot", sent == 0 ? 0 : (double) total / r.bots.size() / sent);
+                b.put("what", m.help);
+                bytes.put(m.name().toLowerCase(Locale.ROOT), b);
+            }
+        }
+        bytes.put("stanzas_received", series.total(Metric.STANZAS));
+        bytes.put("bots_with_xep0138_compression", r.compressedBots);
+        summary.put("received_by_bots", bytes);
+
+        Map<String, Object> latency = new LinkedHashMap<>();
+        latency.put("direct_replies_at_parent_author", stats(r.run.directReplies));
+        latency.put("all_deliveries", stats(r.run.all));
+        latency.put("immediate_deliveries", stats(r.run.immediate));
+        latency.put("retained_deliveries", stats(r.run.retained));
+        summary.put("latency_ms", latency);
+        cdfs.put("direct replies", r.run.directReplies.cdf());
+        cdfs.put("all deliveries", r.run.all.cdf());
+        cdfs.put("immediate", r.run.immediate.cdf());
+        cdfs.put("retained", r.run.retained.cdf());
+        summary.put("schedule_lag_ms", stats(r.lag));
+        summary.put("reply_wait_for_parent_ms", stats(r.replyWait));
+
+        summary.put("processes", processes(r));
+        summary.put("facts", r.facts);
+    }
+
+    private static Map<String, Object> stats(Histogram h) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("count", h.count());
+        m.put("mean", h.mean());
+        m.put("p50", h.quantile(0.5));
+        m.put("p90", h.quantile(0.9));
+        m.put("p99", h.quantile(0.99));
+        m.put("max", h.quantile(1.0));
+        return m;
+    }
+
+    private Map<String, Object> processes(ReplayRun r) {
+        Map<String, Object> p = new LinkedHashMap<>();
+        List<ProcSampler.Sample> samples;
+        synchronized (r.samples) {
+            samples = new ArrayList<>(r.samples);
+        }
+        double secs = r.measuredNanos / 1e9;
+        long serverRssMax = 0;
+        long componentRssMax = 0;
+        long componentHeapMax = 0;
+        long componentHeapAfterGcMax = 0;
+        long harnessHeapAfterGcMax = 0;
+        long harnessRssMax = 0;
+        long harnessHeapMax = 0;
+        double serverRssSum = 0;
+        double componentRssSum = 0;
+        for (ProcSampler.Sample s : samples) {
+            serverRssMax = Math.max(serverRssMax, s.serverRss());
+            serverRssSum += s.serverRss();
+            componentRssMax = Math.max(componentRssMax, s.componentRss());
+            componentRssSum += Math.max(0, s.componentRss());
+            componentHeapMax = Math.max(componentHeapMax, s.componentHeap());
+            componentHeapAfterGcMax = Math.max(componentHeapAfterGcMax, s.componentHeapAfterGc());
+            harnessHeapAfterGcMax = Math.max(harnessHeapAfterGcMax, s.harnessHeapAfterGc());
+            harnessRssMax = Math.max(harnessRssMax, s.harnessRss());
+            harnessHeapMax = Math.max(harnessHeapMax, s.harnessHeap());
+        }
+        int k = Math.max(1, samples.size());
+        Map<String, Object> server = new LinkedHashMap<>();
+        server.put("cpu_seconds", r.serverCpuSeconds);
+        server.put("cpu_percent_mean", 100 * r.serverCpuSeconds / secs);
+        server.put("rss_mb_max", serverRssMax / 1e6);
+        server.put("rss_mb_mean", serverRssSum / k / 1e6);
+        p.put("xmpp_server", server);
+        Map<String, Object> comp = new LinkedHashMap<>();
+        if (r.componentPid() > 0) {
+            comp.put("cpu_seconds", r.componentCpuSeconds);
+            comp.put("cpu_percent_mean", 100 * r.componentCpuSeconds / secs);
+            comp.put("rss_mb_max", componentRssMax / 1e6);
+            comp.put("rss_mb_mean", componentRssSum / k / 1e6);
+            comp.put("heap_used_mb_max", componentHeapMax / 1e6);
+            comp.put("heap_after_gc_mb_max", componentHeapAfterGcMax / 1e6);
+        } else {
+            comp.put("note", r.scenario().usesComponent() ? "in-process: not separable from the harness" : "not used");
+        }
+        p.put("component", comp);
+        Map<String, Object> harness = new LinkedHashMap<>();
+        harness.put("cpu_seconds", r.harnessCpuSeconds);
+        harness.put("cpu_percent_mean", 100 * r.harnessCpuSeconds / secs);
+        harness.put("rss_mb_max", harnessRssMax / 1e6);
+        harness.put("heap_used_mb_max", harnessHeapMax / 1e6);
+        harness.put("heap_after_gc_mb_max", harnessHeapAfterGcMax / 1e6);
+        p.put("harness_bots", harness);
+        return p;
+    }
+
+    void write(ReplayRun r, Path dir, boolean perBotSeries) throws IOException {
+        Files.createDirectories(dir);
+        List<ProcSampler.Sample> samples;
+        synchronized (r.samples) {
+            samples = new ArrayList<>(r.samples);
+        }
+        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(dir.resolve("timeseries.csv"), StandardCharsets.UTF_8))) {
+            StringBuilder h = new StringBuilder("second");
+            for (Metric m : Metric.values()) {
+                h.append(',').append(m.name().toLowerCase(Locale.ROOT));
+            }
+            h.append(",schedule_lag_max_ms,server_cpu_pct,server_rss_mb,component_cpu_pct,component_rss_mb,"
+                    + "component_heap_mb,component_heap_after_gc_mb,harness_cpu_pct,harness_rss_mb,harness_heap_mb,harness_heap_after_gc_mb");
+            w.println(h);
+            for (int s = 0; s < seconds; s++) {
+                StringBuilder b = new StringBuilder().append(s);
+                for (Metric m : Metric.values()) {
+                    b.append(',').append((long) perSecond[m.ordinal()][s]);
+                }
+                b.append(',').append(fmt(r.lagMaxMicrosPerSecond.get(s) / 1000.0));
+                ProcSampler.Sample cur = s < samples.size() ? samples.get(s) : null;
+                ProcSampler.Sample prev = s > 0 && s - 1 < samples.size() ? samples.get(s - 1) : null;
+                if (cur != null) {
+                    b.append(',').append(prev == null ? "" : fmt(100 * (cur.serverCpu() - prev.serverCpu())));
+                    b.append(',').append(fmt(cur.serverRss() / 1e6));
+                    b.append(',').append(prev == null || Double.isNaN(cur.componentCpu()) ? ""
+                            : fmt(100 * (cur.componentCpu() - prev.componentCpu())));
+                    b.append(',').append(cur.componentRss() < 0 ? "" : fmt(cur.componentRss() / 1e6));
+                    b.append(',').append(cur.componentHeap() < 0 ? "" : fmt(cur.componentHeap() / 1e6));
+                    b.append(',').append(cur.componentHeapAfterGc() < 0 ? "" : fmt(cur.componentHeapAfterGc() / 1e6));
+                    b.append(',').append(prev == null ? "" : fmt(100 * (cur.harnessCpu() - prev.harnessCpu())));
+                    b.append(',').append(fmt(cur.harnessRss() / 1e6));
+                    b.append(',').append(fmt(cur.harnessHeap() / 1e6));
+                    b.append(',').append(fmt(cur.harnessHeapAfterGc() / 1e6));
+                } else {
+                    b.append(",,,,,,,,,,");
+                }
+                w.println(b);
+            }
+        }
+        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(dir.resolve("bots.csv"), StandardCharsets.UTF_8))) {
+            w.println("bot,nick,listener,messages_in_log,final_topic,volume,received,missing,duplicated,out_of_order,"
+                    + "batches,retained_deliveries,stanzas,socket_bytes,xml_bytes,zlib_model_bytes,wire_xml_bytes,"
+                    + "wire_zlib_model_bytes,wire_socket_bytes,xep0138");
+            for (Bot b : r.bots) {
+                synchronized (b) {
+                    w.println(String.join(",", Integer.toString(b.spec.index()), csv(b.nick()),
+                            Boolean.toString(b.spec.listener()), Integer.toString(b.spec.messages()), csv(b.topic),
+                            Integer.toString(b.volume), Integer.toString(b.received),
+                            Integer.toString(b.missing(r.sentBits)), Integer.toString(b.duplicates),
+                            Integer.toString(b.outOfOrder), Integer.toString(b.batches),
+                            Integer.toString(b.retainedDeliveries), Long.toString(b.meter.stanzas),
+                            Long.toString(b.meter.socketBytes), Long.toString(b.meter.xmlBytes),
+                            Long.toString(b.meter.zlibModelBytes), Long.toString(b.meter.wireXmlBytes),
+                            Long.toString(b.meter.wireZlibBytes), Long.toString(b.meter.wireSocketBytes),
+                            Boolean.toString(b.meter.compressedStream())));
+                }
+            }
+        }
+        if (perBotSeries) {
+            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(dir.resolve("bots-socket-bytes-per-second.csv"),
+                    StandardCharsets.UTF_8))) {
+                w.println("bot,second,socket_bytes");
+                for (Bot b : r.bots) {
+                    long[] ps = b.meter.perSecond();
+                    for (int s = 0; s < seconds && ps != null; s++) {
+                        if (ps[s] != 0) {
+                            w.println(b.spec.index() + "," + s + "," + ps[s]);
+                        }
+                    }
+                }
+            }
+        }
+        try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(dir.resolve("latency-cdf.csv"), StandardCharsets.UTF_8))) {
+            w.println("deliveries,latency_ms_at_most,fraction");
+            for (Map.Entry<String, List<double[]>> e : cdfs.entrySet()) {
+                // At most ~2,000 points per curve: a point whenever the fraction rose by 0.0005, and the last.
+                double last = -1;
+                List<double[]> pts = e.getValue();
+                for (int i = 0; i < pts.size(); i++) {
+                    double[] p = pts.get(i);
+                    if (p[1] - last >= 0.0005 || i == pts.size() - 1) {
+                        w.println(e.getKey() + "," + fmt(p[0]) + "," + String.format(Locale.ROOT, "%.6f", p[1]));
+                        last = p[1];
+                    }
+                }
+            }
+        }
+        Files.writeString(dir.resolve("summary.json"), Json.write(summary));
+    }
+
+    private static String csv(String s) {
+        if (s == null) {
+            return "";
+        }
+        return s.contains(",") || s.contains("\"") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
+    }
+
+    static String fmt(double d) {
+        if (Double.isNaN(d)) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "%.3f", d);
+    }
+
+    @SuppressWarnings("unchecked")
+    long bytes(Metric m) {
+        Map<String, Object> b = (Map<String, Object>) summary.get("received_by_bots");
+        return ((Number) ((Map<String, Object>) b.get(m.name().toLowerCase(Locale.ROOT))).get("total")).longValue();
+    }
+
+    @SuppressWarnings("unchecked")
+    Object get(String... path) {
+        Object o = summary;
+        for (String p : path) {
+            o = ((Map<String, Object>) o).get(p);
+            if (o == null) {
+                return null;
+            }
+        }
+        return o;
+    }
+}
