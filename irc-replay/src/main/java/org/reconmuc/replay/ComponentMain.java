@@ -1,8 +1,6 @@
 package org.reconmuc.replay;
 
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
 import java.time.Duration;
 import java.util.Locale;
@@ -44,12 +42,7 @@ public final class ComponentMain {
         stdin.start();
         while (true) {
             MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
-            long afterGc = 0;
-            for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-                if (pool.getType() == MemoryType.HEAP && pool.getCollectionUsage() != null) {
-                    afterGc += pool.getCollectionUsage().getUsed();
-                }
-            }
+            long afterGc = ProcSampler.heapAfterLastGc();
             System.out.printf(Locale.ROOT, "HEAP %d %d %d%n", heap.getUsed(), heap.getCommitted(), afterGc);
             System.out.flush();
             Thread.sleep(1000);

@@ -63,15 +63,27 @@ final class ProcSampler {
             long harnessHeapAfterGc) {
     }
 
-    /** Heap in use right after the last collection of each heap pool, summed: the live data, roughly. */
+    /**
+     * Heap in use right after the most recent collection (young or full), all pools: roughly the
+     * live data. (Per-pool "collection usage" is no good for this: the old generation's is only
+     * updated by full collections, which may never happen.)
+     */
     static long heapAfterLastGc() {
-        long sum = 0;
-        for (java.lang.management.MemoryPoolMXBean pool : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == java.lang.management.MemoryType.HEAP && pool.getCollectionUsage() != null) {
-                sum += pool.getCollectionUsage().getUsed();
+        long latestEnd = -1;
+        long used = 0;
+        for (java.lang.management.GarbageCollectorMXBean gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (gc instanceof com.sun.management.GarbageCollectorMXBean sun) {
+                com.sun.management.GcInfo info = sun.getLastGcInfo();
+                if (info != null && info.getEndTime() > latestEnd) {
+                    latestEnd = info.getEndTime();
+                    used = 0;
+                    for (java.lang.management.MemoryUsage u : info.getMemoryUsageAfterGc().values()) {
+                        used += u.getUsed();
+                    }
+                }
             }
         }
-        return sum;
+        return used;
     }
 
     /** Keeps the samples and turns cumulative CPU seconds into per-second percentages. */
