@@ -4,6 +4,7 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import javax.net.SocketFactory;
@@ -28,31 +29,31 @@ public final class MeteredSocketFactory extends SocketFactory {
 
     @Override
     public Socket createSocket(String host, int port) throws IOException {
-        Socket s = createSocket();
-        s.connect(new java.net.InetSocketAddress(host, port));
-        return s;
+        return connected(new InetSocketAddress(host, port), null);
     }
 
     @Override
     public Socket createSocket(String host, int port, InetAddress localHost, int localPort) throws IOException {
-        Socket s = createSocket();
-        s.bind(new java.net.InetSocketAddress(localHost, localPort));
-        s.connect(new java.net.InetSocketAddress(host, port));
-        return s;
+        return connected(new InetSocketAddress(host, port), new InetSocketAddress(localHost, localPort));
     }
 
     @Override
     public Socket createSocket(InetAddress host, int port) throws IOException {
-        Socket s = createSocket();
-        s.connect(new java.net.InetSocketAddress(host, port));
-        return s;
+        return connected(new InetSocketAddress(host, port), null);
     }
 
     @Override
     public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort) throws IOException {
+        return connected(new InetSocketAddress(address, port), new InetSocketAddress(localAddress, localPort));
+    }
+
+    /** A metered socket bound to {@code local} (if given) and connected to {@code remote}. */
+    private Socket connected(InetSocketAddress remote, InetSocketAddress local) throws IOException {
         Socket s = createSocket();
-        s.bind(new java.net.InetSocketAddress(localAddress, localPort));
-        s.connect(new java.net.InetSocketAddress(address, port));
+        if (local != null) {
+            s.bind(local);
+        }
+        s.connect(remote);
         return s;
     }
 
