@@ -21,7 +21,7 @@ WORKDIR /app
 COPY --from=build /src/component/target/reconmuc-component.jar /app/reconmuc-component.jar
 # The main settings with the component's defaults, to show what can be set; all others are in
 # --help. RECONMUC_SECRET is deliberately not set here: pass it at run time
-# (-e RECONMUC_SECRET=... or --env-file), otherwise the component falls back to its test secret.
+# (-e RECONMUC_SECRET=... or --env-file); without it the component refuses to start (exit code 2).
 ENV RECONMUC_SERVER_HOST=127.0.0.1 \
     RECONMUC_SERVER_PORT=5347 \
     RECONMUC_DOMAIN=reconmuc.localhost \

@@ -31,7 +31,7 @@ public final class ConfigLoader {
             new Option("server-host", "XMPP server to attach to (its component port)", "127.0.0.1"),
             new Option("server-port", "the server's XEP-0114 component port", "5347"),
             new Option("domain", "the component's domain: the MUC service address", "reconmuc.localhost"),
-            new Option("secret", "the component secret shared with the server", "s3cret"),
+            new Option("secret", "the component secret shared with the server (required)", null),
             new Option("history-size", "messages of discussion history kept per room and sent on join", "100"),
             new Option("max-stanza-bytes", "larger stanzas are refused with policy-violation", "262144"),
             new Option("rate-messages-per-second", "per-occupant sustained message rate before policy-violation", "10"),
@@ -40,7 +40,14 @@ public final class ConfigLoader {
             new Option("max-filter-entries", "most filter entries one occupant may have active (relaxed consistency)", "32"),
             new Option("max-time-seconds", "largest time bound an occupant may ask for (relaxed consistency)", "86400"),
             new Option("keepalive-seconds", "whitespace keepalive after this much silence", "30"),
-            new Option("reconnect-max-seconds", "longest wait between reconnection attempts", "30"));
+            new Option("reconnect-max-seconds", "longest wait between reconnection attempts", "30"),
+            new Option("max-pending-stanzas", "stanzas waiting in room queues before the service stops reading"
+                    + " from the server (back-pressure)", String.valueOf(ServiceConfig.DEFAULT_MAX_PENDING_STANZAS)),
+            new Option("rate-presences-iqs-per-second", "per-sender sustained rate of presence updates and IQs"
+                    + " to a room before policy-violation", "10"),
+            new Option("rate-presences-iqs-burst", "per-sender burst of presence updates and IQs above the rate",
+                    String.valueOf(ServiceConfig.DEFAULT_PRESENCE_AND_IQ_BURST)),
+            new Option("metrics-port", "serve Prometheus metrics at http://127.0.0.1:PORT/metrics (0: off)", "0"));
 
     /** Thrown for a bad flag or value; the message is meant for the user. */
     public static final class ConfigException extends Exception {
@@ -69,7 +76,7 @@ public final class ConfigLoader {
         b.append("(--config FILE or RECONMUC_CONFIG; lines 'KEY=VALUE'), the environment variable, the flag.\n\n");
         for (Option o : OPTIONS) {
             b.append(String.format("  --%-26s %s%n  %-28s env %s, default %s%n", o.key(), o.help(), "",
-                    o.environmentVariable(), o.key().equals("secret") ? "(the test secret)" : o.defaultValue()));
+                    o.environmentVariable(), o.defaultValue() == null ? "none: required" : o.defaultValue()));
         }
         b.append(String.format("  --%-26s %s%n", "config FILE", "properties file with any of the keys above"));
         b.append(String.format("  --%-26s %s%n", "help", "this text"));
@@ -96,6 +103,12 @@ public final class ConfigLoader {
         }
         flags.remove("config");
         values.putAll(flags);
+        String secret = values.get("secret");
+        if (secret == null || secret.isEmpty()) {
+            throw new ConfigException("no component secret: give the secret the XMPP server expects for "
+                    + values.get("domain") + " with --secret SECRET, the variable RECONMUC_SECRET or the key"
+                    + " 'secret' in the --config file");
+        }
         try {
             return new ServiceConfig(
                     values.get("server-host"),
@@ -110,7 +123,11 @@ public final class ConfigLoader {
                     integer(values, "max-filter-entries"),
                     integer(values, "max-time-seconds"),
                     Duration.ofSeconds(integer(values, "keepalive-seconds")),
-                    Duration.ofSeconds(integer(values, "reconnect-max-seconds")));
+                    Duration.ofSeconds(integer(values, "reconnect-max-seconds")),
+                    integer(values, "max-pending-stanzas"),
+                    decimal(values, "rate-presences-iqs-per-second"),
+                    integer(values, "rate-presences-iqs-burst"),
+                    integer(values, "metrics-port"));
         } catch (IllegalArgumentException e) {
             throw new ConfigException("invalid configuration: " + e.getMessage());
         }

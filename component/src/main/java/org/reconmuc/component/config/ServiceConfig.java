@@ -20,7 +20,11 @@ public record ServiceConfig(
         int maxFilterEntries,
         int maxTimeSeconds,
         Duration keepaliveInterval,
-        Duration reconnectMaxBackoff) {
+        Duration reconnectMaxBackoff,
+        int maxPendingStanzas,
+        double presencesAndIqsPerSecond,
+        int presenceAndIqBurst,
+        int metricsPort) {
 
     public ServiceConfig {
         Objects.requireNonNull(serverHost, "server-host");
@@ -37,7 +41,25 @@ public record ServiceConfig(
         require(maxTimeSeconds >= 1, "max-time-seconds must be >= 1");
         require(!keepaliveInterval.isNegative() && !keepaliveInterval.isZero(), "keepalive-seconds must be > 0");
         require(!reconnectMaxBackoff.isNegative() && !reconnectMaxBackoff.isZero(), "reconnect-max-seconds must be > 0");
+        require(maxPendingStanzas >= 1, "max-pending-stanzas must be >= 1");
+        require(presencesAndIqsPerSecond > 0, "rate-presences-iqs-per-second must be > 0");
+        require(presenceAndIqBurst >= 1, "rate-presences-iqs-burst must be >= 1");
+        require(metricsPort >= 0 && metricsPort < 65536, "metrics-port must be in 0..65535 (0: off)");
     }
+
+    /** The settings before flow control, flood control and metrics had their own (their defaults). */
+    public ServiceConfig(String serverHost, int serverPort, String domain, String secret, int historySize,
+                         int maxStanzaBytes, double messagesPerSecond, int messageBurst, int maxOccupantsPerRoom,
+                         int maxFilterEntries, int maxTimeSeconds, Duration keepaliveInterval,
+                         Duration reconnectMaxBackoff) {
+        this(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes, messagesPerSecond, messageBurst,
+                maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff,
+                DEFAULT_MAX_PENDING_STANZAS, DEFAULT_PRESENCES_AND_IQS_PER_SECOND, DEFAULT_PRESENCE_AND_IQ_BURST, 0);
+    }
+
+    public static final int DEFAULT_MAX_PENDING_STANZAS = 10_000;
+    public static final double DEFAULT_PRESENCES_AND_IQS_PER_SECOND = 10.0;
+    public static final int DEFAULT_PRESENCE_AND_IQ_BURST = 30;
 
     private static void require(boolean ok, String message) {
         if (!ok) {
@@ -45,7 +67,10 @@ public record ServiceConfig(
         }
     }
 
-    /** Defaults matching the verified local Prosody set-up (shared/servers). */
+    /**
+     * Defaults matching the verified local Prosody set-up (shared/servers), with its test secret:
+     * for tests. A deployment has no default secret ({@link ConfigLoader} requires one).
+     */
     public static ServiceConfig defaults() {
         return new ServiceConfig("127.0.0.1", 5347, "reconmuc.localhost", "s3cret",
                 100, 256 * 1024, 10.0, 20, 10_000, 32, 86_400,
@@ -54,24 +79,41 @@ public record ServiceConfig(
 
     public ServiceConfig withServer(String host, int port) {
         return new ServiceConfig(host, port, domain, secret, historySize, maxStanzaBytes, messagesPerSecond,
-                messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff);
+                messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff,
+                maxPendingStanzas, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort);
     }
 
     public ServiceConfig withHistorySize(int newHistorySize) {
         return new ServiceConfig(serverHost, serverPort, domain, secret, newHistorySize, maxStanzaBytes, messagesPerSecond,
-                messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff);
+                messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff,
+                maxPendingStanzas, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort);
     }
 
     /** The relaxed-consistency limits a service advertises (reconmuc.md, Discovery). */
     public ServiceConfig withConsistencyLimits(int newMaxFilterEntries, int newMaxTimeSeconds) {
         return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes, messagesPerSecond,
                 messageBurst, maxOccupantsPerRoom, newMaxFilterEntries, newMaxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff);
+                reconnectMaxBackoff, maxPendingStanzas, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort);
     }
 
     public ServiceConfig withDomainAndSecret(String newDomain, String newSecret) {
         return new ServiceConfig(serverHost, serverPort, newDomain, newSecret, historySize, maxStanzaBytes,
-                messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff);
+                messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
+                reconnectMaxBackoff, maxPendingStanzas, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort);
+    }
+
+    /** Presence and IQ flood limits per sender (messages have their own). */
+    public ServiceConfig withPresenceAndIqRate(double perSecond, int burst) {
+        return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
+                messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
+                reconnectMaxBackoff, maxPendingStanzas, perSecond, burst, metricsPort);
+    }
+
+    /** Serve Prometheus metrics on 127.0.0.1:{@code port} (0: off). */
+    public ServiceConfig withMetricsPort(int port) {
+        return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
+                messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
+                reconnectMaxBackoff, maxPendingStanzas, presencesAndIqsPerSecond, presenceAndIqBurst, port);
     }
 
     @Override
@@ -82,6 +124,8 @@ public record ServiceConfig(
                 + ", rate=" + messagesPerSecond + "/s burst " + messageBurst
                 + ", max-occupants=" + maxOccupantsPerRoom + ", max-filter-entries=" + maxFilterEntries + ", max-time=" + maxTimeSeconds + "s"
                 + ", keepalive=" + keepaliveInterval.toSeconds()
-                + "s, reconnect-max=" + reconnectMaxBackoff.toSeconds() + "s]";
+                + "s, reconnect-max=" + reconnectMaxBackoff.toSeconds() + "s, max-pending-stanzas=" + maxPendingStanzas
+                + ", presence/iq rate=" + presencesAndIqsPerSecond + "/s burst " + presenceAndIqBurst
+                + ", metrics=" + (metricsPort == 0 ? "off" : "127.0.0.1:" + metricsPort) + "]";
     }
 }

@@ -33,6 +33,8 @@ import org.xmpp.packet.Presence;
  *
  * <p>Stanzas for the service's own address (disco, ping, version) are answered at once; stanzas
  * for a room go to that room's mailbox, so each room runs on one thread at a time, in order.
+ * {@link #processPacket} waits while {@link ServiceConfig#maxPendingStanzas()} stanzas wait in
+ * mailboxes: when a slow server holds the rooms back, the connection stops reading from it.
  */
 public final class MucService implements Component, ConnectionListener {
     private static final Logger LOG = LoggerFactory.getLogger(MucService.class);
@@ -49,6 +51,8 @@ public final class MucService implements Component, ConnectionListener {
     /** Guards {@link #rooms} and the hand-over of stanzas to mailboxes (see {@link #discard}). */
     private final Object routing = new Object();
     private final Map<RoomJid, RoomEntry> rooms = new HashMap<>();
+    /** Back-pressure: the reader waits when this many stanzas wait for their rooms. */
+    private final MailboxBudget mailboxBudget;
     private volatile boolean everConnected;
 
     private record RoomEntry(Room room, RoomMailbox mailbox) {
@@ -68,6 +72,7 @@ public final class MucService implements Component, ConnectionListener {
         this.clock = clock;
         this.executor = executor;
         this.outbox = outbox;
+        this.mailboxBudget = new MailboxBudget(config.maxPendingStanzas());
         if (scheduler == null) {
             this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "room-timer");
@@ -114,6 +119,7 @@ public final class MucService implements Component, ConnectionListener {
 
     @Override
     public void shutdown() {
+        mailboxBudget.close();
         if (timer != null) {
             timer.shutdownNow();
         }
@@ -138,6 +144,11 @@ public final class MucService implements Component, ConnectionListener {
     @Override
     public void disconnected() {
         // Rooms and history stay in memory until the connection is back.
+    }
+
+    /** Stanzas handed to rooms and not yet handled. */
+    public int pendingStanzas() {
+        return mailboxBudget.pending();
     }
 
     public int roomCount() {
@@ -177,19 +188,39 @@ public final class MucService implements Component, ConnectionListener {
             return;
         }
         packet.setTo(address);
-        RoomJid roomJid = new RoomJid(address.asBareJID());
+        if (!mailboxBudget.acquire()) {
+            return;   // shutting down
+        }
+        if (!dispatch(packet)) {
+            mailboxBudget.release();
+        }
+    }
+
+    /**
+     * Puts a stanza, whose place in the {@link MailboxBudget} is taken, into its room's mailbox;
+     * the place is given back when the room has handled it. False if it went to no room.
+     */
+    private boolean dispatch(Packet packet) {
+        RoomJid roomJid = new RoomJid(packet.getTo().asBareJID());
         synchronized (routing) {
             RoomEntry entry = rooms.get(roomJid);
             if (entry == null) {
                 if (!isJoin(packet)) {
                     refuseForMissingRoom(packet, roomJid);
-                    return;
+                    return false;
                 }
                 entry = newRoom(roomJid);
                 rooms.put(roomJid, entry);
             }
             Room room = entry.room();
-            entry.mailbox().submit(new RoomMailbox.Delivery(packet, () -> room.handle(packet)));
+            entry.mailbox().submit(new RoomMailbox.Delivery(packet, () -> {
+                try {
+                    room.handle(packet);
+                } finally {
+                    mailboxBudget.release();
+                }
+            }));
+            return true;
         }
     }
 
@@ -236,7 +267,9 @@ public final class MucService implements Component, ConnectionListener {
             }
             rooms.remove(room.jid());
             for (Packet pending : entry.mailbox().drainDeliveries()) {
-                route(pending);
+                if (!dispatch(pending)) {   // its place in the budget is still taken
+                    mailboxBudget.release();
+                }
             }
         }
     }

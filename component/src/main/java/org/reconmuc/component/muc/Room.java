@@ -46,6 +46,7 @@ final class Room {
     private final Map<RealJid, Affiliation> affiliations = new LinkedHashMap<>();
     private final History history;
     private final IqProxy iqProxy = new IqProxy();
+    private final RoomFloodControl floodControl;
     private final RoomIds ids = new RoomIds();
     private final RoomConsistency consistency;
     /** The last subject change as broadcast (from the occupant who set it), or null. */
@@ -61,6 +62,7 @@ final class Room {
         this.config = RoomConfig.instant(historySize, context.config().maxOccupantsPerRoom());
         this.history = new History(historySize);
         this.consistency = new RoomConsistency(this, history.capacity());
+        this.floodControl = new RoomFloodControl(context.config());
         refreshListing();
     }
 
@@ -87,6 +89,10 @@ final class Room {
                 return;
             }
             RealJid session = new RealJid(packet.getFrom());
+            if (!floodControl.admits(packet, session, now().toEpochMilli())) {
+                reply(packet, Condition.POLICY_VIOLATION, floodControl.refusal(packet));
+                return;
+            }
             if (packet instanceof Presence presence) {
                 handlePresence(presence, session);
             } else if (packet instanceof Message message) {

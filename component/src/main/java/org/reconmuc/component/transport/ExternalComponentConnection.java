@@ -1,36 +1,24 @@
 package org.reconmuc.component.transport;
 
-import java.io.BufferedWriter;
+import static org.reconmuc.component.transport.LogThrottle.suppressedNote;
+import static org.reconmuc.component.transport.StreamXml.CLOSE_STREAM;
+import static org.reconmuc.component.transport.StreamXml.NS_STREAM;
+
 import java.io.IOException;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HexFormat;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
-import org.dom4j.DocumentFactory;
 import org.dom4j.Element;
-import org.dom4j.QName;
 import org.reconmuc.component.config.ServiceConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,16 +39,18 @@ import org.xmpp.packet.Presence;
  * <p><b>Threads.</b> One reader thread ({@code reconmuc-component-reader}) connects, performs the
  * handshake, reads the stream and calls {@link Component#processPacket} for every stanza in the
  * order the stanzas arrived, one at a time; it also sleeps the reconnect backoff. Per connection
- * one writer thread ({@code reconmuc-component-writer}) drains a bounded queue of serialized
- * stanzas into the socket, flushing when the queue runs empty, and writes a whitespace keepalive
- * after {@link ServiceConfig#keepaliveInterval()} without output. Both are daemon threads: the
- * program's main thread is expected to wait in {@link #awaitTermination()}.
+ * one writer thread ({@link ComponentSession}) drains the outgoing queue into the socket. Both are
+ * daemon threads: the program's main thread is expected to wait in {@link #awaitTermination()}.
  *
- * <p><b>Sending.</b> {@link #sendPacket} serializes the packet on the caller's thread and queues
- * the text; it never blocks and never throws. While not connected, when the queue is full
- * (its bound is in chars, about 64 MB by default), or when the packet would make the server close
- * the stream (no {@code from}, a {@code from} outside our domain, a character not allowed in XML),
- * the packet is dropped, logged (rate-limited) and counted.
+ * <p><b>Sending and back-pressure.</b> {@link #sendPacket} serializes the packet on the caller's
+ * thread and queues the text in one {@link OutgoingQueue} that outlives connections. While
+ * connected nothing is dropped: when the server reads slower than the component writes, senders
+ * wait for room in the queue (the reader thread only past twice the bound, so it keeps reading
+ * and answering), which slows the rooms, whose mailboxes then hold back the reader (see
+ * {@code MucService}), so TCP pushes back on the server. While disconnected, stanzas are kept for
+ * the next connection; past the bound the oldest are refused, counted and logged. A packet the
+ * server would close the stream over (no {@code from}, a {@code from} outside our domain, a
+ * character not allowed in XML) is refused, logged (rate-limited) and counted.
  *
  * <p><b>Receiving.</b> See {@link XmlFramer} and {@link StanzaParser}. Stanzas larger than
  * {@link ServiceConfig#maxStanzaBytes()} (real bytes on the wire) or nested deeper than
@@ -80,11 +70,6 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
 
     private static final Logger log = LoggerFactory.getLogger(ExternalComponentConnection.class);
 
-    static final String NS_ACCEPT = StanzaParser.NS_ACCEPT;
-    static final String NS_STREAM = "http://etherx.jabber.org/streams";
-    static final String NS_STREAM_ERRORS = "urn:ietf:params:xml:ns:xmpp-streams";
-    static final String NS_STANZA_ERRORS = "urn:ietf:params:xml:ns:xmpp-stanzas";
-    static final String CLOSE_STREAM = "</stream:stream>";
     /** Deepest element nesting accepted in a received stanza (the stanza element is level 1). */
     static final int MAX_STANZA_DEPTH = 128;
 
@@ -95,7 +80,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
 
         static Tuning defaults() {
             return new Tuning(Duration.ofSeconds(1), Duration.ofSeconds(10), Duration.ofSeconds(30),
-                    Duration.ofSeconds(2), Duration.ofSeconds(5), 32L * 1024 * 1024, Duration.ofSeconds(60));
+                    Duration.ofSeconds(2), Duration.ofSeconds(5), 16L * 1024 * 1024, Duration.ofSeconds(60));
         }
 
         Tuning withInitialBackoff(Duration d) {
@@ -121,31 +106,33 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
     private final Tuning tuning;
     private final String where;
     private final Map<String, String> properties = new ConcurrentHashMap<>();
+    /** Outlives connections: what could not be sent yet goes out on the next one. */
+    private final OutgoingQueue queue;
+    private final PendingQueries queries = new PendingQueries();
 
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean initialized;
     private volatile Thread readerThread;
     /** The connection being set up or in use; null between attempts. */
-    private volatile Session session;
+    private volatile ComponentSession session;
 
     private final ReentrantLock stateLock = new ReentrantLock();
     private final Condition stateChanged = stateLock.newCondition();
     private boolean connectedNow;          // guarded by stateLock
     private Termination termination;       // guarded by stateLock
 
-    private final AtomicLong droppedWhileDisconnected = new AtomicLong();
-    private final AtomicLong droppedOnQueueOverflow = new AtomicLong();
+    private final AtomicLong droppedAfterClose = new AtomicLong();
     private final AtomicLong droppedInvalid = new AtomicLong();
     private final AtomicLong discardedIncoming = new AtomicLong();
-    private final AtomicLong queryIds = new AtomicLong();
-    private final RateLimiter overflowWarnings = new RateLimiter(Duration.ofSeconds(10));
-    private final RateLimiter invalidWarnings = new RateLimiter(Duration.ofSeconds(10));
-    private final RateLimiter processingErrors = new RateLimiter(Duration.ofSeconds(10));
-    private final RateLimiter discardReports = new RateLimiter(Duration.ofSeconds(10));
-
-    private final ConcurrentHashMap<String, PendingQuery> pendingQueries = new ConcurrentHashMap<>();
-    private ScheduledExecutorService queryTimer;   // guarded by pendingQueries; created on first use
+    private final AtomicLong reportedEvictions = new AtomicLong();
+    private final AtomicLong bytesWritten = new AtomicLong();
+    private final AtomicLong stanzasQueued = new AtomicLong();
+    private final AtomicLong connections = new AtomicLong();
+    private final LogThrottle evictionWarnings = new LogThrottle(Duration.ofSeconds(10));
+    private final LogThrottle invalidWarnings = new LogThrottle(Duration.ofSeconds(10));
+    private final LogThrottle processingErrors = new LogThrottle(Duration.ofSeconds(10));
+    private final LogThrottle discardReports = new LogThrottle(Duration.ofSeconds(10));
 
     // Used by the reader thread only.
     private boolean componentStarted;
@@ -164,6 +151,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         this.listener = component instanceof ConnectionListener l ? l : null;
         this.tuning = tuning;
         this.where = config.serverHost() + ":" + config.serverPort();
+        this.queue = new OutgoingQueue(tuning.maxQueuedChars());
     }
 
     // ---------------------------------------------------------------- lifecycle
@@ -242,7 +230,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
     }
 
     /**
-     * Sends {@code </stream:stream>} (waiting briefly for it to be written), closes the socket,
+     * Sends what is queued and {@code </stream:stream>} (waiting briefly for them to be written), closes the socket,
      * stops the threads (waiting for the reader thread unless called on it) and calls
      * {@code component.shutdown()}. Idempotent; callable from any thread, also while connecting
      * or backing off.
@@ -253,10 +241,16 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
             return;
         }
         signalState();
-        Session s = session;
-        if (s != null) {
-            s.closeGracefully(CLOSE_STREAM);
+        ComponentSession s = session;
+        if (s != null && s.writerStarted() && s.claimEnd()) {
+            queue.finish(CLOSE_STREAM);   // what is queued goes out first, within the flush timeout
+            s.awaitWriter(tuning.closeFlushTimeout());
+            s.abort(tuning.closeFlushTimeout());
+        } else if (s != null) {
+            s.closeGracefully(CLOSE_STREAM, tuning.closeFlushTimeout());
         }
+        queue.finish(null);
+        queue.setConnected(false);   // nobody waits for room any more
         Thread t = readerThread;
         if (t != null && t != Thread.currentThread() && t.isAlive()) {
             boolean interrupted = false;
@@ -279,7 +273,12 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
                 Thread.currentThread().interrupt();
             }
         }
-        cancelPendingQueries();
+        queries.cancelAll();
+        int unsent = queue.discard();
+        if (unsent > 0) {
+            droppedAfterClose.addAndGet(unsent);
+            log.info("{} stanzas were still waiting for the server when the connection was closed", unsent);
+        }
         if (initialized) {
             try {
                 component.shutdown();
@@ -293,14 +292,14 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
 
     // ---------------------------------------------------------------- counters
 
-    /** Packets given to {@link #sendPacket} while not connected (or left unsent when a connection was lost). */
-    public long droppedWhileDisconnected() {
-        return droppedWhileDisconnected.get();
+    /** Stanzas refused because they came after {@link #close()} or were still queued then. */
+    public long droppedAfterClose() {
+        return droppedAfterClose.get();
     }
 
-    /** Packets dropped because the outgoing queue was full. */
-    public long droppedOnQueueOverflow() {
-        return droppedOnQueueOverflow.get();
+    /** Stanzas refused, oldest first, because the queue was full while the server was unreachable. */
+    public long refusedWhileDisconnected() {
+        return queue.evicted();
     }
 
     /** Packets refused by {@link #sendPacket} because the server would have closed the stream over them. */
@@ -313,12 +312,42 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         return discardedIncoming.get();
     }
 
+    /** Stanzas waiting for the server now. */
+    public int queuedStanzas() {
+        return queue.size();
+    }
+
+    /** Chars waiting for the server now. */
+    public long queuedChars() {
+        return queue.queuedChars();
+    }
+
+    /** Times a sender waited for the server to read (back-pressure applied). */
+    public long backpressureWaits() {
+        return queue.waits();
+    }
+
+    /** Stanzas accepted for sending so far. */
+    public long stanzasQueued() {
+        return stanzasQueued.get();
+    }
+
+    /** Bytes written to the server's socket so far, over all connections. */
+    public long bytesWritten() {
+        return bytesWritten.get();
+    }
+
+    /** Handshakes that succeeded so far (1 + reconnections). */
+    public long connections() {
+        return connections.get();
+    }
+
     // ---------------------------------------------------------------- ComponentManager
 
     /**
      * Queues the packet for sending: serializes it now ({@code packet.toXML()}), so the caller may
-     * reuse or change the packet afterwards. Never blocks, never throws; see the class comment for
-     * when the packet is dropped instead.
+     * reuse or change the packet afterwards. Never throws. Waits while the server reads slower than
+     * the component writes (back-pressure; see the class comment), never while disconnected.
      */
     @Override
     public void sendPacket(Component sender, Packet packet) {
@@ -338,7 +367,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
             log.warn("cannot serialize an outgoing packet; dropped", e);
             return false;
         }
-        String problem = outgoingProblem(packet.getElement().attributeValue("from"), xml);
+        String problem = StreamXml.outgoingProblem(config.domain(), packet.getElement().attributeValue("from"), xml);
         if (problem != null) {
             droppedInvalid.incrementAndGet();
             long suppressed = invalidWarnings.acquire();
@@ -352,30 +381,36 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
     }
 
     private boolean enqueue(String xml) {
-        Session s = session;
-        if (s == null || !s.established || closed.get()) {
-            droppedWhileDisconnected.incrementAndGet();
-            log.debug("not connected: dropping an outgoing stanza");
+        if (closed.get()) {
+            droppedAfterClose.incrementAndGet();
+            log.debug("connection closed: dropping an outgoing stanza");
             return false;
         }
-        switch (s.queue.offer(xml)) {
-            case QUEUED:
-                if (log.isTraceEnabled()) {
-                    log.trace("SEND {}", xml);
-                }
-                return true;
-            case FULL:
-                droppedOnQueueOverflow.incrementAndGet();
-                long suppressed = overflowWarnings.acquire();
-                if (suppressed >= 0) {
-                    log.warn("outgoing queue full ({} chars waiting for the server to read them): dropping stanzas{}",
-                            s.queue.queuedChars(), suppressedNote(suppressed));
-                }
-                return false;
-            default:
-                droppedWhileDisconnected.incrementAndGet();
-                log.debug("connection closing: dropping an outgoing stanza");
-                return false;
+        // The reader thread must keep reading (and answering) whatever the server does: it only
+        // waits at twice the bound. Everyone else waits at the bound.
+        boolean mayWait = Thread.currentThread() != readerThread;
+        if (queue.put(xml, mayWait) == OutgoingQueue.Offer.FINISHED) {
+            droppedAfterClose.incrementAndGet();
+            log.debug("connection closing: dropping an outgoing stanza");
+            return false;
+        }
+        stanzasQueued.incrementAndGet();
+        if (log.isTraceEnabled()) {
+            log.trace("SEND {}", xml);
+        }
+        reportEvictions();
+        return true;
+    }
+
+    private void reportEvictions() {
+        long evicted = queue.evicted();
+        long reported = reportedEvictions.get();
+        if (evicted > reported && reportedEvictions.compareAndSet(reported, evicted)) {
+            long suppressed = evictionWarnings.acquire();
+            if (suppressed >= 0) {
+                log.warn("not connected to {} and {} chars are waiting for it: refused the oldest stanzas"
+                        + " ({} so far)", where, queue.queuedChars(), evicted);
+            }
         }
     }
 
@@ -405,7 +440,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         try {
             return answer.get();
         } catch (InterruptedException e) {
-            cancelQuery(id);
+            queries.cancel(id);
             Thread.currentThread().interrupt();
             throw new ComponentException("interrupted while waiting for the answer to IQ " + id, e);
         } catch (ExecutionException e) {
@@ -424,116 +459,15 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
     }
 
     private String register(IQ packet, IQResultListener resultListener, long timeoutMillis) throws ComponentException {
-        String type = packet.getElement().attributeValue("type");
-        if (!"get".equals(type) && !"set".equals(type)) {
-            throw new ComponentException("only IQs of type get or set can be queries");
+        if (closed.get()) {
+            throw new ComponentException("closed");
         }
-        String id = packet.getID();
-        if (id == null || id.isEmpty()) {
-            id = "reconmuc-q" + queryIds.incrementAndGet();
-            packet.setID(id);
-        }
-        PendingQuery q = new PendingQuery(packet.getElement().attributeValue("to"), resultListener);
-        final String queryId = id;
-        synchronized (pendingQueries) {
-            if (closed.get()) {
-                throw new ComponentException("closed");
-            }
-            if (pendingQueries.putIfAbsent(id, q) != null) {
-                throw new ComponentException("a query with id " + id + " is already waiting for its answer");
-            }
-            if (queryTimer == null) {
-                ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
-                    Thread t = new Thread(r, "reconmuc-component-query-timer");
-                    t.setDaemon(true);
-                    return t;
-                });
-                timer.setRemoveOnCancelPolicy(true);
-                queryTimer = timer;
-            }
-            q.timeout = queryTimer.schedule(() -> {
-                if (pendingQueries.remove(queryId, q)) {
-                    notifyTimeout(q, queryId);
-                }
-            }, timeoutMillis, TimeUnit.MILLISECONDS);
-        }
+        String id = queries.register(packet, resultListener, timeoutMillis);
         if (!send(packet)) {
-            cancelQuery(id);
-            throw new ComponentException("IQ " + id + " was not sent (not connected, queue full or invalid)");
+            queries.cancel(id);
+            throw new ComponentException("IQ " + id + " was not sent (connection closed, or the IQ is invalid)");
         }
         return id;
-    }
-
-    private void cancelQuery(String id) {
-        PendingQuery q = pendingQueries.remove(id);
-        if (q != null && q.timeout != null) {
-            q.timeout.cancel(false);
-        }
-    }
-
-    private void cancelPendingQueries() {
-        synchronized (pendingQueries) {
-            for (String id : List.copyOf(pendingQueries.keySet())) {
-                PendingQuery q = pendingQueries.remove(id);
-                if (q != null) {
-                    if (q.timeout != null) {
-                        q.timeout.cancel(false);
-                    }
-                    notifyTimeout(q, id);
-                }
-            }
-            if (queryTimer != null) {
-                queryTimer.shutdownNow();
-            }
-        }
-    }
-
-    private static void notifyTimeout(PendingQuery q, String id) {
-        try {
-            q.listener.answerTimeout(id);
-        } catch (RuntimeException e) {
-            log.error("IQResultListener.answerTimeout failed", e);
-        }
-    }
-
-    /** Delivers an IQ result/error to the query waiting for it, if any. Reader thread. */
-    private boolean deliverAnswer(Element iq, Packet packet) {
-        String type = iq.attributeValue("type");
-        String id = iq.attributeValue("id");
-        if (id == null || !("result".equals(type) || "error".equals(type)) || pendingQueries.isEmpty()) {
-            return false;
-        }
-        PendingQuery q = pendingQueries.get(id);
-        if (q == null) {
-            return false;
-        }
-        String from = iq.attributeValue("from");
-        if (q.expectedFrom != null && !q.expectedFrom.equalsIgnoreCase(from)) {
-            return false;   // not the answer: same id from someone else
-        }
-        if (!pendingQueries.remove(id, q)) {
-            return false;
-        }
-        if (q.timeout != null) {
-            q.timeout.cancel(false);
-        }
-        try {
-            q.listener.receivedAnswer((IQ) packet);
-        } catch (RuntimeException e) {
-            log.error("IQResultListener.receivedAnswer failed", e);
-        }
-        return true;
-    }
-
-    private static final class PendingQuery {
-        final String expectedFrom;
-        final IQResultListener listener;
-        volatile ScheduledFuture<?> timeout;
-
-        PendingQuery(String expectedFrom, IQResultListener listener) {
-            this.expectedFrom = expectedFrom;
-            this.listener = listener;
-        }
     }
 
     /** Not supported: this connection serves exactly one component. */
@@ -646,21 +580,17 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
     }
 
     private Attempt connectAndServe() {
-        Session s = new Session();
+        ComponentSession s = new ComponentSession(queue, where, config.keepaliveInterval(), bytesWritten);
         session = s;
         if (closed.get()) {
-            s.abort();
+            s.abort(tuning.closeFlushTimeout());
             return Attempt.closed(false);
         }
         boolean established = false;
         try {
-            s.socket.connect(new InetSocketAddress(config.serverHost(), config.serverPort()),
-                    (int) tuning.connectTimeout().toMillis());
-            s.socket.setTcpNoDelay(true);
-            s.socket.setKeepAlive(true);
+            s.connect(new InetSocketAddress(config.serverHost(), config.serverPort()), tuning.connectTimeout());
             s.socket.setSoTimeout((int) tuning.handshakeTimeout().toMillis());
-            s.queue.offer(streamHeader());
-            s.startWriter();
+            s.writeNow(StreamXml.streamHeader(config.domain()));
 
             XmlFramer framer = new XmlFramer(s.socket.getInputStream(), config.maxStanzaBytes(), MAX_STANZA_DEPTH);
             StanzaParser parser = new StanzaParser();
@@ -672,22 +602,22 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
             }
             String id = header.element().attributeValue("id");
             if (id == null || id.isEmpty()) {
-                s.closeGracefully(CLOSE_STREAM);
+                s.closeGracefully(CLOSE_STREAM, tuning.closeFlushTimeout());
                 return Attempt.failed(false, "protocol", "the server's stream header has no id");
             }
-            s.queue.offer("<handshake>" + handshakeDigest(id, config.secret()) + "</handshake>");
+            s.writeNow(StreamXml.handshake(id, config.secret()));
 
             while (true) {
                 XmlFramer.Frame f = framer.next();
                 if (f.kind() == XmlFramer.Kind.STREAM_END) {
-                    s.closeGracefully(CLOSE_STREAM);
+                    s.closeGracefully(CLOSE_STREAM, tuning.closeFlushTimeout());
                     return Attempt.failed(false, "closed", "the server closed the stream during the handshake");
                 }
                 if (f.kind() != XmlFramer.Kind.ELEMENT) {
                     continue;
                 }
                 StanzaParser.Parsed p = parser.parseElement(headerFrame.bytes(), headerFrame.name(), f.bytes());
-                if (p.is("handshake", NS_ACCEPT)) {
+                if (p.is("handshake", StreamXml.NS_ACCEPT)) {
                     break;
                 }
                 if (p.is("error", NS_STREAM)) {
@@ -698,7 +628,9 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
 
             s.socket.setSoTimeout(0);
             established = true;
-            onEstablished(s);
+            queue.setConnected(true);
+            s.startWriter();
+            onEstablished();
             boolean reportedStrayText = false;
 
             while (!closed.get()) {
@@ -713,7 +645,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
                     }
                     case DISCARDED -> handleDiscarded(parser, headerFrame, f);
                     case STREAM_END -> {
-                        s.closeGracefully(CLOSE_STREAM);
+                        s.closeGracefully(CLOSE_STREAM, tuning.closeFlushTimeout());
                         return Attempt.failed(true, "closed", "the server closed the stream");
                     }
                     default -> log.debug("ignoring a second stream header");
@@ -728,14 +660,14 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
             if (closed.get()) {
                 return Attempt.closed(established);
             }
-            s.closeGracefully(streamError(e.condition(), null) + CLOSE_STREAM);
+            s.closeGracefully(StreamXml.streamError(e.condition(), null) + CLOSE_STREAM, tuning.closeFlushTimeout());
             return Attempt.failed(established, "local:" + e.condition(),
                     "closed the stream with stream error '" + e.condition() + "': " + e.getMessage());
         } catch (SocketTimeoutException e) {
             if (closed.get()) {
                 return Attempt.closed(established);
             }
-            s.closeGracefully(CLOSE_STREAM);
+            s.closeGracefully(CLOSE_STREAM, tuning.closeFlushTimeout());
             return Attempt.failed(established, "io", "no answer from the server within "
                     + tuning.handshakeTimeout().toSeconds() + " s during the handshake");
         } catch (IOException e) {
@@ -745,7 +677,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
             return Attempt.failed(established, "io", describe(e));
         } finally {
             if (established) {
-                s.established = false;
+                queue.setConnected(false);   // senders stop waiting for this server
                 setConnected(false);
                 if (!closed.get() && listener != null) {
                     try {
@@ -755,10 +687,9 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
                     }
                 }
             }
-            int unsent = s.abort();
-            if (unsent > 0) {
-                droppedWhileDisconnected.addAndGet(unsent);
-                log.debug("{} queued stanzas were not sent before the connection ended", unsent);
+            s.abort(tuning.closeFlushTimeout());
+            if (established && !closed.get() && !queue.isEmpty()) {
+                log.info("{} stanzas wait for the next connection to {}", queue.size(), where);
             }
             if (session == s) {
                 session = null;
@@ -766,7 +697,8 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         }
     }
 
-    private void onEstablished(Session s) {
+    private void onEstablished() {
+        connections.incrementAndGet();
         if (inOutage) {
             log.info("component reconnected to {} as {} after {} failed attempts ({})", where, config.domain(),
                     failedAttempts, human(Duration.ofNanos(System.nanoTime() - outageStartNanos)));
@@ -775,7 +707,6 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         }
         inOutage = false;
         lastWarnedProblem = null;
-        s.established = true;
         if (!componentStarted) {
             componentStarted = true;
             try {
@@ -795,27 +726,14 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         setConnected(true);
     }
 
-    private Attempt onServerStreamError(Session s, Element error, boolean established) {
-        String condition = null;
-        String text = null;
-        for (Element child : error.elements()) {
-            if (!NS_STREAM_ERRORS.equals(child.getNamespaceURI())) {
-                continue;
-            }
-            if ("text".equals(child.getName())) {
-                text = child.getTextTrim();
-            } else if (condition == null) {
-                condition = child.getName();
-            }
-        }
-        s.closeGracefully(CLOSE_STREAM);
-        if ("not-authorized".equals(condition) && !established) {
+    private Attempt onServerStreamError(ComponentSession s, Element error, boolean established) {
+        StreamXml.ServerStreamError e = StreamXml.ServerStreamError.of(error);
+        s.closeGracefully(CLOSE_STREAM, tuning.closeFlushTimeout());
+        if ("not-authorized".equals(e.condition()) && !established) {
             log.error("component handshake refused: wrong secret for {} at {}", config.domain(), where);
             return new Attempt(false, true, "not-authorized", "not-authorized");
         }
-        String c = condition == null ? "undefined" : condition;
-        return Attempt.failed(established, "stream-error:" + c, "the server sent stream error '" + c + "'"
-                + (text == null || text.isEmpty() ? "" : " (" + text + ")"));
+        return Attempt.failed(established, "stream-error:" + e.condition(), e.describe());
     }
 
     /** A complete element arrived on an established connection. */
@@ -847,7 +765,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         if (log.isTraceEnabled()) {
             log.trace("RECV {}", packet.toXML());
         }
-        if (name.equals("iq") && deliverAnswer(e, packet)) {
+        if (packet instanceof IQ iq && queries.deliver(e, iq)) {
             return;
         }
         try {
@@ -885,37 +803,14 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         bounce(start, "policy-violation", text);
     }
 
-    /**
-     * Answers a received stanza we will not hand to the component with an error of the same kind
-     * (unless it is an error itself or has no sender).
-     */
+    /** Answers a received stanza we will not hand to the component with an error of the same kind. */
     private void bounce(Element original, String condition, String text) {
-        String kind = original.getName();
-        if (!kind.equals("message") && !kind.equals("presence") && !kind.equals("iq")) {
+        Element reply = StreamXml.errorReply(original, config.domain(), condition, text);
+        if (reply == null) {
             return;
         }
-        String from = original.attributeValue("from");
-        if ("error".equals(original.attributeValue("type")) || from == null || from.isEmpty()) {
-            return;
-        }
-        String to = original.attributeValue("to");
-        DocumentFactory df = DocumentFactory.getInstance();
-        Element reply = df.createElement(kind);
-        reply.addAttribute("from", to == null || to.isEmpty() ? config.domain() : to);
-        reply.addAttribute("to", from);
-        String id = original.attributeValue("id");
-        if (id != null) {
-            reply.addAttribute("id", id);
-        }
-        reply.addAttribute("type", "error");
-        Element error = reply.addElement("error");
-        error.addAttribute("type", "modify");
-        error.add(df.createElement(QName.get(condition, NS_STANZA_ERRORS)));
-        Element textElement = df.createElement(QName.get("text", NS_STANZA_ERRORS));
-        textElement.setText(text);
-        error.add(textElement);
         String xml = reply.asXML();
-        String problem = outgoingProblem(reply.attributeValue("from"), xml);
+        String problem = StreamXml.outgoingProblem(config.domain(), reply.attributeValue("from"), xml);
         if (problem != null) {
             log.debug("not answering a discarded stanza: {}", problem);
             return;
@@ -925,105 +820,6 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
 
     // ---------------------------------------------------------------- helpers
 
-    private String streamHeader() {
-        return "<?xml version='1.0'?><stream:stream xmlns='" + NS_ACCEPT + "' xmlns:stream='" + NS_STREAM
-                + "' to='" + escapeAttribute(config.domain()) + "'>";
-    }
-
-    private static String streamError(String condition, String text) {
-        return "<stream:error><" + condition + " xmlns='" + NS_STREAM_ERRORS + "'/>"
-                + (text == null ? "" : "<text xmlns='" + NS_STREAM_ERRORS + "'>" + escapeAttribute(text) + "</text>")
-                + "</stream:error>";
-    }
-
-    /** Lowercase hex SHA-1 of (stream id + secret), XEP-0114 section 3. */
-    static String handshakeDigest(String streamId, String secret) {
-        try {
-            MessageDigest sha1 = MessageDigest.getInstance("SHA-1");
-            return HexFormat.of().formatHex(sha1.digest((streamId + secret).getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-1 is always available", e);
-        }
-    }
-
-    /** Why the server would close the stream over this outgoing stanza, or null if it would not. */
-    private String outgoingProblem(String from, String xml) {
-        if (from == null || from.isEmpty()) {
-            return "it has no 'from' address";
-        }
-        if (!domainOf(from).equalsIgnoreCase(config.domain())) {
-            return "its 'from' address " + from + " is not in " + config.domain();
-        }
-        int bad = firstForbiddenCharacter(xml);
-        if (bad >= 0) {
-            return String.format("it contains the character U+%04X, which XML does not allow", bad);
-        }
-        return null;
-    }
-
-    static String domainOf(String jid) {
-        int slash = jid.indexOf('/');
-        String bare = slash >= 0 ? jid.substring(0, slash) : jid;
-        int at = bare.indexOf('@');
-        return at >= 0 ? bare.substring(at + 1) : bare;
-    }
-
-    /**
-     * The first character (or character reference, as dom4j writes control characters as
-     * {@code &#1;}) in serialized XML that XML 1.0 does not allow, or -1.
-     */
-    static int firstForbiddenCharacter(String xml) {
-        int n = xml.length();
-        for (int i = 0; i < n; i++) {
-            char c = xml.charAt(i);
-            if (c >= 0x20 && c < 0xD800) {
-                if (c == '&' && i + 2 < n && xml.charAt(i + 1) == '#') {
-                    int cp = characterReference(xml, i + 2);
-                    if (cp >= 0 && !isXmlChar(cp)) {
-                        return cp;
-                    }
-                }
-                continue;
-            }
-            if (c == '\t' || c == '\n' || c == '\r') {
-                continue;
-            }
-            if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(xml.charAt(i + 1))) {
-                i++;
-                continue;
-            }
-            if (!isXmlChar(c) || Character.isSurrogate(c)) {
-                return c;
-            }
-        }
-        return -1;
-    }
-
-    private static int characterReference(String xml, int from) {
-        boolean hex = from < xml.length() && xml.charAt(from) == 'x';
-        int i = hex ? from + 1 : from;
-        long value = 0;
-        int digits = 0;
-        for (; i < xml.length() && digits < 9; i++, digits++) {
-            int d = Character.digit(xml.charAt(i), hex ? 16 : 10);
-            if (d < 0) {
-                break;
-            }
-            value = value * (hex ? 16 : 10) + d;
-        }
-        return digits > 0 && i < xml.length() && xml.charAt(i) == ';' ? (int) Math.min(value, Integer.MAX_VALUE) : -1;
-    }
-
-    private static boolean isXmlChar(int cp) {
-        return cp == 0x9 || cp == 0xA || cp == 0xD || (cp >= 0x20 && cp <= 0xD7FF)
-                || (cp >= 0xE000 && cp <= 0xFFFD) || (cp >= 0x10000 && cp <= 0x10FFFF);
-    }
-
-    private static String escapeAttribute(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-                .replace("'", "&apos;").replace("\"", "&quot;");
-    }
-
     private static String describe(IOException e) {
         String m = e.getMessage();
         return e.getClass().getSimpleName() + (m == null ? "" : ": " + m);
@@ -1031,10 +827,6 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
 
     private static String human(Duration d) {
         return d.toMillis() < 1000 ? d.toMillis() + " ms" : d.toSeconds() + " s";
-    }
-
-    private static String suppressedNote(long suppressed) {
-        return suppressed > 0 ? " (" + suppressed + " more since the last report)" : "";
     }
 
     private void setConnected(boolean value) {
@@ -1080,121 +872,6 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
             Thread.currentThread().interrupt();
         } finally {
             stateLock.unlock();
-        }
-    }
-
-    /** Lets one event through per interval; {@link #acquire()} says how many were held back meanwhile. */
-    static final class RateLimiter {
-        private final long intervalNanos;
-        private long lastNanos;
-        private boolean any;
-        private long suppressed;
-
-        RateLimiter(Duration interval) {
-            this.intervalNanos = interval.toNanos();
-        }
-
-        /** Returns -1 if this event should not be reported, else the number of events not reported since the last one. */
-        synchronized long acquire() {
-            long now = System.nanoTime();
-            if (any && now - lastNanos < intervalNanos) {
-                suppressed++;
-                return -1;
-            }
-            any = true;
-            lastNanos = now;
-            long n = suppressed;
-            suppressed = 0;
-            return n;
-        }
-    }
-
-    // ---------------------------------------------------------------- one connection
-
-    /** One TCP connection: its socket, its outgoing queue and its writer thread. */
-    private final class Session {
-        final Socket socket = new Socket();
-        final OutgoingQueue queue = new OutgoingQueue(tuning.maxQueuedChars());
-        final CountDownLatch writerDone = new CountDownLatch(1);
-        volatile boolean established;
-        private volatile Thread writer;
-
-        void startWriter() {
-            Thread t = new Thread(this::writeLoop, "reconmuc-component-writer");
-            t.setDaemon(true);
-            writer = t;
-            t.start();
-        }
-
-        private void writeLoop() {
-            List<String> batch = new ArrayList<>();
-            long keepaliveNanos = config.keepaliveInterval().toNanos();
-            try {
-                Writer out = new BufferedWriter(new OutputStreamWriter(socket.getOutputStream(), StandardCharsets.UTF_8), 32 * 1024);
-                long lastWrite = System.nanoTime();
-                while (true) {
-                    long wait = keepaliveNanos - (System.nanoTime() - lastWrite);
-                    if (wait <= 0) {
-                        out.write(' ');
-                        out.flush();
-                        lastWrite = System.nanoTime();
-                        continue;
-                    }
-                    if (queue.drainTo(batch, wait) == 0) {
-                        if (queue.isDone()) {
-                            break;
-                        }
-                        continue;
-                    }
-                    for (String s : batch) {
-                        out.write(s);
-                    }
-                    batch.clear();
-                    if (queue.isEmpty()) {
-                        out.flush();
-                        lastWrite = System.nanoTime();
-                    }
-                }
-                out.flush();
-            } catch (IOException e) {
-                if (!queue.isDone()) {
-                    log.debug("writing to {} failed: {}", where, describe(e));
-                }
-                closeSocket();   // the reader thread notices and reconnects
-            } catch (InterruptedException e) {
-                closeSocket();
-            } finally {
-                writerDone.countDown();
-            }
-        }
-
-        /** Queues {@code last}, waits (bounded) until the writer has written it, closes the socket. */
-        void closeGracefully(String last) {
-            if (queue.finish(last) && writer != null && !socket.isClosed()) {
-                try {
-                    if (!writerDone.await(tuning.closeFlushTimeout().toMillis(), TimeUnit.MILLISECONDS)) {
-                        log.debug("could not finish writing to {} within {} ms", where, tuning.closeFlushTimeout().toMillis());
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            closeSocket();
-        }
-
-        /** Closes the socket at once; returns the number of stanzas left unsent. */
-        int abort() {
-            int unsent = queue.discard();
-            closeSocket();
-            return unsent;
-        }
-
-        private void closeSocket() {
-            try {
-                socket.close();
-            } catch (IOException ignored) {
-                // closing anyway
-            }
         }
     }
 }

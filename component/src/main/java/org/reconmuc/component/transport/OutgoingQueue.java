@@ -6,20 +6,35 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The queue between the threads that send and the one writer thread of a connection: serialized
- * stanzas, bounded by their total length in chars (so memory stays bounded whatever the stanza
- * sizes). Offering never blocks. Thread-safe.
+ * The serialized stanzas waiting for the server, kept across connections and bounded by their
+ * total length in chars (so memory stays bounded whatever the stanza sizes). Thread-safe.
+ *
+ * <p><b>While connected</b> nothing is ever dropped: a sender that would overfill the queue waits
+ * until the writer has taken enough out ({@link #put} with {@code mayWait}). That is the
+ * back-pressure: a server that reads slowly slows the rooms down, their mailboxes fill, and the
+ * reader stops reading. The one thread that must not wait for the server (the reader, which
+ * answers what keeps the stream alive) may go past the bound up to twice its size.
+ *
+ * <p><b>While disconnected</b> senders never wait (the outage may be long): stanzas are kept for
+ * the next connection, and when they exceed the bound the oldest ones are refused, counted in
+ * {@link #evicted()}.
  */
 final class OutgoingQueue {
 
-    enum Offer { QUEUED, FULL, FINISHED }
+    enum Offer { QUEUED, FINISHED }
 
     private final long maxChars;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition notEmpty = lock.newCondition();
+    private final Condition notFull = lock.newCondition();
     private final ArrayDeque<String> items = new ArrayDeque<>();
     private long chars;
+    private boolean connected;
     private boolean finished;
+    private long evicted;
+    private long waits;
+    /** Bumped by {@link #wakeUp()}: a waiting {@link #drainTo} returns. */
+    private long wakeups;
 
     OutgoingQueue(long maxChars) {
         if (maxChars <= 0) {
@@ -28,28 +43,81 @@ final class OutgoingQueue {
         this.maxChars = maxChars;
     }
 
-    /** Adds {@code s} unless that would make the queue hold more than its limit, or it is finished. */
-    Offer offer(String s) {
+    /**
+     * Adds {@code s} at the end. While connected, waits first while the queue is over its bound
+     * ({@code mayWait}) or over twice its bound (otherwise); a stanza larger than the bound still
+     * goes into an empty queue. An interrupted wait queues the stanza anyway (it is never lost).
+     * While disconnected, queues at once and refuses the oldest stanzas past the bound.
+     */
+    Offer put(String s, boolean mayWait) {
+        long limit = mayWait ? maxChars : 2 * maxChars;
+        boolean interrupted = false;
         lock.lock();
         try {
+            boolean counted = false;
+            while (!finished && connected && chars > 0 && chars + s.length() > limit) {
+                if (!counted) {
+                    waits++;
+                    counted = true;
+                }
+                try {
+                    notFull.await();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                    break;
+                }
+            }
             if (finished) {
                 return Offer.FINISHED;
             }
-            if (chars + s.length() > maxChars) {
-                return Offer.FULL;
-            }
             items.addLast(s);
             chars += s.length();
+            if (!connected) {
+                while (chars > maxChars && items.size() > 1) {
+                    chars -= items.pollFirst().length();
+                    evicted++;
+                }
+            }
             notEmpty.signal();
             return Offer.QUEUED;
+        } finally {
+            lock.unlock();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Puts back, at the front and in their order, stanzas a writer took but could not send. */
+    void requeueFront(List<String> unsent) {
+        lock.lock();
+        try {
+            for (int i = unsent.size() - 1; i >= 0; i--) {
+                items.addFirst(unsent.get(i));
+                chars += unsent.get(i).length();
+            }
+            if (!unsent.isEmpty()) {
+                notEmpty.signal();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Switches between waiting senders (connected) and refusing the oldest (disconnected). */
+    void setConnected(boolean value) {
+        lock.lock();
+        try {
+            connected = value;
+            notFull.signalAll();
         } finally {
             lock.unlock();
         }
     }
 
     /**
-     * Adds {@code last} (if not null) regardless of the limit and refuses everything offered after
-     * it. Returns false if the queue was already finished (then {@code last} is not added).
+     * Adds {@code last} (if not null) regardless of the bound and refuses everything offered
+     * after it. Returns false if the queue was already finished (then {@code last} is not added).
      */
     boolean finish(String last) {
         lock.lock();
@@ -63,6 +131,7 @@ final class OutgoingQueue {
             }
             finished = true;
             notEmpty.signalAll();
+            notFull.signalAll();
             return true;
         } finally {
             lock.unlock();
@@ -71,20 +140,36 @@ final class OutgoingQueue {
 
     /**
      * Moves everything queued into {@code out}, waiting up to {@code timeoutNanos} for at least one
-     * item. Returns the number of items moved; 0 on timeout or, when {@link #isDone()}, at the end.
+     * item. Returns the number of items moved; 0 on timeout, after {@link #wakeUp()} or, when
+     * {@link #isDone()}, at the end.
      */
     int drainTo(List<String> out, long timeoutNanos) throws InterruptedException {
         lock.lock();
         try {
             long left = timeoutNanos;
-            while (items.isEmpty() && !finished && left > 0) {
+            long generation = wakeups;
+            while (items.isEmpty() && !finished && left > 0 && generation == wakeups) {
                 left = notEmpty.awaitNanos(left);
             }
             int n = items.size();
             out.addAll(items);
             items.clear();
             chars = 0;
+            if (n > 0) {
+                notFull.signalAll();
+            }
             return n;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Makes a waiting {@link #drainTo} return, so its writer can look at why it was woken. */
+    void wakeUp() {
+        lock.lock();
+        try {
+            wakeups++;
+            notEmpty.signalAll();
         } finally {
             lock.unlock();
         }
@@ -119,6 +204,7 @@ final class OutgoingQueue {
             items.clear();
             chars = 0;
             notEmpty.signalAll();
+            notFull.signalAll();
             return n;
         } finally {
             lock.unlock();
@@ -130,6 +216,36 @@ final class OutgoingQueue {
         lock.lock();
         try {
             return chars;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Stanzas currently queued. */
+    int size() {
+        lock.lock();
+        try {
+            return items.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Stanzas refused so far because the queue was full while disconnected (oldest first). */
+    long evicted() {
+        lock.lock();
+        try {
+            return evicted;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Times a sender had to wait for room in the queue (back-pressure applied). */
+    long waits() {
+        lock.lock();
+        try {
+            return waits;
         } finally {
             lock.unlock();
         }

@@ -12,11 +12,29 @@ import org.junit.jupiter.api.io.TempDir;
 class ConfigLoaderTest {
 
     @Test
-    void defaultsApplyWithNothingGiven() throws Exception {
-        ServiceConfig c = ConfigLoader.load(new String[0], Map.of());
+    void defaultsApplyWithOnlyTheSecretGiven() throws Exception {
+        ServiceConfig c = ConfigLoader.load(new String[] {"--secret", "s"}, Map.of());
         assertThat(c.serverPort()).isEqualTo(5347);
         assertThat(c.domain()).isEqualTo("reconmuc.localhost");
         assertThat(c.historySize()).isEqualTo(100);
+        assertThat(c.maxPendingStanzas()).isEqualTo(ServiceConfig.DEFAULT_MAX_PENDING_STANZAS);
+        assertThat(c.metricsPort()).as("metrics are off by default").isZero();
+    }
+
+    @Test
+    void theSecretHasNoDefaultAndTheErrorSaysWhereToGiveIt(@TempDir Path dir) throws Exception {
+        assertThatThrownBy(() -> ConfigLoader.load(new String[0], Map.of()))
+                .isInstanceOf(ConfigLoader.ConfigException.class)
+                .hasMessageContaining("no component secret")
+                .hasMessageContaining("--secret")
+                .hasMessageContaining("RECONMUC_SECRET");
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret="}, Map.of()))
+                .hasMessageContaining("no component secret");
+        assertThat(ConfigLoader.load(new String[0], Map.of("RECONMUC_SECRET", "from-env")).secret()).isEqualTo("from-env");
+        Path file = dir.resolve("reconmuc.properties");
+        Files.writeString(file, "secret=from-file\n");
+        assertThat(ConfigLoader.load(new String[] {"--config", file.toString()}, Map.of()).secret()).isEqualTo("from-file");
+        assertThat(ConfigLoader.help()).contains("none: required");
     }
 
     @Test
@@ -24,7 +42,7 @@ class ConfigLoaderTest {
         Path file = dir.resolve("reconmuc.properties");
         Files.writeString(file, "server-port=1111\nhistory-size=7\ndomain=file.example\n");
         ServiceConfig c = ConfigLoader.load(
-                new String[] {"--config", file.toString(), "--server-port=3333"},
+                new String[] {"--config", file.toString(), "--server-port=3333", "--secret", "s"},
                 Map.of("RECONMUC_SERVER_PORT", "2222", "RECONMUC_DOMAIN", "env.example"));
         assertThat(c.serverPort()).isEqualTo(3333);
         assertThat(c.domain()).isEqualTo("env.example");
@@ -33,11 +51,13 @@ class ConfigLoaderTest {
 
     @Test
     void badInputIsExplained() {
-        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--server-port", "http"}, Map.of()))
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--server-port", "http", "--secret", "s"}, Map.of()))
                 .hasMessageContaining("server-port");
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--metrics-port", "70000", "--secret", "s"}, Map.of()))
+                .hasMessageContaining("metrics-port");
         assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--colour", "red"}, Map.of()))
                 .hasMessageContaining("unknown option --colour");
-        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--history-size", "-1"}, Map.of()))
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--history-size", "-1", "--secret", "s"}, Map.of()))
                 .hasMessageContaining("history-size");
         assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--domain"}, Map.of()))
                 .hasMessageContaining("needs a value");

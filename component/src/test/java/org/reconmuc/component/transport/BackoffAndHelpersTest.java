@@ -3,6 +3,7 @@ package org.reconmuc.component.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
@@ -28,28 +29,16 @@ class BackoffAndHelpersTest {
     }
 
     @Test
-    void handshakeDigestIsLowercaseHexSha1() {
-        // sha1("abc") is a well-known test vector.
-        assertThat(ExternalComponentConnection.handshakeDigest("a", "bc"))
-                .isEqualTo("a9993e364706816aba3e25717850c26c9cd0d89d");
-    }
-
-    @Test
-    void domainOfAJid() {
-        assertThat(ExternalComponentConnection.domainOf("room@muc.example/nick@x/y")).isEqualTo("muc.example");
-        assertThat(ExternalComponentConnection.domainOf("muc.example")).isEqualTo("muc.example");
-        assertThat(ExternalComponentConnection.domainOf("muc.example/res")).isEqualTo("muc.example");
-    }
-
-    @Test
-    void forbiddenCharacters() {
-        assertThat(ExternalComponentConnection.firstForbiddenCharacter("<a>ok \t\n\r é 𝄞 \uFFFD</a>")).isEqualTo(-1);
-        assertThat(ExternalComponentConnection.firstForbiddenCharacter("<a>\u0007</a>")).isEqualTo(7);
-        assertThat(ExternalComponentConnection.firstForbiddenCharacter("<a>&#7;</a>")).isEqualTo(7);
-        assertThat(ExternalComponentConnection.firstForbiddenCharacter("<a>&#x0;</a>")).isEqualTo(0);
-        assertThat(ExternalComponentConnection.firstForbiddenCharacter("<a>&#65;&amp;&#x1F600;</a>")).isEqualTo(-1);
-        assertThat(ExternalComponentConnection.firstForbiddenCharacter("<a>\uFFFE</a>")).isEqualTo(0xFFFE);
-        assertThat(ExternalComponentConnection.firstForbiddenCharacter("<a>\uD800</a>")).isEqualTo(0xD800);
-        assertThat(ExternalComponentConnection.firstForbiddenCharacter("<a>\uDC00x</a>")).isEqualTo(0xDC00);
+    void logThrottleLetsOneReportThroughPerIntervalAndCountsTheRest() {
+        AtomicLong now = new AtomicLong(1_000);
+        LogThrottle t = new LogThrottle(Duration.ofNanos(100), now::get);
+        assertThat(t.acquire()).isZero();
+        now.addAndGet(10);
+        assertThat(t.acquire()).isEqualTo(-1);
+        assertThat(t.acquire()).isEqualTo(-1);
+        now.addAndGet(100);
+        assertThat(t.acquire()).isEqualTo(2);
+        assertThat(LogThrottle.suppressedNote(2)).isEqualTo(" (2 more since the last report)");
+        assertThat(LogThrottle.suppressedNote(0)).isEmpty();
     }
 }

@@ -1,35 +1,127 @@
 package org.reconmuc.component.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.Test;
 
 class OutgoingQueueTest {
 
-    @Test
-    void boundedByTotalChars() throws Exception {
-        OutgoingQueue q = new OutgoingQueue(10);
-        assertThat(q.offer("12345")).isEqualTo(OutgoingQueue.Offer.QUEUED);
-        assertThat(q.offer("12345")).isEqualTo(OutgoingQueue.Offer.QUEUED);
-        assertThat(q.offer("1")).isEqualTo(OutgoingQueue.Offer.FULL);
-        assertThat(q.queuedChars()).isEqualTo(10);
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("timed out waiting for " + what);
+            }
+            Thread.sleep(2);
+        }
+    }
 
-        List<String> out = new ArrayList<>();
-        assertThat(q.drainTo(out, 0)).isEqualTo(2);
-        assertThat(out).containsExactly("12345", "12345");
-        assertThat(q.offer("1234567890")).isEqualTo(OutgoingQueue.Offer.QUEUED);
+    private static Thread putter(OutgoingQueue q, String s, boolean mayWait) {
+        Thread t = new Thread(() -> q.put(s, mayWait), "putter");
+        t.start();
+        return t;
     }
 
     @Test
-    void finishAddsTheLastItemAndRefusesMore() throws Exception {
+    void whileConnectedASenderWaitsAtTheBoundUntilTheWriterTakes() throws Exception {
+        OutgoingQueue q = new OutgoingQueue(10);
+        q.setConnected(true);
+        assertThat(q.put("12345", true)).isEqualTo(OutgoingQueue.Offer.QUEUED);
+        assertThat(q.put("12345", true)).isEqualTo(OutgoingQueue.Offer.QUEUED);
+        Thread t = putter(q, "1", true);
+        await(() -> t.getState() == Thread.State.WAITING, "the sender to wait");
+        assertThat(q.waits()).isEqualTo(1);
+        assertThat(q.size()).isEqualTo(2);
+
+        List<String> out = new ArrayList<>();
+        assertThat(q.drainTo(out, 0)).isEqualTo(2);
+        t.join(5_000);
+        assertThat(t.isAlive()).isFalse();
+        q.drainTo(out, 0);
+        assertThat(out).containsExactly("12345", "12345", "1");
+        assertThat(q.evicted()).isZero();
+    }
+
+    @Test
+    void aStanzaLargerThanTheBoundStillGoesIntoAnEmptyQueue() {
         OutgoingQueue q = new OutgoingQueue(4);
-        q.offer("abcd");
+        q.setConnected(true);
+        assertThat(q.put("much longer than four", true)).isEqualTo(OutgoingQueue.Offer.QUEUED);
+        assertThat(q.queuedChars()).isEqualTo(21);
+    }
+
+    @Test
+    void theReaderThreadGoesPastTheBoundUpToTwiceIt() throws Exception {
+        OutgoingQueue q = new OutgoingQueue(10);
+        q.setConnected(true);
+        q.put("1234567890", true);
+        assertThat(q.put("123456789", false)).isEqualTo(OutgoingQueue.Offer.QUEUED);   // 19 <= 20
+        Thread t = putter(q, "12", false);                                               // 21 > 20
+        await(() -> t.getState() == Thread.State.WAITING, "the reader to wait at twice the bound");
+        q.drainTo(new ArrayList<>(), 0);
+        t.join(5_000);
+        assertThat(t.isAlive()).isFalse();
+    }
+
+    @Test
+    void losingTheConnectionReleasesWaitingSendersAndKeepsTheirStanzas() throws Exception {
+        OutgoingQueue q = new OutgoingQueue(10);
+        q.setConnected(true);
+        q.put("1234567890", true);
+        Thread t = putter(q, "abc", true);
+        await(() -> t.getState() == Thread.State.WAITING, "the sender to wait");
+        q.setConnected(false);
+        t.join(5_000);
+        assertThat(t.isAlive()).isFalse();
+        List<String> out = new ArrayList<>();
+        q.drainTo(out, 0);
+        assertThat(out).containsExactly("abc");   // past the bound while disconnected: the oldest went
+        assertThat(q.evicted()).isEqualTo(1);
+    }
+
+    @Test
+    void whileDisconnectedNobodyWaitsAndTheOldestAreRefused() {
+        OutgoingQueue q = new OutgoingQueue(10);
+        for (int i = 0; i < 5; i++) {
+            assertThat(q.put("abcd" + i, true)).isEqualTo(OutgoingQueue.Offer.QUEUED);
+        }
+        assertThat(q.size()).isEqualTo(2);
+        assertThat(q.evicted()).isEqualTo(3);
+        assertThat(q.queuedChars()).isEqualTo(10);
+        assertThat(q.waits()).isZero();
+    }
+
+    @Test
+    void whatAWriterCouldNotSendGoesBackToTheFrontInOrder() throws Exception {
+        OutgoingQueue q = new OutgoingQueue(100);
+        q.put("a", true);
+        q.put("b", true);
+        List<String> taken = new ArrayList<>();
+        q.drainTo(taken, 0);
+        q.put("c", true);
+        q.requeueFront(taken);
+        List<String> out = new ArrayList<>();
+        q.drainTo(out, 0);
+        assertThat(out).containsExactly("a", "b", "c");
+    }
+
+    @Test
+    void finishAddsTheLastItemRefusesMoreAndReleasesWaiters() throws Exception {
+        OutgoingQueue q = new OutgoingQueue(4);
+        q.setConnected(true);
+        q.put("abcd", true);
+        Thread t = putter(q, "x", true);
+        await(() -> t.getState() == Thread.State.WAITING, "the sender to wait");
         assertThat(q.finish("</stream:stream>")).isTrue();
+        t.join(5_000);
+        assertThat(t.isAlive()).isFalse();
         assertThat(q.finish("again")).isFalse();
-        assertThat(q.offer("x")).isEqualTo(OutgoingQueue.Offer.FINISHED);
+        assertThat(q.put("y", true)).isEqualTo(OutgoingQueue.Offer.FINISHED);
         assertThat(q.isDone()).isFalse();
         List<String> out = new ArrayList<>();
         q.drainTo(out, 0);
@@ -39,30 +131,54 @@ class OutgoingQueueTest {
     }
 
     @Test
-    void drainWaitsForAnItem() throws Exception {
+    void anInterruptedSenderStillQueuesItsStanza() throws Exception {
+        OutgoingQueue q = new OutgoingQueue(4);
+        q.setConnected(true);
+        q.put("abcd", true);
+        boolean[] interruptedAfter = new boolean[1];
+        Thread t = new Thread(() -> {
+            q.put("x", true);
+            interruptedAfter[0] = Thread.currentThread().isInterrupted();
+        });
+        t.start();
+        await(() -> t.getState() == Thread.State.WAITING, "the sender to wait");
+        t.interrupt();
+        t.join(5_000);
+        assertThat(interruptedAfter[0]).isTrue();
+        assertThat(q.size()).isEqualTo(2);
+    }
+
+    @Test
+    void drainWaitsForAnItemOrAWakeUp() throws Exception {
         OutgoingQueue q = new OutgoingQueue(100);
+        List<String> out = new ArrayList<>();
         Thread t = new Thread(() -> {
             try {
-                Thread.sleep(50);
+                q.drainTo(out, 60_000_000_000L);
             } catch (InterruptedException ignored) {
                 // test thread
             }
-            q.offer("late");
         });
         t.start();
-        List<String> out = new ArrayList<>();
-        assertThat(q.drainTo(out, 2_000_000_000L)).isEqualTo(1);
+        await(() -> t.getState() == Thread.State.TIMED_WAITING, "the writer to wait");
+        q.wakeUp();
+        t.join(5_000);
+        assertThat(t.isAlive()).isFalse();
+        assertThat(out).isEmpty();
+
+        Thread late = putter(q, "late", true);
+        assertThat(q.drainTo(out, 5_000_000_000L)).isEqualTo(1);
         assertThat(out).containsExactly("late");
-        t.join();
+        late.join();
     }
 
     @Test
     void discardThrowsAwayAndFinishes() {
         OutgoingQueue q = new OutgoingQueue(100);
-        q.offer("a");
-        q.offer("b");
+        q.put("a", true);
+        q.put("b", true);
         assertThat(q.discard()).isEqualTo(2);
         assertThat(q.isDone()).isTrue();
-        assertThat(q.offer("c")).isEqualTo(OutgoingQueue.Offer.FINISHED);
+        assertThat(q.put("c", true)).isEqualTo(OutgoingQueue.Offer.FINISHED);
     }
 }

@@ -27,7 +27,7 @@ class StanzaParserTest {
     @Test
     void headerAttributesAndNamespace() throws Exception {
         StanzaParser.Parsed h = parser.parseHeader(HEADER, "stream:stream");
-        assertThat(h.is("stream", ExternalComponentConnection.NS_STREAM)).isTrue();
+        assertThat(h.is("stream", StreamXml.NS_STREAM)).isTrue();
         assertThat(h.element().attributeValue("id")).isEqualTo("abc");
         assertThat(h.element().elements()).isEmpty();
     }

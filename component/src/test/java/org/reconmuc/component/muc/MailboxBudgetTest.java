@@ -1,0 +1,107 @@
+package org.reconmuc.component.muc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
+
+import org.dom4j.DocumentHelper;
+import org.junit.jupiter.api.Test;
+import org.reconmuc.component.config.ServiceConfig;
+import org.xmpp.packet.Message;
+import org.xmpp.packet.Packet;
+import org.xmpp.packet.Presence;
+
+/**
+ * Back-pressure at the service's entrance: when rooms cannot keep up (their threads wait for a
+ * slow server), the thread that hands stanzas to them waits too, instead of the mailboxes growing.
+ */
+class MailboxBudgetTest {
+
+    /** Room threads that run only when the test says so: rooms held back by a slow server. */
+    private static final class HeldBackRooms implements Executor {
+        final Queue<Runnable> waiting = new ArrayDeque<>();
+
+        @Override
+        public synchronized void execute(Runnable r) {
+            waiting.add(r);
+        }
+
+        synchronized Runnable next() {
+            return waiting.poll();
+        }
+
+        void runAll() {
+            for (Runnable r = next(); r != null; r = next()) {
+                r.run();
+            }
+        }
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("timed out waiting for " + what);
+            }
+            Thread.sleep(2);
+        }
+    }
+
+    private static Packet parse(String xml) throws Exception {
+        var e = DocumentHelper.parseText(xml).getRootElement();
+        return e.getName().equals("presence") ? new Presence(e, true) : new Message(e, true);
+    }
+
+    @Test
+    void theReaderWaitsWhenTheMailboxesAreFullAndGoesOnAsRoomsCatchUp() throws Exception {
+        HeldBackRooms rooms = new HeldBackRooms();
+        List<Packet> out = new ArrayList<>();
+        ServiceConfig config = new ServiceConfig("127.0.0.1", 5347, "muc.example", "s", 100, 65536, 1000.0, 1000,
+                100, 32, 86_400, java.time.Duration.ofSeconds(30), java.time.Duration.ofSeconds(30), 3, 1000.0, 1000, 0);
+        MucService service = new MucService(config, Clock.systemUTC(), rooms, p -> {
+            synchronized (out) {
+                out.add(p);
+            }
+        }, (delay, task) -> { });
+        String room = "lobby@muc.example";
+        service.processPacket(parse("<presence from='romeo@montague.lit/phone' to='" + room + "/Romeo'/>"));
+        service.processPacket(parse("<message from='romeo@montague.lit/phone' to='" + room + "' type='groupchat'><body>1</body></message>"));
+        service.processPacket(parse("<message from='romeo@montague.lit/phone' to='" + room + "' type='groupchat'><body>2</body></message>"));
+        assertThat(service.pendingStanzas()).isEqualTo(3);
+
+        Thread reader = new Thread(() -> {
+            try {
+                service.processPacket(parse("<message from='romeo@montague.lit/phone' to='" + room
+                        + "' type='groupchat'><body>3</body></message>"));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, "reader");
+        reader.start();
+        await(() -> reader.getState() == Thread.State.TIMED_WAITING, "the reader to wait for the rooms");
+        assertThat(service.pendingStanzas()).isEqualTo(3);
+
+        rooms.runAll();   // the rooms catch up: the reader's stanza gets in
+        reader.join(5_000);
+        assertThat(reader.isAlive()).isFalse();
+        rooms.runAll();
+        assertThat(service.pendingStanzas()).isZero();
+        List<String> bodies = new ArrayList<>();
+        synchronized (out) {
+            for (Packet p : out) {
+                if (p instanceof Message m && m.getBody() != null) {
+                    bodies.add(m.getBody());
+                }
+            }
+        }
+        assertThat(bodies).containsExactly("1", "2", "3");   // Romeo's echoes, in order, none lost
+        service.shutdown();
+    }
+}
