@@ -8,6 +8,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.metrics.ServiceMetrics;
 import java.util.function.Consumer;
 import org.reconmuc.component.muc.MucService;
 import org.reconmuc.component.muc.Outbox;
@@ -24,6 +25,8 @@ public final class ReconMuc implements AutoCloseable {
     private final ExecutorService roomThreads;
     private final MucService service;
     private final ExternalComponentConnection connection;
+    /** Null unless metrics were asked for ({@link ServiceConfig#metricsPort()}). */
+    private ServiceMetrics metrics;
 
     private ReconMuc(ServiceConfig config, Consumer<Packet> observer) {
         int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
@@ -47,6 +50,15 @@ public final class ReconMuc implements AutoCloseable {
      */
     public static ReconMuc start(ServiceConfig config, Consumer<Packet> observer) throws ComponentException {
         ReconMuc muc = new ReconMuc(config, observer);
+        if (config.metricsPort() != 0) {
+            muc.metrics = new ServiceMetrics(muc.service, muc.connection);
+            try {
+                muc.metrics.serve(config.metricsPort());
+            } catch (java.io.IOException e) {
+                muc.metrics.close();
+                throw new ComponentException("cannot serve metrics on 127.0.0.1:" + config.metricsPort() + ": " + e.getMessage(), e);
+            }
+        }
         muc.connection.start();
         return muc;
     }
@@ -68,9 +80,17 @@ public final class ReconMuc implements AutoCloseable {
         return service;
     }
 
+    /** The connection to the server (its queue and counters). */
+    public ExternalComponentConnection connection() {
+        return connection;
+    }
+
     @Override
     public void close() {
         connection.close();
+        if (metrics != null) {
+            metrics.close();
+        }
         roomThreads.shutdown();
         try {
             if (!roomThreads.awaitTermination(5, TimeUnit.SECONDS)) {

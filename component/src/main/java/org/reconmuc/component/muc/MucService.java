@@ -51,6 +51,7 @@ public final class MucService implements Component, ConnectionListener {
     /** Guards {@link #rooms} and the hand-over of stanzas to mailboxes (see {@link #discard}). */
     private final Object routing = new Object();
     private final Map<RoomJid, RoomEntry> rooms = new HashMap<>();
+    private final MucCounters counters = new MucCounters();
     /** Back-pressure: the reader waits when this many stanzas wait for their rooms. */
     private final MailboxBudget mailboxBudget;
     private volatile boolean everConnected;
@@ -149,6 +150,21 @@ public final class MucService implements Component, ConnectionListener {
     /** Stanzas handed to rooms and not yet handled. */
     public int pendingStanzas() {
         return mailboxBudget.pending();
+    }
+
+    public MucCounters counters() {
+        return counters;
+    }
+
+    /** Occupants in all rooms now (each room's last published count). */
+    public int occupantCount() {
+        int n = 0;
+        synchronized (routing) {
+            for (RoomEntry e : rooms.values()) {
+                n += e.room().listing().occupants();
+            }
+        }
+        return n;
     }
 
     public int roomCount() {
@@ -250,6 +266,11 @@ public final class MucService implements Component, ConnectionListener {
             @Override
             public void discard(Room r) {
                 MucService.this.discard(r);
+            }
+
+            @Override
+            public MucCounters counters() {
+                return counters;
             }
         });
         return new RoomEntry(room, mailbox);

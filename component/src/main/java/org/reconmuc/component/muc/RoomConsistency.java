@@ -71,6 +71,7 @@ final class RoomConsistency {
         if (occupant.reader() != null) {
             engine.remove(occupant.reader());
             occupant.setReader(null);
+            room.context().counters().relaxed(-1);
         }
     }
 
@@ -182,6 +183,7 @@ final class RoomConsistency {
         if (mode == Aggregation.NONE) {
             for (long seq : seqs) {
                 sendDelayed(o, seq);
+                room.context().counters().delayedSent();
             }
             return;
         }
@@ -199,6 +201,7 @@ final class RoomConsistency {
         m.setFrom(room.jid().jid());
         m.setID(room.ids().messageId());
         room.sendToAllSessions(o, m);
+        room.context().counters().batchSent(items.size());
     }
 
     // ---- requirements ---------------------------------------------------------------------------
@@ -230,6 +233,7 @@ final class RoomConsistency {
                 engine.standard(sender.reader(), deliveries);
                 sender.setReader(null);
                 standard.add(sender);
+                room.context().counters().relaxed(-1);
             }
         } else {
             Requirements next;
@@ -243,6 +247,7 @@ final class RoomConsistency {
             if (sender.reader() == null) {
                 sender.setReader(engine.relax(sender, next));
                 standard.remove(sender);
+                room.context().counters().relaxed(1);
             } else {
                 engine.update(sender.reader(), next, room.now().toEpochMilli(), deliveries);
             }

@@ -16,4 +16,7 @@ interface RoomContext {
 
     /** The room has no occupants and is temporary, or was destroyed: drop it (idempotent). */
     void discard(Room room);
+
+    /** The service's counters, for an operator. */
+    MucCounters counters();
 }

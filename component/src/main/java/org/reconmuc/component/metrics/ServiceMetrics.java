@@ -1,0 +1,127 @@
+package org.reconmuc.component.metrics;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.reconmuc.component.muc.MucCounters;
+import org.reconmuc.component.muc.MucService;
+import org.reconmuc.component.transport.ExternalComponentConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The service's meters and, when asked for, the HTTP endpoint Prometheus scrapes
+ * ({@code GET /metrics} on 127.0.0.1). Meters read the service's own counters when scraped: the
+ * hot path pays nothing for them.
+ */
+public final class ServiceMetrics implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ServiceMetrics.class);
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
+    private HttpServer server;
+
+    public ServiceMetrics(MucService service, ExternalComponentConnection connection) {
+        register(registry, service, connection);
+        new JvmMemoryMetrics().bindTo(registry);
+        gcMetrics.bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+    }
+
+    /** Binds the service's meters to {@code registry}. */
+    static void register(MeterRegistry registry, MucService service, ExternalComponentConnection connection) {
+        MucCounters counters = service.counters();
+        Gauge.builder("reconmuc.outgoing.queue.stanzas", connection, ExternalComponentConnection::queuedStanzas)
+                .description("stanzas waiting for the server to read them").register(registry);
+        Gauge.builder("reconmuc.outgoing.queue.chars", connection, ExternalComponentConnection::queuedChars)
+                .description("chars waiting for the server to read them").register(registry);
+        Gauge.builder("reconmuc.mailbox.pending.stanzas", service, MucService::pendingStanzas)
+                .description("stanzas from the server waiting for their room").register(registry);
+        Gauge.builder("reconmuc.connected", connection, c -> c.isConnected() ? 1 : 0)
+                .description("1 while the component is attached to the server").register(registry);
+        Gauge.builder("reconmuc.rooms", service, MucService::roomCount).register(registry);
+        Gauge.builder("reconmuc.occupants", service, s -> s.occupantCount() - s.counters().relaxedOccupants())
+                .tag("mode", "standard").register(registry);
+        Gauge.builder("reconmuc.occupants", counters, MucCounters::relaxedOccupants)
+                .tag("mode", "relaxed").register(registry);
+        FunctionCounter.builder("reconmuc.out.bytes", connection, ExternalComponentConnection::bytesWritten)
+                .description("bytes written to the server").baseUnit("bytes").register(registry);
+        FunctionCounter.builder("reconmuc.out.stanzas", connection, ExternalComponentConnection::stanzasQueued)
+                .description("stanzas accepted for sending").register(registry);
+        FunctionCounter.builder("reconmuc.backpressure.waits", connection, ExternalComponentConnection::backpressureWaits)
+                .description("times a room waited for the server to read (back-pressure)").register(registry);
+        FunctionCounter.builder("reconmuc.refused.disconnected", connection, ExternalComponentConnection::refusedWhileDisconnected)
+                .description("stanzas refused, oldest first, while the server was unreachable").register(registry);
+        FunctionCounter.builder("reconmuc.refused.invalid", connection, ExternalComponentConnection::droppedInvalid)
+                .description("outgoing stanzas the server would have closed the stream over").register(registry);
+        FunctionCounter.builder("reconmuc.connections", connection, ExternalComponentConnection::connections)
+                .description("successful handshakes (1 + reconnections)").register(registry);
+        FunctionCounter.builder("reconmuc.batches", counters, MucCounters::batches)
+                .description("relaxed-consistency flushes sent as one batch").register(registry);
+        FunctionCounter.builder("reconmuc.batch.items", counters, MucCounters::batchedItems)
+                .description("retained messages sent inside batches").register(registry);
+        FunctionCounter.builder("reconmuc.delayed.singles", counters, MucCounters::delayedSingles)
+                .description("retained messages sent one by one (aggregation none)").register(registry);
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    /** The Prometheus text exposition of every meter. */
+    public String scrape() {
+        return registry.scrape();
+    }
+
+    /** Serves {@code GET /metrics} on 127.0.0.1:{@code port} (0: any free port); returns the port. */
+    public synchronized int serve(int port) throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
+        server.createContext("/metrics", this::handle);
+        server.start();
+        int bound = server.getAddress().getPort();
+        LOG.info("metrics at http://127.0.0.1:{}/metrics", bound);
+        return bound;
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            if (!"GET".equals(exchange.getRequestMethod()) && !"HEAD".equals(exchange.getRequestMethod())) {
+                exchange.sendResponseHeaders(405, -1);
+                return;
+            }
+            byte[] body = scrape().getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+            exchange.sendResponseHeaders(200, "HEAD".equals(exchange.getRequestMethod()) ? -1 : body.length);
+            if (!"HEAD".equals(exchange.getRequestMethod())) {
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(body);
+                }
+            }
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (server != null) {
+            server.stop(0);
+            server = null;
+        }
+        gcMetrics.close();
+        registry.close();
+    }
+}

@@ -1,0 +1,68 @@
+package org.reconmuc.component.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.dom4j.DocumentHelper;
+import org.junit.jupiter.api.Test;
+import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.muc.MucService;
+import org.reconmuc.component.transport.ExternalComponentConnection;
+import org.xmpp.packet.IQ;
+import org.xmpp.packet.Packet;
+import org.xmpp.packet.Presence;
+
+class ServiceMetricsTest {
+
+    private static Packet parse(String xml) throws Exception {
+        var e = DocumentHelper.parseText(xml).getRootElement();
+        return e.getName().equals("presence") ? new Presence(e, true) : new IQ(e, true);
+    }
+
+    @Test
+    void aScrapeShowsRoomsOccupantsByModeAndTheConnectionsQueue() throws Exception {
+        ServiceConfig config = ServiceConfig.defaults().withDomainAndSecret("muc.example", "s");
+        List<Packet> out = new ArrayList<>();
+        MucService service = new MucService(config, Clock.systemUTC(), Runnable::run, out::add, (d, t) -> { });
+        // Never started: its counters are all zero, and it must still be scrapable.
+        ExternalComponentConnection connection = new ExternalComponentConnection(config, service);
+        try (ServiceMetrics metrics = new ServiceMetrics(service, connection)) {
+            service.processPacket(parse("<presence from='romeo@montague.lit/phone' to='lobby@muc.example/Romeo'/>"));
+            service.processPacket(parse("<presence from='juliet@capulet.lit/balcony' to='lobby@muc.example/Juliet'/>"));
+            service.processPacket(parse("<iq from='juliet@capulet.lit/balcony' to='lobby@muc.example' type='set' id='r1'>"
+                    + "<consistency-requirements xmlns='urn:reconmuc:0'><time>60</time><volume>20</volume>"
+                    + "</consistency-requirements></iq>"));
+
+            String scrape = metrics.scrape();
+            assertThat(scrape).contains("reconmuc_rooms 1.0");
+            assertThat(scrape).contains("reconmuc_occupants{mode=\"relaxed\"} 1.0");
+            assertThat(scrape).contains("reconmuc_occupants{mode=\"standard\"} 1.0");
+            assertThat(scrape).contains("reconmuc_outgoing_queue_stanzas 0.0");
+            assertThat(scrape).contains("reconmuc_mailbox_pending_stanzas 0.0");
+            assertThat(scrape).contains("reconmuc_connected 0.0");
+            assertThat(scrape).contains("reconmuc_out_bytes_total 0.0");
+            assertThat(scrape).contains("reconmuc_batches_total 0.0");
+            assertThat(scrape).contains("jvm_memory_used_bytes");
+
+            int port = metrics.serve(0);
+            HttpResponse<String> response = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
+            assertThat(response.body()).contains("reconmuc_occupants{mode=\"relaxed\"} 1.0");
+            HttpResponse<String> post = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                            .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(post.statusCode()).isEqualTo(405);
+        }
+        service.shutdown();
+    }
+}
