@@ -45,6 +45,9 @@ abstract class LocalXmppServer implements XmppServer {
     private final Queue<XMPPTCPConnection> clients = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private Process process;
+    /** How the process was started, to start it again ({@link #restart()}). */
+    private ProcessBuilder launchedWith;
+    private Duration readyTimeout;
 
     LocalXmppServer(String kind, Path runDir, int c2sPort, int componentPort) {
         this.kind = kind;
@@ -64,6 +67,8 @@ abstract class LocalXmppServer implements XmppServer {
     /** Starts the process, waits for real replies on both ports, checks it owns them. */
     final void launch(ProcessBuilder builder, Duration readyTimeout) throws XmppServerStartException, IOException {
         long started = System.nanoTime();
+        launchedWith = builder;
+        this.readyTimeout = readyTimeout;
         builder.directory(runDir.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(consoleFile().toFile()))
@@ -260,6 +265,42 @@ abstract class LocalXmppServer implements XmppServer {
             }
         }
         return b.toString();
+    }
+
+    // ---- faults ----------------------------------------------------------------------------
+
+    @Override
+    public synchronized void restart() throws Exception {
+        if (closed.get() || process == null) {
+            throw new IllegalStateException(kind + " is not running");
+        }
+        long pid = process.pid();
+        if (!Processes.stop(process, STOP_GRACE)) {
+            throw new IllegalStateException(kind + " pid " + pid + " did not stop for the restart");
+        }
+        launch(launchedWith, readyTimeout);
+        System.err.printf(Locale.ROOT, "[xmpp-server] %s restarted: pid %d -> %d%n", kind, pid, process.pid());
+    }
+
+    @Override
+    public void suspend() throws Exception {
+        signal("STOP");
+    }
+
+    @Override
+    public void resume() throws Exception {
+        signal("CONT");
+    }
+
+    /** Sends the signal to the process and its descendants (ejabberd runs under a shell). */
+    private void signal(String name) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of("kill", "-" + name, String.valueOf(process.pid())));
+        process.descendants().forEach(d -> command.add(String.valueOf(d.pid())));
+        Process kill = new ProcessBuilder(command).redirectErrorStream(true).start();
+        if (kill.waitFor() != 0) {
+            throw new IOException("kill -" + name + " " + process.pid() + " failed: "
+                    + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        }
     }
 
     // ---- stop ------------------------------------------------------------------------------

@@ -76,6 +76,19 @@ public interface XmppServer extends AutoCloseable {
     String logTail(int lines);
 
     /**
+     * Stops the server process (SIGTERM, as an operator's restart does) and starts it again on the
+     * same ports with the same configuration and data; returns when it answers again. Clients made
+     * by {@link #newClient} lose their connections. Fault tests.
+     */
+    void restart() throws Exception;
+
+    /** Freezes the server process (SIGSTOP): its sockets stay open but nothing is read. Fault tests. */
+    void suspend() throws Exception;
+
+    /** Lets a {@link #suspend()}ed server run again (SIGCONT). */
+    void resume() throws Exception;
+
+    /**
      * Closes the clients made by {@link #newClient}, then stops the server by its PID: SIGTERM,
      * wait, SIGKILL after a bound. Idempotent; never throws.
      */
