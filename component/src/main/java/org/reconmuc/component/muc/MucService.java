@@ -209,12 +209,14 @@ public final class MucService implements Component, ConnectionListener {
         }
         if (!dispatch(packet)) {
             mailboxBudget.release();
+            refuseForMissingRoom(packet);
         }
     }
 
     /**
      * Puts a stanza, whose place in the {@link MailboxBudget} is taken, into its room's mailbox;
-     * the place is given back when the room has handled it. False if it went to no room.
+     * the place is given back when the room has handled it. False if it went to no room (the
+     * caller refuses it, outside the routing lock: sending may wait for a slow server).
      */
     private boolean dispatch(Packet packet) {
         RoomJid roomJid = new RoomJid(packet.getTo().asBareJID());
@@ -222,7 +224,6 @@ public final class MucService implements Component, ConnectionListener {
             RoomEntry entry = rooms.get(roomJid);
             if (entry == null) {
                 if (!isJoin(packet)) {
-                    refuseForMissingRoom(packet, roomJid);
                     return false;
                 }
                 entry = newRoom(roomJid);
@@ -281,6 +282,7 @@ public final class MucService implements Component, ConnectionListener {
      * the same lock, so a join that raced with the last leave creates a fresh room, in order.
      */
     private void discard(Room room) {
+        List<Packet> refused = new ArrayList<>();
         synchronized (routing) {
             RoomEntry entry = rooms.get(room.jid());
             if (entry == null || entry.room() != room) {
@@ -290,20 +292,22 @@ public final class MucService implements Component, ConnectionListener {
             for (Packet pending : entry.mailbox().drainDeliveries()) {
                 if (!dispatch(pending)) {   // its place in the budget is still taken
                     mailboxBudget.release();
+                    refused.add(pending);
                 }
             }
         }
+        refused.forEach(this::refuseForMissingRoom);
     }
 
     private static boolean isJoin(Packet packet) {
         return packet instanceof Presence p && p.getType() == null;
     }
 
-    private void refuseForMissingRoom(Packet packet, RoomJid room) {
+    private void refuseForMissingRoom(Packet packet) {
         if (packet instanceof Presence) {
             return; // leaving a room that is gone: nothing to say
         }
-        reply(packet, Condition.ITEM_NOT_FOUND, "The room " + room + " does not exist");
+        reply(packet, Condition.ITEM_NOT_FOUND, "The room " + packet.getTo().toBareJID() + " does not exist");
     }
 
     void reply(Packet request, Condition condition, String text) {
