@@ -195,6 +195,15 @@ final class ComponentSession {
         awaitWriter(timeout);
     }
 
+    /** Ends our direction of the connection (TCP FIN) and keeps reading. */
+    void shutdownOutput() {
+        try {
+            socket.shutdownOutput();
+        } catch (IOException ignored) {
+            // the connection is going anyway
+        }
+    }
+
     boolean writerStarted() {
         return writer != null;
     }

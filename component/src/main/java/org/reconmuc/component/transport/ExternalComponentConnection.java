@@ -245,6 +245,10 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         if (s != null && s.writerStarted() && s.claimEnd()) {
             queue.finish(CLOSE_STREAM);   // what is queued goes out first, within the flush timeout
             s.awaitWriter(tuning.closeFlushTimeout());
+            // Our end of the stream, then the server's: closing the socket while its answer is
+            // unread would reset the connection, and the server could lose our last stanzas.
+            s.shutdownOutput();
+            awaitReader(tuning.closeFlushTimeout());
             s.abort(tuning.closeFlushTimeout());
         } else if (s != null) {
             s.closeGracefully(CLOSE_STREAM, tuning.closeFlushTimeout());
@@ -288,6 +292,19 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         }
         terminate(Termination.CLOSED);
         log.info("component connection to {} closed", where);
+    }
+
+    /** Waits up to {@code timeout} for the reader thread to end (unless called on it). */
+    private void awaitReader(Duration timeout) {
+        Thread t = readerThread;
+        if (t == null || t == Thread.currentThread()) {
+            return;
+        }
+        try {
+            t.join(Math.max(1, timeout.toMillis()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     // ---------------------------------------------------------------- counters
@@ -633,7 +650,9 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
             onEstablished();
             boolean reportedStrayText = false;
 
-            while (!closed.get()) {
+            // Reads until the stream ends, also while a local close() is under way: stopping at
+            // the close could reset the connection before the server has read our last stanzas.
+            while (true) {
                 XmlFramer.Frame f = framer.next();
                 switch (f.kind()) {
                     case ELEMENT -> {
@@ -655,7 +674,6 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
                     log.debug("ignoring character data between stanzas");
                 }
             }
-            return Attempt.closed(true);
         } catch (StreamException e) {
             if (closed.get()) {
                 return Attempt.closed(established);
