@@ -43,6 +43,9 @@ public final class ConfigLoader {
             new Option("reconnect-max-seconds", "longest wait between reconnection attempts", "30"),
             new Option("max-pending-stanzas", "stanzas waiting in room queues before the service stops reading"
                     + " from the server (back-pressure)", String.valueOf(ServiceConfig.DEFAULT_MAX_PENDING_STANZAS)),
+            new Option("max-queued-chars", "chars of stanzas waiting for the server before the rooms wait for it"
+                    + " (back-pressure; also what is kept while disconnected)",
+                    String.valueOf(ServiceConfig.DEFAULT_MAX_QUEUED_CHARS)),
             new Option("rate-presences-iqs-per-second", "per-sender sustained rate of presence updates and IQs"
                     + " to a room before policy-violation", "10"),
             new Option("rate-presences-iqs-burst", "per-sender burst of presence updates and IQs above the rate",
@@ -125,6 +128,7 @@ public final class ConfigLoader {
                     Duration.ofSeconds(integer(values, "keepalive-seconds")),
                     Duration.ofSeconds(integer(values, "reconnect-max-seconds")),
                     integer(values, "max-pending-stanzas"),
+                    whole(values, "max-queued-chars"),
                     decimal(values, "rate-presences-iqs-per-second"),
                     integer(values, "rate-presences-iqs-burst"),
                     integer(values, "metrics-port"));
@@ -181,6 +185,14 @@ public final class ConfigLoader {
     private static int integer(Map<String, String> values, String key) {
         try {
             return Integer.parseInt(values.get(key).trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " must be a whole number, not '" + values.get(key) + "'");
+        }
+    }
+
+    private static long whole(Map<String, String> values, String key) {
+        try {
+            return Long.parseLong(values.get(key).trim());
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(key + " must be a whole number, not '" + values.get(key) + "'");
         }

@@ -22,6 +22,7 @@ public record ServiceConfig(
         Duration keepaliveInterval,
         Duration reconnectMaxBackoff,
         int maxPendingStanzas,
+        long maxQueuedChars,
         double presencesAndIqsPerSecond,
         int presenceAndIqBurst,
         int metricsPort) {
@@ -42,6 +43,7 @@ public record ServiceConfig(
         require(!keepaliveInterval.isNegative() && !keepaliveInterval.isZero(), "keepalive-seconds must be > 0");
         require(!reconnectMaxBackoff.isNegative() && !reconnectMaxBackoff.isZero(), "reconnect-max-seconds must be > 0");
         require(maxPendingStanzas >= 1, "max-pending-stanzas must be >= 1");
+        require(maxQueuedChars >= 1024, "max-queued-chars must be >= 1024");
         require(presencesAndIqsPerSecond > 0, "rate-presences-iqs-per-second must be > 0");
         require(presenceAndIqBurst >= 1, "rate-presences-iqs-burst must be >= 1");
         require(metricsPort >= 0 && metricsPort < 65536, "metrics-port must be in 0..65535 (0: off)");
@@ -54,10 +56,12 @@ public record ServiceConfig(
                          Duration reconnectMaxBackoff) {
         this(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes, messagesPerSecond, messageBurst,
                 maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff,
-                DEFAULT_MAX_PENDING_STANZAS, DEFAULT_PRESENCES_AND_IQS_PER_SECOND, DEFAULT_PRESENCE_AND_IQ_BURST, 0);
+                DEFAULT_MAX_PENDING_STANZAS, DEFAULT_MAX_QUEUED_CHARS, DEFAULT_PRESENCES_AND_IQS_PER_SECOND,
+                DEFAULT_PRESENCE_AND_IQ_BURST, 0);
     }
 
     public static final int DEFAULT_MAX_PENDING_STANZAS = 10_000;
+    public static final long DEFAULT_MAX_QUEUED_CHARS = 16L * 1024 * 1024;
     public static final double DEFAULT_PRESENCES_AND_IQS_PER_SECOND = 10.0;
     public static final int DEFAULT_PRESENCE_AND_IQ_BURST = 30;
 
@@ -80,40 +84,40 @@ public record ServiceConfig(
     public ServiceConfig withServer(String host, int port) {
         return new ServiceConfig(host, port, domain, secret, historySize, maxStanzaBytes, messagesPerSecond,
                 messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff,
-                maxPendingStanzas, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort);
+                maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort);
     }
 
     public ServiceConfig withHistorySize(int newHistorySize) {
         return new ServiceConfig(serverHost, serverPort, domain, secret, newHistorySize, maxStanzaBytes, messagesPerSecond,
                 messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff,
-                maxPendingStanzas, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort);
+                maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort);
     }
 
     /** The relaxed-consistency limits a service advertises (reconmuc.md, Discovery). */
     public ServiceConfig withConsistencyLimits(int newMaxFilterEntries, int newMaxTimeSeconds) {
         return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes, messagesPerSecond,
                 messageBurst, maxOccupantsPerRoom, newMaxFilterEntries, newMaxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort);
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort);
     }
 
     public ServiceConfig withDomainAndSecret(String newDomain, String newSecret) {
         return new ServiceConfig(serverHost, serverPort, newDomain, newSecret, historySize, maxStanzaBytes,
                 messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort);
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort);
     }
 
     /** Presence and IQ flood limits per sender (messages have their own). */
     public ServiceConfig withPresenceAndIqRate(double perSecond, int burst) {
         return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
                 messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, perSecond, burst, metricsPort);
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, perSecond, burst, metricsPort);
     }
 
     /** Serve Prometheus metrics on 127.0.0.1:{@code port} (0: off). */
     public ServiceConfig withMetricsPort(int port) {
         return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
                 messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, presencesAndIqsPerSecond, presenceAndIqBurst, port);
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, port);
     }
 
     @Override
@@ -125,6 +129,7 @@ public record ServiceConfig(
                 + ", max-occupants=" + maxOccupantsPerRoom + ", max-filter-entries=" + maxFilterEntries + ", max-time=" + maxTimeSeconds + "s"
                 + ", keepalive=" + keepaliveInterval.toSeconds()
                 + "s, reconnect-max=" + reconnectMaxBackoff.toSeconds() + "s, max-pending-stanzas=" + maxPendingStanzas
+                + ", max-queued-chars=" + maxQueuedChars
                 + ", presence/iq rate=" + presencesAndIqsPerSecond + "/s burst " + presenceAndIqBurst
                 + ", metrics=" + (metricsPort == 0 ? "off" : "127.0.0.1:" + metricsPort) + "]";
     }

@@ -142,7 +142,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
     private long outageStartNanos;
 
     public ExternalComponentConnection(ServiceConfig config, Component component) {
-        this(config, component, Tuning.defaults());
+        this(config, component, Tuning.defaults().withMaxQueuedChars(config.maxQueuedChars()));
     }
 
     ExternalComponentConnection(ServiceConfig config, Component component, Tuning tuning) {

@@ -40,6 +40,7 @@ import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
 import org.reconmuc.component.ReconMuc;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.testing.Await;
 import org.reconmuc.servers.XmppServer;
 import org.reconmuc.servers.XmppServers;
 
@@ -64,7 +65,7 @@ class ProsodyFaultToleranceIT {
                 // A frozen server delivers what it buffered as one burst: the message burst allows for it.
                 server.componentSecret(), 5_000, d.maxStanzaBytes(), 10.0, 200,
                 d.maxOccupantsPerRoom(), d.maxFilterEntries(), d.maxTimeSeconds(), d.keepaliveInterval(),
-                Duration.ofSeconds(1), d.maxPendingStanzas(), 5.0, 10, 0);
+                Duration.ofSeconds(1), d.maxPendingStanzas(), d.maxQueuedChars(), 5.0, 10, 0);
         muc = ReconMuc.start(config);
         assertThat(muc.awaitConnected(Duration.ofSeconds(20))).isTrue();
     }
@@ -95,13 +96,17 @@ class ProsodyFaultToleranceIT {
     }
 
     private static void await(BooleanSupplier condition, Duration timeout, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after " + timeout.toSeconds() + " s waiting for " + what);
-            }
-            Thread.sleep(20);
+        Await.until(condition, timeout, what);
+    }
+
+    /** Joins as the creator of a new room and accepts the instant room (XEP-0045 §10.1.2). */
+    private static MultiUserChat createInstant(XMPPTCPConnection c, EntityBareJid room, String nick) throws Exception {
+        MultiUserChat m = muc(c, room);
+        MultiUserChat.MucCreateConfigFormHandle handle = m.createOrJoin(Resourcepart.from(nick));
+        if (handle != null) {
+            handle.makeInstant();
         }
+        return m;
     }
 
     private static Message groupchat(XMPPTCPConnection c, EntityBareJid room, String body) {
@@ -111,12 +116,7 @@ class ProsodyFaultToleranceIT {
     @Test
     void theServerRestartsWhileFiftyBotsChatAndTheRoomKeepsEveryAcceptedMessage() throws Exception {
         EntityBareJid room = newRoom();
-        XMPPTCPConnection ownerC = server.newClient("owner");
-        MultiUserChat owner = muc(ownerC, room);
-        MultiUserChat.MucCreateConfigFormHandle handle = owner.createOrJoin(Resourcepart.from("Owner"));
-        if (handle != null) {
-            handle.makeInstant();
-        }
+        MultiUserChat owner = createInstant(server.newClient("owner"), room, "Owner");
         FillableForm form = owner.getConfigurationForm().getFillableForm();
         form.setAnswer("muc#roomconfig_persistentroom", true);
         owner.sendConfigurationForm(form);
@@ -194,13 +194,7 @@ class ProsodyFaultToleranceIT {
         List<XMPPTCPConnection> listenerConnections = new ArrayList<>();
         for (int i = 0; i < listeners; i++) {
             XMPPTCPConnection c = server.newClient("listener" + i);
-            MultiUserChat m = i == 0 ? muc(c, room) : joinWithoutHistory(c, room, "listener" + i);
-            if (i == 0) {
-                MultiUserChat.MucCreateConfigFormHandle h = m.createOrJoin(Resourcepart.from("listener0"));
-                if (h != null) {
-                    h.makeInstant();
-                }
-            }
+            MultiUserChat m = i == 0 ? createInstant(c, room, "listener0") : joinWithoutHistory(c, room, "listener" + i);
             List<String> mine = new CopyOnWriteArrayList<>();
             m.addMessageListener(msg -> {
                 if (msg.getBody() != null && msg.getBody().startsWith("s")) {
@@ -281,11 +275,7 @@ class ProsodyFaultToleranceIT {
     void anOccupantFloodingPresenceAndIqsIsRefusedWhileTheOthersChatOn() throws Exception {
         EntityBareJid room = newRoom();
         XMPPTCPConnection julietC = server.newClient("juliet");
-        MultiUserChat juliet = muc(julietC, room);
-        MultiUserChat.MucCreateConfigFormHandle h = juliet.createOrJoin(Resourcepart.from("Juliet"));
-        if (h != null) {
-            h.makeInstant();
-        }
+        createInstant(julietC, room, "Juliet");
         XMPPTCPConnection romeoC = server.newClient("romeo");
         MultiUserChat romeo = joinWithoutHistory(romeoC, room, "Romeo");
 

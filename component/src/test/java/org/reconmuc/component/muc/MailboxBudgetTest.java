@@ -1,15 +1,17 @@
 package org.reconmuc.component.muc;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
+
+import org.reconmuc.component.testing.Await;
 
 import org.dom4j.DocumentHelper;
 import org.junit.jupiter.api.Test;
@@ -45,13 +47,7 @@ class MailboxBudgetTest {
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("timed out waiting for " + what);
-            }
-            Thread.sleep(2);
-        }
+        Await.until(condition, Duration.ofSeconds(5), what);
     }
 
     private static Packet parse(String xml) throws Exception {
@@ -64,7 +60,7 @@ class MailboxBudgetTest {
         HeldBackRooms rooms = new HeldBackRooms();
         List<Packet> out = new ArrayList<>();
         ServiceConfig config = new ServiceConfig("127.0.0.1", 5347, "muc.example", "s", 100, 65536, 1000.0, 1000,
-                100, 32, 86_400, java.time.Duration.ofSeconds(30), java.time.Duration.ofSeconds(30), 3, 1000.0, 1000, 0);
+                100, 32, 86_400, java.time.Duration.ofSeconds(30), java.time.Duration.ofSeconds(30), 3, 1L << 20, 1000.0, 1000, 0);
         MucService service = new MucService(config, Clock.systemUTC(), rooms, p -> {
             synchronized (out) {
                 out.add(p);

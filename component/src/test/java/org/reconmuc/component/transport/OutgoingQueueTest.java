@@ -1,24 +1,20 @@
 package org.reconmuc.component.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
+
+import org.reconmuc.component.testing.Await;
 
 import org.junit.jupiter.api.Test;
 
 class OutgoingQueueTest {
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("timed out waiting for " + what);
-            }
-            Thread.sleep(2);
-        }
+        Await.until(condition, Duration.ofSeconds(5), what);
     }
 
     private static Thread putter(OutgoingQueue q, String s, boolean mayWait) {
