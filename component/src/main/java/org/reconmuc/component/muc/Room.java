@@ -51,6 +51,7 @@ final class Room {
     private final RoomConsistency consistency;
     /** The last subject change as broadcast (from the occupant who set it), or null. */
     private Message subject;
+    private Instant subjectSetAt;
     private boolean justCreated = true;
     private boolean destroyed;
     private volatile RoomListing listing;
@@ -269,6 +270,10 @@ final class Room {
         Message subjectMessage;
         if (subject != null) {
             subjectMessage = subject.createCopy();
+            // XEP-0203: when the subject was set and by whom, not when the newcomer joined.
+            Element delay = subjectMessage.getElement().addElement("delay", Namespaces.DELAY);
+            delay.addAttribute("from", subject.getFrom().toString());
+            delay.addAttribute("stamp", subjectSetAt.toString());
         } else {
             subjectMessage = new Message();
             subjectMessage.setType(Message.Type.groupchat);
@@ -516,6 +521,7 @@ final class Room {
         Message stored = subjectBroadcast.createCopy();
         stored.setTo((String) null);
         this.subject = stored;
+        this.subjectSetAt = now();
     }
 
     Occupant occupantBySession(RealJid session) {

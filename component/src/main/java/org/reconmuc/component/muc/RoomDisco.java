@@ -62,11 +62,14 @@ final class RoomDisco {
         room.send(result);
     }
 
-    /** Occupants are listed only to occupants, and only with their room nicks (no real JIDs). */
+    /**
+     * §6.5: the occupants, by occupant JID and nick (never real JIDs), to occupants and, in a
+     * public room, to anyone; a hidden room shows outsiders an empty list.
+     */
     static void items(Room room, IQ iq, Occupant requester) {
         IQ result = IQ.createResultIQ(iq);
         Element query = result.setChildElement("query", Namespaces.DISCO_ITEMS);
-        if (requester != null) {
+        if (requester != null || room.config().publicRoom()) {
             for (Occupant o : room.occupants()) {
                 Element item = query.addElement("item");
                 item.addAttribute("jid", o.jid().toString());

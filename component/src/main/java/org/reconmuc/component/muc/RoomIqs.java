@@ -58,7 +58,13 @@ final class RoomIqs {
 
     private static void toOccupant(Room room, IQ iq, Occupant sender, OccupantJid target, Element query) {
         if (sender == null) {
-            room.reply(iq, Condition.NOT_ACCEPTABLE, "You are not an occupant of this room");
+            if (Namespaces.PING.equals(query.getNamespaceURI())) {
+                // XEP-0410: a self-ping from a client that is not joined.
+                room.reply(iq, Condition.NOT_ACCEPTABLE, "You are not an occupant of this room");
+            } else {
+                // XEP-0045 §6.6 (disco) and §7.7 (other IQs to an occupant): only occupants may ask.
+                room.reply(iq, Condition.BAD_REQUEST, "Only occupants of this room may send requests to its occupants");
+            }
             return;
         }
         // XEP-0410 MUC self-ping: the room answers for a joined client itself.

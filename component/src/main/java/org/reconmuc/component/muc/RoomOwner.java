@@ -65,7 +65,10 @@ final class RoomOwner {
         }
         room.setConfig(after);
         room.send(IQ.createResultIQ(iq));
-        announce(room, before, after);
+        if (!after.equals(before)) {
+            // §10.2.1: 104 announces a change; accepting the instant room (§10.1.2) changes nothing.
+            announce(room, before, after);
+        }
         if (after.membersOnly() && !before.membersOnly()) {
             for (Occupant o : new ArrayList<>(room.occupants())) {
                 if (!room.affiliationOf(o.bareJid()).atLeast(Affiliation.MEMBER)) {

@@ -408,6 +408,36 @@ abstract class MucConformanceIT {
         assertThat(roomInfo.containsFeature("urn:xmpp:sid:0")).isTrue();
     }
 
+    @Test
+    void theSubjectCarriesWhenItWasSetAndOutsidersSeeAPublicRoomsOccupantsButMayNotAskThem() throws Exception {
+        EntityBareJid room = newRoom();
+        XMPPTCPConnection romeoC = client("romeo");
+        MultiUserChat romeo = create(romeoC, room, "Romeo");
+        romeo.changeSubject("Verona");
+        XMPPTCPConnection julietC = client("juliet");
+        MultiUserChat juliet = muc(julietC, room);
+        StanzaCollector subjects = julietC.createStanzaCollector(new AndFilter(StanzaTypeFilter.MESSAGE,
+                FromMatchesFilter.createFull(JidCreate.fullFrom(room + "/Romeo")), s -> ((Message) s).getSubject() != null));
+        try {
+            juliet.join(Resourcepart.from("Juliet"));
+            Message subject = subjects.nextResult(WAIT_MS);
+            assertThat(subject).isNotNull();
+            DelayInformation delay = DelayInformation.from(subject);
+            assertThat(delay).as("XEP-0203 delay on the subject (§7.2.15)").isNotNull();
+            assertThat(delay.getFrom()).isEqualTo(room + "/Romeo");
+        } finally {
+            subjects.cancel();
+        }
+
+        XMPPTCPConnection nurseC = client("nurse");
+        DiscoverItems items = ServiceDiscoveryManager.getInstanceFor(nurseC).discoverItems(room);
+        assertThat(items.getItems()).extracting(i -> i.getEntityID().toString())
+                .containsExactlyInAnyOrder(room + "/Romeo", room + "/Juliet");
+        DiscoverInfo ask = DiscoverInfo.builder("ask-" + System.nanoTime()).to(JidCreate.fullFrom(room + "/Juliet"))
+                .ofType(org.jivesoftware.smack.packet.IQ.Type.get).build();
+        assertThat(errorFor(nurseC, ask).getCondition()).isEqualTo(StanzaError.Condition.bad_request);
+    }
+
     // ---- errors ------------------------------------------------------------------------------
 
     @Test

@@ -1,0 +1,102 @@
+package org.reconmuc.component.muc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.reconmuc.component.muc.MucBench.ROOM;
+import static org.reconmuc.component.muc.MucBench.errorCondition;
+import static org.reconmuc.component.muc.MucBench.statusCodes;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.dom4j.Element;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.xmpp.packet.Message;
+import org.xmpp.packet.Packet;
+
+/** XEP-0045 details that real clients and compliance suites check, as conversations. */
+class Xep0045DetailsTest {
+    private static final String ROMEO = "romeo@montague.lit/phone";
+    private static final String JULIET = "juliet@capulet.lit/balcony";
+    private static final String NURSE = "nurse@capulet.lit/x";
+
+    private final MucBench muc = new MucBench();
+
+    @BeforeEach
+    void romeoOwnsTheRoomJulietIsIn() {
+        muc.join(ROMEO, ROOM, "Romeo");
+        muc.join(JULIET, ROOM, "Juliet");
+    }
+
+    private void submit(String fields) {
+        muc.send("<iq from='" + ROMEO + "' to='" + ROOM + "' type='set' id='c1'><query xmlns='http://jabber.org/protocol/muc#owner'>"
+                + "<x xmlns='jabber:x:data' type='submit'>" + fields + "</x></query></iq>");
+    }
+
+    private static List<Packet> notices(List<Packet> received) {
+        return received.stream().filter(p -> p instanceof Message m && m.getBody() == null && !statusCodes(p).isEmpty()).toList();
+    }
+
+    @Test
+    void romeoAcceptsTheInstantRoomAndNobodyIsToldOfAChange() {
+        // §10.1.2: the empty submit accepts the default configuration; §10.2.1: 104 is for changes.
+        submit("");
+        assertThat(muc.replyTo(ROMEO, "c1").getElement().attributeValue("type")).isEqualTo("result");
+        assertThat(notices(muc.receivedBy(JULIET))).isEmpty();
+
+        submit("<field var='FORM_TYPE'><value>http://jabber.org/protocol/muc#roomconfig</value></field>"
+                + "<field var='muc#roomconfig_roomname'><value>Verona</value></field>");
+        List<Packet> toJuliet = notices(muc.receivedBy(JULIET));
+        assertThat(toJuliet).hasSize(1);
+        assertThat(statusCodes(toJuliet.get(0))).containsExactly("104");
+
+        // The same values again change nothing.
+        submit("<field var='muc#roomconfig_roomname'><value>Verona</value></field>");
+        assertThat(notices(muc.receivedBy(JULIET))).isEmpty();
+    }
+
+    @Test
+    void theNurseListsThePublicRoomsOccupantsButNotAHiddenRooms() {
+        // §6.5: occupant JIDs and nicks, never real JIDs.
+        muc.send("<iq from='" + NURSE + "' to='" + ROOM + "' type='get' id='i1'><query xmlns='" + Namespaces.DISCO_ITEMS + "'/></iq>");
+        List<Element> items = muc.replyTo(NURSE, "i1").getElement().element("query").elements("item");
+        assertThat(items).extracting(i -> i.attributeValue("jid")).containsExactly(ROOM + "/Romeo", ROOM + "/Juliet");
+        assertThat(items).extracting(i -> i.attributeValue("name")).containsExactly("Romeo", "Juliet");
+
+        submit("<field var='muc#roomconfig_publicroom'><value>0</value></field>");
+        muc.send("<iq from='" + NURSE + "' to='" + ROOM + "' type='get' id='i2'><query xmlns='" + Namespaces.DISCO_ITEMS + "'/></iq>");
+        assertThat(muc.replyTo(NURSE, "i2").getElement().element("query").elements("item")).isEmpty();
+        muc.send("<iq from='" + JULIET + "' to='" + ROOM + "' type='get' id='i3'><query xmlns='" + Namespaces.DISCO_ITEMS + "'/></iq>");
+        assertThat(muc.replyTo(JULIET, "i3").getElement().element("query").elements("item")).hasSize(2);
+    }
+
+    @Test
+    void theNurseMayNotQueryAnOccupantsDiscoWithoutJoining() {
+        // §6.6: bad-request; a self-ping from outside stays not-acceptable (XEP-0410).
+        muc.send("<iq from='" + NURSE + "' to='" + ROOM + "/Juliet' type='get' id='o1'><query xmlns='" + Namespaces.DISCO_INFO + "'/></iq>");
+        Packet error = muc.replyTo(NURSE, "o1");
+        assertThat(errorCondition(error)).isEqualTo("bad-request");
+        assertThat(error.getError().getText()).contains("occupants");
+        muc.send("<iq from='" + NURSE + "' to='" + ROOM + "/Nurse' type='get' id='p1'><ping xmlns='urn:xmpp:ping'/></iq>");
+        assertThat(errorCondition(muc.replyTo(NURSE, "p1"))).isEqualTo("not-acceptable");
+    }
+
+    @Test
+    void aNewcomerSeesWhenAndByWhomTheSubjectWasSet() {
+        muc.send("<message from='" + ROMEO + "' to='" + ROOM + "' type='groupchat'><subject>Verona</subject></message>");
+        String setAt = muc.clock.instant().toString();
+        muc.clock.advance(Duration.ofMinutes(5));
+
+        muc.send("<presence from='" + NURSE + "' to='" + ROOM + "/Nurse'><x xmlns='http://jabber.org/protocol/muc'/></presence>");
+        Message subject = (Message) muc.lastReceivedBy(NURSE);
+        assertThat(subject.getSubject()).isEqualTo("Verona");
+        Element delay = subject.getChildElement("delay", Namespaces.DELAY);
+        assertThat(delay).as("XEP-0203 delay on the subject").isNotNull();
+        assertThat(delay.attributeValue("stamp")).isEqualTo(setAt);
+        assertThat(delay.attributeValue("from")).isEqualTo(ROOM + "/Romeo");
+
+        // Those in the room when it was set got it live, without a delay.
+        muc.send("<message from='" + ROMEO + "' to='" + ROOM + "' type='groupchat'><subject>Mantua</subject></message>");
+        assertThat(((Message) muc.lastReceivedBy(JULIET)).getChildElement("delay", Namespaces.DELAY)).isNull();
+    }
+}
