@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -82,7 +83,12 @@ final class Processes {
         try {
             String portHex = String.format(Locale.ROOT, ":%04X", port);
             Set<String> inodes = new HashSet<>();
-            for (String line : Files.readAllLines(tcp)) {
+            List<String> lines = new ArrayList<>(Files.readAllLines(tcp));
+            Path tcp6 = Path.of("/proc/net/tcp6");   // a JVM (Openfire) binds IPv4 through an IPv6 socket
+            if (Files.isReadable(tcp6)) {
+                lines.addAll(Files.readAllLines(tcp6));
+            }
+            for (String line : lines) {
                 String[] f = line.trim().split("\\s+");
                 if (f.length > 9 && f[1].endsWith(portHex) && f[3].equals("0A")) {
                     inodes.add("socket:[" + f[9] + "]");

@@ -40,10 +40,10 @@ public final class XmppServers {
         return start("ejabberd", runDir);
     }
 
-    /** {@code kind} is {@code "prosody"} or {@code "ejabberd"}. */
+    /** {@code kind} is {@code "prosody"}, {@code "ejabberd"} or {@code "openfire"}. */
     public static XmppServer start(String kind, Path runDir) throws Exception {
-        if (!kind.equals("prosody") && !kind.equals("ejabberd")) {
-            throw new IllegalArgumentException("unknown server kind '" + kind + "' (prosody or ejabberd)");
+        if (!kind.equals("prosody") && !kind.equals("ejabberd") && !kind.equals("openfire")) {
+            throw new IllegalArgumentException("unknown server kind '" + kind + "' (prosody, ejabberd or openfire)");
         }
         Path repoRoot = repoRoot();
         Path dir = runDir.toAbsolutePath().normalize();
@@ -52,6 +52,9 @@ public final class XmppServers {
             try {
                 if (kind.equals("prosody")) {
                     return ProsodyServer.start(repoRoot, dir, freePorts(2));
+                }
+                if (kind.equals("openfire")) {
+                    return OpenfireServer.start(repoRoot, dir, freePorts(2));
                 }
                 return EjabberdServer.start(repoRoot, dir, freePorts(3));
             } catch (XmppServerStartException e) {

@@ -1,0 +1,12 @@
+package org.reconmuc.component.it;
+
+/**
+ * The MUC conversation through Openfire 5.1.1 (from ../shared/openfire) with the component
+ * attached as an external component; clients log in anonymously (distinct random users).
+ */
+class OpenfireMucIT extends MucConformanceIT {
+    @Override
+    String serverKind() {
+        return "openfire";
+    }
+}

@@ -1,0 +1,103 @@
+package org.reconmuc.servers;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.jivesoftware.smack.ConnectionConfiguration.SecurityMode;
+import org.jivesoftware.smack.tcp.XMPPTCPConnection;
+import org.jivesoftware.smack.tcp.XMPPTCPConnectionConfiguration;
+import org.jxmpp.jid.impl.JidCreate;
+
+/**
+ * Openfire 5.1.1 from the distribution in {@code ../shared/openfire/} (it is neither on Maven
+ * Central nor in Debian), unpacked into the run directory and set up headless by its autosetup
+ * template: domain {@code localhost}, embedded HSQLDB, every listener on 127.0.0.1, the XEP-0114
+ * port with one shared secret. {@code openfire.sh} execs the JVM, so the PID is the server's.
+ * Clients log in with SASL ANONYMOUS on {@code localhost} (the template has no catch-all
+ * accounts): every client is a distinct user with a random node.
+ */
+final class OpenfireServer extends LocalXmppServer {
+    static final String DISTRIBUTION = "shared/openfire/openfire-5.1.1.tar.gz";
+    static final String DOMAIN = "localhost";
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+
+    private OpenfireServer(Path runDir, int c2sPort, int componentPort) {
+        super("openfire", runDir, c2sPort, componentPort);
+    }
+
+    /** The distribution beside the repository ({@code ../shared}), or {@code -Dreconmuc.openfire=FILE}. */
+    static Path distribution(Path repoRoot) {
+        String property = System.getProperty("reconmuc.openfire");
+        Path tarball = property != null && !property.isBlank() ? Path.of(property)
+                : repoRoot.toAbsolutePath().getParent().resolve(DISTRIBUTION);
+        if (!Files.isRegularFile(tarball)) {
+            throw new IllegalStateException("Openfire 5.1.1 is not at " + tarball + ": it comes from ../shared/openfire/"
+                    + " beside the repository (or give -Dreconmuc.openfire=FILE)");
+        }
+        return tarball;
+    }
+
+    static OpenfireServer start(Path repoRoot, Path runDir, int[] ports) throws XmppServerStartException, IOException {
+        OpenfireServer server = new OpenfireServer(runDir, ports[0], ports[1]);
+        Path tarball = distribution(repoRoot);
+        run(new ProcessBuilder("tar", "-C", runDir.toString(), "-xzf", tarball.toString()));
+        Path home = runDir.resolve("openfire");
+        Files.writeString(home.resolve("conf/openfire.xml"), Templates.render(
+                Files.readString(home.resolve("conf/openfire.xml.template")), Map.of(
+                        "C2S_PORT", Integer.toString(server.c2sPort()),
+                        "COMPONENT_PORT", Integer.toString(server.componentPort()),
+                        "SECRET", COMPONENT_SECRET)));
+        ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/openfire.sh").toString());
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        server.launch(builder, READY_TIMEOUT);
+        return server;
+    }
+
+    private static void run(ProcessBuilder command) throws IOException {
+        try {
+            Process p = command.redirectErrorStream(true).start();
+            String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            if (p.waitFor() != 0) {
+                throw new IOException(String.join(" ", command.command()) + " failed: " + output);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted: " + String.join(" ", command.command()), e);
+        }
+    }
+
+    @Override
+    public XMPPTCPConnectionConfiguration.Builder clientConfig(String name) throws Exception {
+        return XMPPTCPConnectionConfiguration.builder()
+                .setXmppDomain(JidCreate.domainBareFrom(DOMAIN))
+                .setHost(HOST)
+                .setPort(c2sPort())
+                .setSecurityMode(SecurityMode.disabled)
+                .performSaslAnonymousAuthentication()
+                .setResource(name == null || name.isBlank() ? "client" : name)
+                .setConnectTimeout((int) REPLY_TIMEOUT_MS);
+    }
+
+    @Override
+    public XMPPTCPConnection newAnonymousClient(String name) throws Exception {
+        return newClient(name);
+    }
+
+    @Override
+    public String loginDomain() {
+        return DOMAIN;
+    }
+
+    @Override
+    Path consoleFile() {
+        return runDir().resolve("openfire.out");
+    }
+
+    @Override
+    List<Path> logFiles() {
+        return List.of(runDir().resolve("openfire/logs/openfire.log"), consoleFile());
+    }
+}
