@@ -17,7 +17,7 @@ import org.jxmpp.jid.impl.JidCreate;
  * template: domain {@code localhost}, embedded HSQLDB, every listener on 127.0.0.1, the XEP-0114
  * port with one shared secret. {@code openfire.sh} execs the JVM, so the PID is the server's.
  * Clients log in with SASL ANONYMOUS on {@code localhost} (the template has no catch-all
- * accounts): every client is a distinct user with a random node.
+ * accounts): every client is a distinct user with a random node (and a resource Openfire picks).
  */
 final class OpenfireServer extends LocalXmppServer {
     static final String DISTRIBUTION = "shared/openfire/openfire-5.1.1.tar.gz";

@@ -6,12 +6,13 @@ import org.jivesoftware.smack.tcp.XMPPTCPConnection;
 import org.jivesoftware.smack.tcp.XMPPTCPConnectionConfiguration;
 
 /**
- * A real XMPP server (Prosody or ejabberd from Debian's packages) running as a local process on
+ * A real XMPP server (Prosody or ejabberd from Debian's packages, Openfire from ../shared/openfire)
+ * running as a local process on
  * loopback, started by {@link XmppServers}. Every listener is on 127.0.0.1, on ports chosen free
  * at start. {@link #close()} stops the process and every client made by {@link #newClient}.
  */
 public interface XmppServer extends AutoCloseable {
-    /** {@code "prosody"} or {@code "ejabberd"}. */
+    /** {@code "prosody"}, {@code "ejabberd"} or {@code "openfire"}. */
     String kind();
 
     /** Always {@code "127.0.0.1"}. */
