@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # README command 1: build ReConMUC and run it locally, attached to a Prosody started from
-# deploy/prosody/prosody.cfg.lua.template (config, data and logs under run/). Ctrl-C stops both.
+# deploy/prosody/prosody.cfg.lua.template, or to an Openfire (config, data and logs under
+# run/<server>/). Ctrl-C stops both.
 #
 #   scripts/run-local.sh           run until Ctrl-C / SIGTERM
 #   scripts/run-local.sh --check   start everything, wait until the component has attached,
 #                                  print the connection info, stop everything, exit 0
+#   --server prosody|openfire      the XMPP server to attach to (prosody by default); Openfire 5.1.1
+#                                  comes from ../shared/openfire/ beside the repository
 #
 # Environment: RECONMUC_C2S_PORT (5222), RECONMUC_COMPONENT_PORT (5347),
 #   RECONMUC_DOMAIN (reconmuc.localhost), RECONMUC_SECRET (s3cret),
@@ -19,13 +22,18 @@ cd "$ROOT"
 . "$ROOT/scripts/common.sh"
 
 check=0
-for arg in "$@"; do
-  case "$arg" in
+SERVER=prosody
+while (( $# )); do
+  case "$1" in
     --check) check=1 ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) die "unknown argument '$arg' (see --help)" ;;
+    --server) shift; SERVER="${1:-}" ;;
+    --server=*) SERVER="${1#--server=}" ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown argument '$1' (see --help)" ;;
   esac
+  shift
 done
+[[ "$SERVER" == prosody || "$SERVER" == openfire ]] || die "--server must be prosody or openfire, not '$SERVER'"
 
 C2S_PORT="${RECONMUC_C2S_PORT:-5222}"
 COMPONENT_PORT="${RECONMUC_COMPONENT_PORT:-5347}"
@@ -33,8 +41,8 @@ DOMAIN="${RECONMUC_DOMAIN:-reconmuc.localhost}"
 SECRET="${RECONMUC_SECRET:-s3cret}"
 ATTACH_TIMEOUT="${RECONMUC_ATTACH_TIMEOUT:-60}"
 RUN="$ROOT/run"
-PDIR="$RUN/prosody"
-PLOG="$PDIR/prosody.log"
+PDIR="$RUN/$SERVER"
+PLOG="$PDIR/$SERVER.log"
 CLOG="$RUN/component.log"
 PIDS="$RUN/run-local.pids"
 HOST=127.0.0.1
@@ -60,7 +68,7 @@ fi
 [[ -f "$JAR" ]] || die "no component jar at $JAR"
 
 # ---- helpers --------------------------------------------------------------------------------
-PROSODY_PID=""
+SERVER_PID=""
 COMPONENT_PID=""
 
 # True when something accepts TCP connections on 127.0.0.1:$1.
@@ -96,13 +104,13 @@ stop_pid() {
 
 cleanup() {
   trap - EXIT INT TERM
-  if [[ -n "$COMPONENT_PID$PROSODY_PID" ]]; then
+  if [[ -n "$COMPONENT_PID$SERVER_PID" ]]; then
     say "run-local: stopping"
   fi
   stop_pid "$COMPONENT_PID" component
   COMPONENT_PID=""
-  stop_pid "$PROSODY_PID" prosody
-  PROSODY_PID=""
+  stop_pid "$SERVER_PID" "$SERVER"
+  SERVER_PID=""
   rm -f "$PIDS"
 }
 trap cleanup EXIT
@@ -118,10 +126,10 @@ fail() {
   exit 1
 }
 
-# ---- Prosody ------------------------------------------------------------------------------
+# ---- the XMPP server ----------------------------------------------------------------------
 mkdir -p "$PDIR/data" "$PDIR/certs" "$PDIR/plugins"
 # Processes left over by an earlier run-local that was killed hard (SIGKILL): stop them,
-# the component first (it would otherwise re-attach to the new Prosody).
+# the component first (it would otherwise re-attach to the new server).
 if [[ -f "$PIDS" ]]; then
   while read -r name pid marker; do
     if [[ "$pid" =~ ^[0-9]+$ ]] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "$marker"; then
@@ -139,36 +147,53 @@ for p in "$C2S_PORT" "$COMPONENT_PORT"; do
   fi
 done
 
-cp deploy/prosody/plugins/*.lua "$PDIR/plugins/"
 sed_escape() { printf '%s' "$1" | sed -e 's/[\\&|]/\\&/g'; }
-sed -e "s|\${DIR}|$(sed_escape "$PDIR")|g" \
-    -e "s|\${C2S_PORT}|$C2S_PORT|g" \
-    -e "s|\${COMPONENT_PORT}|$COMPONENT_PORT|g" \
-    -e "s|\${COMPONENT_DOMAIN}|$(sed_escape "$DOMAIN")|g" \
-    -e "s|\${COMPONENT_SECRET}|$(sed_escape "$SECRET")|g" \
-    deploy/prosody/prosody.cfg.lua.template >"$PDIR/prosody.cfg.lua"
-# shellcheck disable=SC2016  # literal ${NAME} placeholders
-if grep -q '\${[A-Z]' "$PDIR/prosody.cfg.lua"; then
-  die "unfilled placeholder in $PDIR/prosody.cfg.lua"
+if [[ "$SERVER" == prosody ]]; then
+  cp deploy/prosody/plugins/*.lua "$PDIR/plugins/"
+  sed -e "s|\${DIR}|$(sed_escape "$PDIR")|g" \
+      -e "s|\${C2S_PORT}|$C2S_PORT|g" \
+      -e "s|\${COMPONENT_PORT}|$COMPONENT_PORT|g" \
+      -e "s|\${COMPONENT_DOMAIN}|$(sed_escape "$DOMAIN")|g" \
+      -e "s|\${COMPONENT_SECRET}|$(sed_escape "$SECRET")|g" \
+      deploy/prosody/prosody.cfg.lua.template >"$PDIR/prosody.cfg.lua"
+  # shellcheck disable=SC2016  # literal ${NAME} placeholders
+  if grep -q '\${[A-Z]' "$PDIR/prosody.cfg.lua"; then
+    die "unfilled placeholder in $PDIR/prosody.cfg.lua"
+  fi
+  : >"$PLOG"
+  prosody --config "$PDIR/prosody.cfg.lua" -F >>"$PLOG" 2>&1 </dev/null &
+  SERVER_PID=$!
+  echo "prosody $SERVER_PID $PDIR/prosody.cfg.lua" >>"$PIDS"
+  LOGIN_HINT="insecure.localhost"
+else
+  TARBALL="$ROOT/../shared/openfire/openfire-5.1.1.tar.gz"
+  [[ -f "$TARBALL" ]] || die "Openfire 5.1.1 is not at $TARBALL (it comes from ../shared/openfire beside the repository)"
+  [[ "$DOMAIN" == *.localhost ]] || die "Openfire serves localhost: RECONMUC_DOMAIN must be a subdomain of it (e.g. reconmuc.localhost)"
+  # Openfire keeps its settings in its database after the first start: a fresh copy each run.
+  rm -rf "$PDIR/openfire"
+  tar -C "$PDIR" -xzf "$TARBALL"
+  sed -e "s|\${C2S_PORT}|$C2S_PORT|g" -e "s|\${COMPONENT_PORT}|$COMPONENT_PORT|g" \
+      -e "s|\${SECRET}|$(sed_escape "$SECRET")|g" \
+      "$PDIR/openfire/conf/openfire.xml.template" >"$PDIR/openfire/conf/openfire.xml"
+  : >"$PLOG"
+  "$PDIR/openfire/bin/openfire.sh" >>"$PLOG" 2>&1 </dev/null &   # JAVA_HOME from use_jdk17
+  SERVER_PID=$!
+  echo "openfire $SERVER_PID $PDIR/openfire" >>"$PIDS"
+  LOGIN_HINT="localhost"
 fi
-
-: >"$PLOG"
-prosody --config "$PDIR/prosody.cfg.lua" -F >>"$PLOG" 2>&1 </dev/null &
-PROSODY_PID=$!
-echo "prosody $PROSODY_PID $PDIR/prosody.cfg.lua" >>"$PIDS"
 ready=0
-for ((i = 0; i < 150; i++)); do
-  kill -0 "$PROSODY_PID" 2>/dev/null || fail "Prosody exited while starting"
-  if grep -q 'Failed to open server port' "$PLOG"; then fail "Prosody could not open its ports"; fi
-  if stream_answers "$C2S_PORT" jabber:client insecure.localhost \
+for ((i = 0; i < 900; i++)); do
+  kill -0 "$SERVER_PID" 2>/dev/null || fail "$SERVER exited while starting"
+  if grep -q 'Failed to open server port' "$PLOG"; then fail "$SERVER could not open its ports"; fi
+  if stream_answers "$C2S_PORT" jabber:client "$LOGIN_HINT" \
      && stream_answers "$COMPONENT_PORT" jabber:component:accept "$DOMAIN"; then
     ready=1
     break
   fi
   sleep 0.1
 done
-(( ready )) || fail "Prosody did not answer on ports $C2S_PORT/$COMPONENT_PORT within 15 s"
-say "run-local: Prosody is up (pid $PROSODY_PID), log $PLOG"
+(( ready )) || fail "$SERVER did not answer on ports $C2S_PORT/$COMPONENT_PORT within 90 s"
+say "run-local: $SERVER is up (pid $SERVER_PID), log $PLOG"
 
 # ---- the component -------------------------------------------------------------------------
 : >"$CLOG"
@@ -180,7 +205,7 @@ else
   "${component[@]}" > >(trap '' INT; exec tee -a "$CLOG") 2>&1 </dev/null &
 fi
 COMPONENT_PID=$!
-# (listed first, so that a later run stops it before Prosody)
+# (listed first, so that a later run stops it before the server)
 { echo "component $COMPONENT_PID $JAR"; cat "$PIDS"; } >"$PIDS.new" && mv "$PIDS.new" "$PIDS"
 
 attached=0
@@ -191,30 +216,34 @@ for ((i = 0; i < ATTACH_TIMEOUT * 10; i++)); do
     COMPONENT_PID=""
     fail "the component exited with code $rc before attaching (wrong secret or domain?)"
   fi
-  if grep -q "^$DOMAIN:component .*External component successfully authenticated" "$PLOG"; then
+  if grep -q "component connected to $HOST:$COMPONENT_PORT as $DOMAIN" "$CLOG"; then
     attached=1
     break
   fi
   sleep 0.1
 done
 if (( ! attached )); then
-  (( check )) && fail "the component did not attach to Prosody within $ATTACH_TIMEOUT s"
+  (( check )) && fail "the component did not attach to $SERVER within $ATTACH_TIMEOUT s"
   warn "the component has not attached within $ATTACH_TIMEOUT s yet; still waiting (see $CLOG)"
 fi
 
 cat <<INFO
 
 ================================================================================
- ReConMUC is running (component pid $COMPONENT_PID, Prosody pid $PROSODY_PID)
+ ReConMUC is running (component pid $COMPONENT_PID, $SERVER pid $SERVER_PID)
 
  MUC service:   $DOMAIN
  Example room:  lobby@$DOMAIN   (join it as lobby@$DOMAIN/<your nick>;
                                  a room is created when its first occupant joins)
  Connect an XMPP client to server $HOST, port $C2S_PORT, WITHOUT TLS
  (allow plaintext authentication), with one of:
-   - any name and any password on insecure.localhost  (e.g. alice@insecure.localhost)
-   - an account you register in-band on localhost     (e.g. bob@localhost)
-   - SASL ANONYMOUS on anon.localhost
+$(if [[ "$SERVER" == prosody ]]; then printf '%s\n' \
+"   - any name and any password on insecure.localhost  (e.g. alice@insecure.localhost)" \
+"   - an account you register in-band on localhost     (e.g. bob@localhost)" \
+"   - SASL ANONYMOUS on anon.localhost"; else printf '%s\n' \
+"   - alice@localhost / alicepw or bob@localhost / bobpw" \
+"   - an account you register in-band on localhost" \
+"   - SASL ANONYMOUS on localhost"; fi)
  The server's own MUC, for comparison: conference.localhost
 
  Logs: $PLOG
@@ -236,11 +265,11 @@ while true; do
     COMPONENT_PID=""
     fail "the component exited with code $rc"
   fi
-  if ! kill -0 "$PROSODY_PID" 2>/dev/null; then
+  if ! kill -0 "$SERVER_PID" 2>/dev/null; then
     rc=0
-    wait "$PROSODY_PID" || rc=$?
-    PROSODY_PID=""
-    fail "Prosody exited with code $rc"
+    wait "$SERVER_PID" || rc=$?
+    SERVER_PID=""
+    fail "$SERVER exited with code $rc"
   fi
   sleep 1 &
   wait $! || true
