@@ -320,12 +320,11 @@ final class Room {
         }
     }
 
+    /**
+     * §7.6. An occupant joined from several sessions is one occupant: all its sessions change nick
+     * together (each gets the 303 and the new presence with 110), as Prosody does.
+     */
     private void changeNick(Occupant occupant, RealJid session, OccupantJid target, Presence presence) {
-        if (occupant.sessionCount() > 1) {
-            reply(presence, Condition.NOT_ACCEPTABLE,
-                    "You cannot change your nickname while joined from several sessions");
-            return;
-        }
         Occupant holder = occupantsByNick.get(target.nick());
         if (holder != null) {
             reply(presence, Condition.CONFLICT, "The nickname '" + target.nick() + "' is already in use in this room");
@@ -346,7 +345,7 @@ final class Room {
         for (Occupant viewer : occupantsByNick.values()) {
             for (RealJid s : viewer.sessions()) {
                 Presence p = presenceOf(occupant, viewer, s, viewer == occupant ? Set.of(MucPresences.SELF) : Set.of());
-                if (viewer == occupant) {
+                if (s.equals(session)) {
                     p.setID(presence.getID());
                 }
                 send(p);

@@ -47,6 +47,35 @@ class NickAndPresenceTest {
     }
 
     @Test
+    void romeoOnTwoDevicesChangesHisNickAndBothDevicesFollow() {
+        muc.send("<presence from='romeo@montague.lit/laptop' to='" + ROOM + "/Romeo'><x xmlns='http://jabber.org/protocol/muc'/></presence>");
+        muc.clear();
+
+        muc.send("<presence from='romeo@montague.lit/phone' to='" + ROOM + "/Romeo2' id='n2'/>");
+        for (String device : List.of("romeo@montague.lit/phone", "romeo@montague.lit/laptop")) {
+            List<Packet> got = muc.receivedBy(device);
+            Presence gone = (Presence) got.stream().filter(p -> ((Presence) p).getType() == Presence.Type.unavailable)
+                    .findFirst().orElseThrow(() -> new AssertionError(device + " got no 303: " + got));
+            assertThat(statusCodes(gone)).as(device).contains("303", "110");
+            assertThat(item(gone).attributeValue("nick")).isEqualTo("Romeo2");
+            Presence back = (Presence) got.get(got.size() - 1);
+            assertThat(back.getType()).isNull();
+            assertThat(back.getFrom().toString()).isEqualTo(ROOM + "/Romeo2");
+            assertThat(statusCodes(back)).as(device).contains("110");
+            // Only the device that asked gets its request's id back.
+            assertThat(back.getID()).isEqualTo(device.endsWith("phone") ? "n2" : null);
+        }
+        List<Packet> juliet = muc.receivedBy("juliet@capulet.lit/balcony");
+        assertThat(juliet).hasSize(2);
+        assertThat(statusCodes(juliet.get(0))).containsExactly("303");
+        assertThat(juliet.get(1).getFrom().toString()).isEqualTo(ROOM + "/Romeo2");
+
+        // Both devices speak under the new nick.
+        muc.send("<message from='romeo@montague.lit/laptop' to='" + ROOM + "' type='groupchat'><body>still me</body></message>");
+        assertThat(muc.lastReceivedBy("juliet@capulet.lit/balcony").getFrom().toString()).isEqualTo(ROOM + "/Romeo2");
+    }
+
+    @Test
     void aNickChangeToATakenNickIsAConflict() {
         muc.send("<presence from='juliet@capulet.lit/balcony' to='" + ROOM + "/Romeo'/>");
         Packet error = muc.lastReceivedBy("juliet@capulet.lit/balcony");
