@@ -50,7 +50,9 @@ public final class ConfigLoader {
                     + " to a room before policy-violation", "10"),
             new Option("rate-presences-iqs-burst", "per-sender burst of presence updates and IQs above the rate",
                     String.valueOf(ServiceConfig.DEFAULT_PRESENCE_AND_IQ_BURST)),
-            new Option("metrics-port", "serve Prometheus metrics at http://127.0.0.1:PORT/metrics (0: off)", "0"));
+            new Option("metrics-port", "serve Prometheus metrics at http://127.0.0.1:PORT/metrics (0: off)", "0"),
+            new Option("occupant-ids", "XEP-0421 occupant ids on presences and messages from occupants (true/false)",
+                    "true"));
 
     /** Thrown for a bad flag or value; the message is meant for the user. */
     public static final class ConfigException extends Exception {
@@ -131,7 +133,8 @@ public final class ConfigLoader {
                     whole(values, "max-queued-chars"),
                     decimal(values, "rate-presences-iqs-per-second"),
                     integer(values, "rate-presences-iqs-burst"),
-                    integer(values, "metrics-port"));
+                    integer(values, "metrics-port"),
+                    bool(values, "occupant-ids"));
         } catch (IllegalArgumentException e) {
             throw new ConfigException("invalid configuration: " + e.getMessage());
         }
@@ -196,6 +199,17 @@ public final class ConfigLoader {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(key + " must be a whole number, not '" + values.get(key) + "'");
         }
+    }
+
+    private static boolean bool(Map<String, String> values, String key) {
+        String v = values.get(key).trim().toLowerCase(Locale.ROOT);
+        if (v.equals("true") || v.equals("1") || v.equals("on")) {
+            return true;
+        }
+        if (v.equals("false") || v.equals("0") || v.equals("off")) {
+            return false;
+        }
+        throw new IllegalArgumentException(key + " must be true or false, not '" + values.get(key) + "'");
     }
 
     private static double decimal(Map<String, String> values, String key) {

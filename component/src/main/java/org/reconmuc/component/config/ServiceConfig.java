@@ -25,7 +25,8 @@ public record ServiceConfig(
         long maxQueuedChars,
         double presencesAndIqsPerSecond,
         int presenceAndIqBurst,
-        int metricsPort) {
+        int metricsPort,
+        boolean occupantIds) {
 
     public ServiceConfig {
         Objects.requireNonNull(serverHost, "server-host");
@@ -57,7 +58,7 @@ public record ServiceConfig(
         this(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes, messagesPerSecond, messageBurst,
                 maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff,
                 DEFAULT_MAX_PENDING_STANZAS, DEFAULT_MAX_QUEUED_CHARS, DEFAULT_PRESENCES_AND_IQS_PER_SECOND,
-                DEFAULT_PRESENCE_AND_IQ_BURST, 0);
+                DEFAULT_PRESENCE_AND_IQ_BURST, 0, true);
     }
 
     public static final int DEFAULT_MAX_PENDING_STANZAS = 10_000;
@@ -84,40 +85,48 @@ public record ServiceConfig(
     public ServiceConfig withServer(String host, int port) {
         return new ServiceConfig(host, port, domain, secret, historySize, maxStanzaBytes, messagesPerSecond,
                 messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff,
-                maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort);
+                maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds);
     }
 
     public ServiceConfig withHistorySize(int newHistorySize) {
         return new ServiceConfig(serverHost, serverPort, domain, secret, newHistorySize, maxStanzaBytes, messagesPerSecond,
                 messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff,
-                maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort);
+                maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds);
     }
 
     /** The relaxed-consistency limits a service advertises (reconmuc.md, Discovery). */
     public ServiceConfig withConsistencyLimits(int newMaxFilterEntries, int newMaxTimeSeconds) {
         return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes, messagesPerSecond,
                 messageBurst, maxOccupantsPerRoom, newMaxFilterEntries, newMaxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort);
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds);
     }
 
     public ServiceConfig withDomainAndSecret(String newDomain, String newSecret) {
         return new ServiceConfig(serverHost, serverPort, newDomain, newSecret, historySize, maxStanzaBytes,
                 messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort);
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds);
     }
 
     /** Presence and IQ flood limits per sender (messages have their own). */
     public ServiceConfig withPresenceAndIqRate(double perSecond, int burst) {
         return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
                 messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, perSecond, burst, metricsPort);
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, perSecond, burst, metricsPort, occupantIds);
+    }
+
+    /** With or without XEP-0421 occupant ids on what the rooms send from occupants. */
+    public ServiceConfig withOccupantIds(boolean on) {
+        return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
+                messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst,
+                metricsPort, on);
     }
 
     /** Serve Prometheus metrics on 127.0.0.1:{@code port} (0: off). */
     public ServiceConfig withMetricsPort(int port) {
         return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
                 messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, port);
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, port, occupantIds);
     }
 
     @Override
@@ -131,6 +140,7 @@ public record ServiceConfig(
                 + "s, reconnect-max=" + reconnectMaxBackoff.toSeconds() + "s, max-pending-stanzas=" + maxPendingStanzas
                 + ", max-queued-chars=" + maxQueuedChars
                 + ", presence/iq rate=" + presencesAndIqsPerSecond + "/s burst " + presenceAndIqBurst
-                + ", metrics=" + (metricsPort == 0 ? "off" : "127.0.0.1:" + metricsPort) + "]";
+                + ", metrics=" + (metricsPort == 0 ? "off" : "127.0.0.1:" + metricsPort)
+                + ", occupant-ids=" + occupantIds + "]";
     }
 }

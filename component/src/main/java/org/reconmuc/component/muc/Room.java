@@ -47,6 +47,8 @@ final class Room {
     private final History history;
     private final IqProxy iqProxy = new IqProxy();
     private final RoomFloodControl floodControl;
+    /** XEP-0421; null when the service is configured without occupant ids. */
+    private final OccupantIds occupantIds;
     private final RoomIds ids = new RoomIds();
     private final RoomConsistency consistency;
     /** The last subject change as broadcast (from the occupant who set it), or null. */
@@ -64,6 +66,7 @@ final class Room {
         this.history = new History(historySize);
         this.consistency = new RoomConsistency(this, history.capacity());
         this.floodControl = new RoomFloodControl(context.config());
+        this.occupantIds = context.config().occupantIds() ? new OccupantIds() : null;
         refreshListing();
     }
 
@@ -416,7 +419,21 @@ final class Room {
         p.setTo(viewerSession.jid());
         MucPresences.addUserItem(p, affiliationOf(subjectOccupant.bareJid()), subjectOccupant.role(),
                 realJidVisibleTo(subjectOccupant, viewer), codes);
+        stampOccupantId(p, subjectOccupant);
         return p;
+    }
+
+    /** Puts the room's XEP-0421 id of {@code from} on a stanza sent from it (and only the room's). */
+    void stampOccupantId(Packet packet, Occupant from) {
+        if (occupantIds != null) {
+            occupantIds.stamp(packet, from.bareJid());
+        } else {
+            OccupantIds.strip(packet.getElement());
+        }
+    }
+
+    boolean hasOccupantIds() {
+        return occupantIds != null;
     }
 
     private Presence unavailableOf(Occupant leaving, Presence goodbye, Occupant viewer, Set<Integer> codes) {
@@ -424,6 +441,7 @@ final class Room {
         p.setFrom(leaving.jid().jid());
         Affiliation affiliation = affiliationOf(leaving.bareJid());
         MucPresences.addUserItem(p, affiliation, Role.NONE, realJidVisibleTo(leaving, viewer), codes);
+        stampOccupantId(p, leaving);
         return p;
     }
 

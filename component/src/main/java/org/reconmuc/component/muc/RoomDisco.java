@@ -35,6 +35,9 @@ final class RoomDisco {
         feature(query, STABLE_ID);
         feature(query, SELF_PING_OPTIMIZATION);
         feature(query, ReconMucNamespaces.RECONMUC);
+        if (room.hasOccupantIds()) {
+            feature(query, OccupantIds.NAMESPACE);
+        }
         feature(query, c.publicRoom() ? "muc_public" : "muc_hidden");
         feature(query, c.persistent() ? "muc_persistent" : "muc_temporary");
         feature(query, c.membersOnly() ? "muc_membersonly" : "muc_open");

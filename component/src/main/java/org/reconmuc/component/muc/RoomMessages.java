@@ -64,6 +64,7 @@ final class RoomMessages {
         Message out = message.createCopy();
         out.setFrom(sender.jid().jid());
         stripRoomClaims(out, room);
+        room.stampOccupantId(out, sender);
         if (subjectChange) {
             // Subject changes are never retained: everyone gets them at once.
             room.setSubject(out);
@@ -131,6 +132,7 @@ final class RoomMessages {
         Message out = message.createCopy();
         out.setFrom(sender.jid().jid());
         stripRoomClaims(out, room);
+        room.stampOccupantId(out, sender);
         // XEP-0045 §7.5: marks the message as a MUC private message for the recipient's client.
         out.getElement().addElement("x", Namespaces.MUC_USER);
         room.sendToAllSessions(recipient, out);

@@ -99,4 +99,42 @@ class Xep0045DetailsTest {
         muc.send("<message from='" + ROMEO + "' to='" + ROOM + "' type='groupchat'><subject>Mantua</subject></message>");
         assertThat(((Message) muc.lastReceivedBy(JULIET)).getChildElement("delay", Namespaces.DELAY)).isNull();
     }
+
+    private static String occupantId(Packet p) {
+        Element id = p.getElement().element(org.dom4j.QName.get("occupant-id", "urn:xmpp:occupant-id:0"));
+        return id == null ? null : id.attributeValue("id");
+    }
+
+    @Test
+    void julietKeepsOneOccupantIdAcrossHerMessagesAndNickChangesAndCannotForgeIt() {
+        // XEP-0421: Romeo can tell Juliet apart whatever she calls herself; her real JID stays hidden.
+        muc.send("<message from='" + JULIET + "' to='" + ROOM + "' type='groupchat'><body>hello</body>"
+                + "<occupant-id xmlns='urn:xmpp:occupant-id:0' id='i-am-romeo'/></message>");
+        Message hello = (Message) muc.lastReceivedBy(ROMEO);
+        String julietsId = occupantId(hello);
+        assertThat(julietsId).isNotNull().isNotEqualTo("i-am-romeo").doesNotContain("capulet");
+        assertThat(hello.getElement().elements(org.dom4j.QName.get("occupant-id", "urn:xmpp:occupant-id:0"))).hasSize(1);
+
+        muc.send("<presence from='" + JULIET + "' to='" + ROOM + "/Jules'/>");
+        List<Packet> nickChange = muc.receivedBy(ROMEO);
+        assertThat(nickChange).extracting(Xep0045DetailsTest::occupantId).containsOnly(julietsId);
+
+        muc.send("<message from='" + ROMEO + "' to='" + ROOM + "' type='groupchat'><body>who?</body></message>");
+        assertThat(occupantId(muc.lastReceivedBy(JULIET))).isNotNull().isNotEqualTo(julietsId);
+
+        muc.send("<iq from='" + NURSE + "' to='" + ROOM + "' type='get' id='f'><query xmlns='" + Namespaces.DISCO_INFO + "'/></iq>");
+        assertThat(muc.replyTo(NURSE, "f").getElement().element("query").elements("feature"))
+                .extracting(f -> f.attributeValue("var")).contains("urn:xmpp:occupant-id:0");
+    }
+
+    @Test
+    void aServiceWithoutOccupantIdsStripsForgedOnes() {
+        MucBench plain = new MucBench(org.reconmuc.component.config.ServiceConfig.defaults()
+                .withDomainAndSecret(MucBench.SERVICE, "x").withOccupantIds(false));
+        plain.join(ROMEO, ROOM, "Romeo");
+        plain.join(JULIET, ROOM, "Juliet");
+        plain.send("<message from='" + JULIET + "' to='" + ROOM + "' type='groupchat'><body>hello</body>"
+                + "<occupant-id xmlns='urn:xmpp:occupant-id:0' id='i-am-romeo'/></message>");
+        assertThat(occupantId(plain.lastReceivedBy(ROMEO))).isNull();
+    }
 }

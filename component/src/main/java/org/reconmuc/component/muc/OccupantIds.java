@@ -1,0 +1,62 @@
+package org.reconmuc.component.muc;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.dom4j.Element;
+import org.reconmuc.component.jid.RealJid;
+import org.xmpp.packet.Packet;
+
+/**
+ * XEP-0421 anonymous unique occupant identifiers: the same id for the same real bare JID in this
+ * room, across nick changes and sessions, and nothing an outsider can turn back into the JID
+ * (an HMAC-SHA-256 of the bare JID under a random key of the room, as Prosody does).
+ */
+final class OccupantIds {
+    static final String NAMESPACE = "urn:xmpp:occupant-id:0";
+    static final String ELEMENT = "occupant-id";
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final SecretKeySpec key;
+    private final Map<RealJid, String> ids = new HashMap<>();
+
+    OccupantIds() {
+        byte[] bytes = new byte[32];
+        RANDOM.nextBytes(bytes);
+        this.key = new SecretKeySpec(bytes, "HmacSHA256");
+    }
+
+    /** The id of the occupant whose real bare JID is {@code bare}. */
+    String of(RealJid bare) {
+        return ids.computeIfAbsent(bare, b -> {
+            try {
+                Mac mac = Mac.getInstance("HmacSHA256");
+                mac.init(key);
+                byte[] digest = mac.doFinal(b.toString().getBytes(StandardCharsets.UTF_8));
+                return Base64.getEncoder().withoutPadding().encodeToString(digest);
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("HmacSHA256 is always available", e);
+            }
+        });
+    }
+
+    /** Sets the room's occupant id on a stanza it sends from an occupant. */
+    void stamp(Packet packet, RealJid bare) {
+        strip(packet.getElement());
+        packet.getElement().addElement(ELEMENT, NAMESPACE).addAttribute("id", of(bare));
+    }
+
+    /** Removes occupant ids a client put on its own stanza: only the room may say who is who. */
+    static void strip(Element stanza) {
+        for (Element child : stanza.elements()) {
+            if (ELEMENT.equals(child.getName()) && NAMESPACE.equals(child.getNamespaceURI())) {
+                stanza.remove(child);
+            }
+        }
+    }
+}
