@@ -53,7 +53,38 @@ final class OpenfireServer extends LocalXmppServer {
         ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/openfire.sh").toString());
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         server.launch(builder, READY_TIMEOUT);
+        server.awaitComponentHandshake();
         return server;
+    }
+
+    /**
+     * Openfire answers on its component port before it can create component sessions (a
+     * handshake in its first second fails with internal-server-error): ready means a real
+     * handshake succeeds.
+     */
+    private void awaitComponentHandshake() throws XmppServerStartException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        String last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                last = StreamProbe.componentHandshake(HOST, componentPort(), COMPONENT_DOMAIN, COMPONENT_SECRET,
+                        Duration.ofSeconds(5));
+                if (StreamProbe.handshakeSucceeded(last)) {
+                    return;
+                }
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            try {
+                Thread.sleep(250);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        close();
+        throw new XmppServerStartException("openfire never accepted a component handshake (last answer: " + last + ")\n"
+                + logTail(60), false);
     }
 
     private static void run(ProcessBuilder command) throws IOException {
