@@ -156,6 +156,11 @@ final class RoomAdmin {
         }
     }
 
+    /** Affiliation changes already checked by their caller (the owner form's lists), applied in order. */
+    static void applyAffiliations(Room room, Occupant actor, java.util.Map<RealJid, Affiliation> changes) {
+        changes.forEach((user, affiliation) -> apply(room, actor, new AffiliationChange(user, affiliation, null)));
+    }
+
     private static void apply(Room room, Occupant actor, Change change) {
         String actorNick = actor == null ? null : actor.nick();
         if (change instanceof RoleChange rc) {

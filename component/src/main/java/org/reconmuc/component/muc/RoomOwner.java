@@ -31,7 +31,9 @@ final class RoomOwner {
         if (iq.getType() == IQ.Type.get) {
             IQ result = IQ.createResultIQ(iq);
             Element q = result.setChildElement("query", Namespaces.MUC_OWNER);
-            q.add(RoomConfigForm.render(room.config(), maxHistory, maxUsers));
+            Element form = RoomConfigForm.render(room.config(), maxHistory, maxUsers);
+            RoomOwnerLists.render(form, room);
+            q.add(form);
             room.send(result);
             return;
         }
@@ -57,14 +59,17 @@ final class RoomOwner {
         }
         RoomConfig before = room.config();
         RoomConfig after;
+        java.util.Map<RealJid, Affiliation> listChanges;
         try {
             after = RoomConfigForm.apply(before, form, maxHistory, maxUsers);
+            listChanges = RoomOwnerLists.changes(room, form);
         } catch (IllegalArgumentException e) {
             room.reply(iq, Condition.NOT_ACCEPTABLE, e.getMessage());
             return;
         }
         room.setConfig(after);
         room.send(IQ.createResultIQ(iq));
+        RoomAdmin.applyAffiliations(room, actor, listChanges);
         if (!after.equals(before)) {
             // §10.2.1: 104 announces a change; accepting the instant room (§10.1.2) changes nothing.
             announce(room, before, after);

@@ -137,4 +137,56 @@ class Xep0045DetailsTest {
                 + "<occupant-id xmlns='urn:xmpp:occupant-id:0' id='i-am-romeo'/></message>");
         assertThat(occupantId(plain.lastReceivedBy(ROMEO))).isNull();
     }
+
+    private static String jidMulti(String var, String... jids) {
+        StringBuilder b = new StringBuilder("<field var='" + var + "'>");
+        for (String j : jids) {
+            b.append("<value>").append(j).append("</value>");
+        }
+        return b.append("</field>").toString();
+    }
+
+    @Test
+    void romeoMakesJulietCoOwnerAndTheNurseAdminThroughTheForm() {
+        muc.send("<iq from='" + ROMEO + "' to='" + ROOM + "' type='get' id='g'><query xmlns='http://jabber.org/protocol/muc#owner'/></iq>");
+        Element form = muc.replyTo(ROMEO, "g").getElement().element("query").element("x");
+        Element owners = form.elements("field").stream()
+                .filter(f -> "muc#roomconfig_roomowners".equals(f.attributeValue("var"))).findFirst().orElseThrow();
+        assertThat(owners.attributeValue("type")).isEqualTo("jid-multi");
+        assertThat(owners.elements("value")).extracting(Element::getText).containsExactly("romeo@montague.lit");
+
+        submit(jidMulti("muc#roomconfig_roomowners", "romeo@montague.lit", "juliet@capulet.lit")
+                + jidMulti("muc#roomconfig_roomadmins", "nurse@capulet.lit"));
+        assertThat(muc.replyTo(ROMEO, "c1").getElement().attributeValue("type")).isEqualTo("result");
+        Packet julietNow = muc.receivedBy(ROMEO).stream()
+                .filter(p -> p.getFrom().toString().equals(ROOM + "/Juliet")).reduce((a, b) -> b).orElseThrow();
+        assertThat(MucBench.item(julietNow).attributeValue("affiliation")).isEqualTo("owner");
+        assertThat(MucBench.item(julietNow).attributeValue("role")).isEqualTo("moderator");
+
+        // Juliet, now an owner, hands the room over: Romeo is left out of the owners.
+        muc.send("<iq from='" + JULIET + "' to='" + ROOM + "' type='set' id='c2'><query xmlns='http://jabber.org/protocol/muc#owner'>"
+                + "<x xmlns='jabber:x:data' type='submit'>" + jidMulti("muc#roomconfig_roomowners", "juliet@capulet.lit")
+                + "</x></query></iq>");
+        assertThat(muc.replyTo(JULIET, "c2").getElement().attributeValue("type")).isEqualTo("result");
+        Packet romeoNow = muc.receivedBy(JULIET).stream()
+                .filter(p -> p.getFrom().toString().equals(ROOM + "/Romeo")).reduce((a, b) -> b).orElseThrow();
+        assertThat(MucBench.item(romeoNow).attributeValue("affiliation")).isEqualTo("none");
+    }
+
+    @Test
+    void aRoomWithoutOwnersOrWithAnOwnerWhoIsAlsoAdminIsRefusedAndNothingChanges() {
+        submit(jidMulti("muc#roomconfig_roomowners"));
+        Packet empty = muc.replyTo(ROMEO, "c1");
+        assertThat(errorCondition(empty)).isEqualTo("not-acceptable");
+        assertThat(empty.getError().getText()).contains("at least one owner");
+
+        submit(jidMulti("muc#roomconfig_roomowners", "romeo@montague.lit", "juliet@capulet.lit")
+                + jidMulti("muc#roomconfig_roomadmins", "juliet@capulet.lit")
+                + "<field var='muc#roomconfig_roomname'><value>Changed</value></field>");
+        assertThat(errorCondition(muc.replyTo(ROMEO, "c1"))).isEqualTo("not-acceptable");
+        muc.send("<iq from='" + ROMEO + "' to='" + ROOM + "' type='get' id='g'><query xmlns='http://jabber.org/protocol/muc#owner'/></iq>");
+        Element form = muc.replyTo(ROMEO, "g").getElement().element("query").element("x");
+        assertThat(form.elements("field").stream().filter(f -> "muc#roomconfig_roomname".equals(f.attributeValue("var")))
+                .findFirst().orElseThrow().elementText("value")).isEmpty();
+    }
 }
