@@ -438,6 +438,20 @@ abstract class MucConformanceIT {
         assertThat(errorFor(nurseC, ask).getCondition()).isEqualTo(StanzaError.Condition.bad_request);
     }
 
+    @Test
+    void smacksConfigFormManagerSetsTheRoomOwners() throws Exception {
+        EntityBareJid room = newRoom();
+        MultiUserChat romeo = create(client("romeo"), room, "Romeo");
+        XMPPTCPConnection julietC = client("juliet");
+        join(julietC, room, "Juliet");
+        assertThat(romeo.getConfigFormManager().supportsRoomOwners()).isTrue();
+        romeo.getConfigFormManager()
+                .setRoomOwners(List.of(romeo.getXmppConnection().getUser().asBareJid(), julietC.getUser().asBareJid()))
+                .submitConfigurationForm();
+        assertThat(romeo.getOwners()).extracting(a -> a.getJid().toString())
+                .contains(julietC.getUser().asBareJid().toString());
+    }
+
     // ---- errors ------------------------------------------------------------------------------
 
     @Test
