@@ -25,6 +25,9 @@ final class RoomMessages {
             return;
         }
         OccupantJid target = OccupantJid.of(message.getTo()).orElse(null);
+        if (target == null && message.getType() != Message.Type.groupchat && VoiceRequests.handle(room, message, sender)) {
+            return;
+        }
         if (target != null) {
             privateMessage(room, message, sender, target);
         } else if (message.getType() == Message.Type.groupchat) {

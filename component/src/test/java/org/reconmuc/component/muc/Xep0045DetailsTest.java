@@ -189,4 +189,47 @@ class Xep0045DetailsTest {
         assertThat(form.elements("field").stream().filter(f -> "muc#roomconfig_roomname".equals(f.attributeValue("var")))
                 .findFirst().orElseThrow().elementText("value")).isEmpty();
     }
+
+    private static String voiceRequest() {
+        return "<x xmlns='jabber:x:data' type='submit'><field var='FORM_TYPE'><value>http://jabber.org/protocol/muc#request</value></field>"
+                + "<field var='muc#role' type='list-single'><value>participant</value></field></x>";
+    }
+
+    @Test
+    void julietAsksForVoiceInAModeratedRoomAndRomeoGrantsIt() {
+        submit("<field var='muc#roomconfig_moderatedroom'><value>1</value></field>");
+        muc.clear();
+        muc.say(JULIET, ROOM, "may I?");
+        assertThat(errorCondition(muc.lastReceivedBy(JULIET))).isEqualTo("forbidden");
+
+        muc.send("<message from='" + JULIET + "' to='" + ROOM + "'>" + voiceRequest() + "</message>");
+        Message approval = (Message) muc.lastReceivedBy(ROMEO);
+        Element form = approval.getElement().element(org.dom4j.QName.get("x", "jabber:x:data"));
+        assertThat(form.attributeValue("type")).isEqualTo("form");
+        java.util.Map<String, String> fields = new java.util.HashMap<>();
+        for (Element f : form.elements("field")) {
+            fields.put(f.attributeValue("var"), f.elementText("value"));
+        }
+        assertThat(fields).containsEntry("FORM_TYPE", "http://jabber.org/protocol/muc#request")
+                .containsEntry("muc#roomnick", "Juliet").containsEntry("muc#jid", "juliet@capulet.lit")
+                .containsEntry("muc#request_allow", "false");
+        assertThat(muc.receivedBy(JULIET)).as("visitors do not see requests").isEmpty();
+
+        // Juliet cannot approve herself.
+        String allow = "<x xmlns='jabber:x:data' type='submit'><field var='FORM_TYPE'><value>http://jabber.org/protocol/muc#request</value></field>"
+                + "<field var='muc#roomnick'><value>Juliet</value></field><field var='muc#request_allow'><value>true</value></field></x>";
+        muc.send("<message from='" + JULIET + "' to='" + ROOM + "'>" + allow + "</message>");
+        assertThat(errorCondition(muc.lastReceivedBy(JULIET))).isEqualTo("forbidden");
+
+        muc.send("<message from='" + ROMEO + "' to='" + ROOM + "'>" + allow + "</message>");
+        Packet voiced = muc.lastReceivedBy(JULIET);
+        assertThat(voiced.getFrom().toString()).isEqualTo(ROOM + "/Juliet");
+        assertThat(MucBench.item(voiced).attributeValue("role")).isEqualTo("participant");
+        muc.say(JULIET, ROOM, "thank you");
+        assertThat(((Message) muc.lastReceivedBy(ROMEO)).getBody()).isEqualTo("thank you");
+
+        // Now she has voice: asking again is a bad request.
+        muc.send("<message from='" + JULIET + "' to='" + ROOM + "'>" + voiceRequest() + "</message>");
+        assertThat(errorCondition(muc.lastReceivedBy(JULIET))).isEqualTo("bad-request");
+    }
 }
