@@ -47,6 +47,7 @@ final class Room {
     private final History history;
     private final IqProxy iqProxy = new IqProxy();
     private final RoomFloodControl floodControl;
+    private final RoomRegistration registration = new RoomRegistration();
     /** XEP-0421; null when the service is configured without occupant ids. */
     private final OccupantIds occupantIds;
     private final RoomIds ids = new RoomIds();
@@ -178,6 +179,10 @@ final class Room {
         }
         if (sameNick != null && !sameNick.bareJid().equals(session.bare())) {
             reply(presence, Condition.CONFLICT, "The nickname '" + target.nick() + "' is already in use in this room");
+            return;
+        }
+        if (registration.reservedForOther(target.nick(), session)) {
+            reply(presence, Condition.CONFLICT, "The nickname '" + target.nick() + "' is reserved in this room");
             return;
         }
         if (config.membersOnly() && !affiliation.atLeast(Affiliation.MEMBER)) {
@@ -328,6 +333,10 @@ final class Room {
      * together (each gets the 303 and the new presence with 110), as Prosody does.
      */
     private void changeNick(Occupant occupant, RealJid session, OccupantJid target, Presence presence) {
+        if (registration.reservedForOther(target.nick(), session)) {
+            reply(presence, Condition.CONFLICT, "The nickname '" + target.nick() + "' is reserved in this room");
+            return;
+        }
         Occupant holder = occupantsByNick.get(target.nick());
         if (holder != null) {
             reply(presence, Condition.CONFLICT, "The nickname '" + target.nick() + "' is already in use in this room");
@@ -524,6 +533,10 @@ final class Room {
 
     RoomIds ids() {
         return ids;
+    }
+
+    RoomRegistration registration() {
+        return registration;
     }
 
     IqProxy iqProxy() {

@@ -35,6 +35,7 @@ final class RoomDisco {
         feature(query, STABLE_ID);
         feature(query, SELF_PING_OPTIMIZATION);
         feature(query, ReconMucNamespaces.RECONMUC);
+        feature(query, RoomRegistration.NAMESPACE);
         if (room.hasOccupantIds()) {
             feature(query, OccupantIds.NAMESPACE);
         }

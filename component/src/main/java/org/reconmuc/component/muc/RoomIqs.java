@@ -37,8 +37,13 @@ final class RoomIqs {
         }
         String ns = query.getNamespaceURI();
         boolean get = iq.getType() == IQ.Type.get;
-        if (Namespaces.DISCO_INFO.equals(ns) && get) {
+        if (Namespaces.DISCO_INFO.equals(ns) && get
+                && RoomRegistration.ROOMUSER_NODE.equals(query.attributeValue("node"))) {
+            room.registration().reservedNickInfo(room, iq);
+        } else if (Namespaces.DISCO_INFO.equals(ns) && get) {
             RoomDisco.info(room, iq, sender);
+        } else if (RoomRegistration.NAMESPACE.equals(ns)) {
+            room.registration().handle(room, iq, session);
         } else if (Namespaces.DISCO_ITEMS.equals(ns) && get) {
             RoomDisco.items(room, iq, sender);
         } else if (Namespaces.MUC_ADMIN.equals(ns)) {

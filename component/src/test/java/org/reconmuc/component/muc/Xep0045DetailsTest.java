@@ -232,4 +232,55 @@ class Xep0045DetailsTest {
         muc.send("<message from='" + JULIET + "' to='" + ROOM + "'>" + voiceRequest() + "</message>");
         assertThat(errorCondition(muc.lastReceivedBy(JULIET))).isEqualTo("bad-request");
     }
+
+    private void register(String from, String id, String nick) {
+        muc.send("<iq from='" + from + "' to='" + ROOM + "' type='set' id='" + id + "'><query xmlns='jabber:iq:register'>"
+                + "<x xmlns='jabber:x:data' type='submit'><field var='FORM_TYPE'><value>http://jabber.org/protocol/muc#register</value></field>"
+                + "<field var='muc#register_roomnick'><value>" + nick + "</value></field></x></query></iq>");
+    }
+
+    @Test
+    void julietReservesJulesAndNobodyElseMayTakeIt() {
+        muc.send("<iq from='" + JULIET + "' to='" + ROOM + "' type='get' id='r0'><query xmlns='jabber:iq:register'/></iq>");
+        Element query = muc.replyTo(JULIET, "r0").getElement().element("query");
+        assertThat(query.element("registered")).isNull();
+        assertThat(query.element("x").elements("field")).extracting(f -> f.attributeValue("var"))
+                .contains("FORM_TYPE", "muc#register_roomnick");
+
+        register(JULIET, "r1", "Jules");
+        assertThat(muc.replyTo(JULIET, "r1").getElement().attributeValue("type")).isEqualTo("result");
+        Packet member = muc.receivedBy(ROMEO).stream().filter(p -> p.getFrom().toString().equals(ROOM + "/Juliet"))
+                .reduce((a, b) -> b).orElseThrow();
+        assertThat(MucBench.item(member).attributeValue("affiliation")).isEqualTo("member");
+
+        // §7.12: Juliet asks which nickname she reserved.
+        muc.send("<iq from='" + JULIET + "' to='" + ROOM + "' type='get' id='n'><query xmlns='" + Namespaces.DISCO_INFO
+                + "' node='x-roomuser-item'/></iq>");
+        assertThat(muc.replyTo(JULIET, "n").getElement().element("query").element("identity").attributeValue("name"))
+                .isEqualTo("Jules");
+
+        muc.send("<presence from='" + NURSE + "' to='" + ROOM + "/Jules'><x xmlns='http://jabber.org/protocol/muc'/></presence>");
+        Packet refused = muc.lastReceivedBy(NURSE);
+        assertThat(errorCondition(refused)).isEqualTo("conflict");
+        assertThat(refused.getError().getText()).contains("reserved");
+        muc.send("<presence from='" + ROMEO + "' to='" + ROOM + "/Jules'/>");
+        assertThat(errorCondition(muc.lastReceivedBy(ROMEO))).isEqualTo("conflict");
+
+        // The nurse cannot reserve the nick Juliet is using either.
+        register(NURSE, "r2", "Juliet");
+        assertThat(errorCondition(muc.replyTo(NURSE, "r2"))).isEqualTo("conflict");
+
+        // Juliet herself takes her reserved nick; then she gives it up and the nurse may have it.
+        muc.send("<presence from='" + JULIET + "' to='" + ROOM + "/Jules'/>");
+        assertThat(muc.lastReceivedBy(ROMEO).getFrom().toString()).isEqualTo(ROOM + "/Jules");
+        muc.send("<presence from='" + JULIET + "' to='" + ROOM + "/Jules' type='unavailable'/>");
+        muc.send("<iq from='" + JULIET + "' to='" + ROOM + "' type='set' id='r3'><query xmlns='jabber:iq:register'><remove/></query></iq>");
+        assertThat(muc.replyTo(JULIET, "r3").getElement().attributeValue("type")).isEqualTo("result");
+        muc.send("<presence from='" + NURSE + "' to='" + ROOM + "/Jules'><x xmlns='http://jabber.org/protocol/muc'/></presence>");
+        Packet in = muc.receivedBy(NURSE).stream().filter(p -> p instanceof org.xmpp.packet.Presence)
+                .reduce((a, b) -> b).orElseThrow();
+        assertThat(errorCondition(in)).isNull();
+        assertThat(in.getFrom().toString()).isEqualTo(ROOM + "/Jules");
+        assertThat(statusCodes(in)).contains("110");
+    }
 }

@@ -1,0 +1,136 @@
+package org.reconmuc.component.muc;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.dom4j.Element;
+import org.dom4j.QName;
+import org.reconmuc.component.jid.RealJid;
+import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.xmpp.packet.IQ;
+
+/**
+ * Registering with a room (XEP-0045 §7.10): {@code jabber:iq:register} with the
+ * {@code muc#register} form reserves a nickname and makes the user a member; nobody else may
+ * enter or change to a reserved nickname (409); §7.12 tells a user its reserved nickname
+ * (disco#info node {@code x-roomuser-item}); {@code <remove/>} cancels the registration.
+ */
+final class RoomRegistration {
+    static final String NAMESPACE = "jabber:iq:register";
+    static final String FORM_TYPE = "http://jabber.org/protocol/muc#register";
+    static final String ROOMNICK = "muc#register_roomnick";
+    static final String ROOMUSER_NODE = "x-roomuser-item";
+
+    /** Reserved nickname by real bare JID. */
+    private final Map<RealJid, String> nickByUser = new HashMap<>();
+
+    /** The bare JID that reserved {@code nick}, or null. */
+    RealJid holderOf(String nick) {
+        for (Map.Entry<RealJid, String> e : nickByUser.entrySet()) {
+            if (e.getValue().equals(nick)) {
+                return e.getKey();
+            }
+        }
+        return null;
+    }
+
+    /** True if {@code nick} is reserved by someone other than {@code user}. */
+    boolean reservedForOther(String nick, RealJid user) {
+        RealJid holder = holderOf(nick);
+        return holder != null && !holder.equals(user.bare());
+    }
+
+    String nickOf(RealJid user) {
+        return nickByUser.get(user.bare());
+    }
+
+    void handle(Room room, IQ iq, RealJid session) {
+        RealJid user = session.bare();
+        Element query = iq.getChildElement();
+        if (room.affiliationOf(user) == Affiliation.OUTCAST) {
+            room.reply(iq, Condition.FORBIDDEN, "You are banned from this room");
+            return;
+        }
+        if (iq.getType() == IQ.Type.get) {
+            IQ result = IQ.createResultIQ(iq);
+            Element q = result.setChildElement("query", NAMESPACE);
+            String nick = nickOf(user);
+            if (nick != null) {
+                q.addElement("registered");
+                q.addElement("username").setText(nick);
+            }
+            q.addElement("instructions").setText("Reserve a nickname in this room: it becomes yours, and you a member.");
+            Element x = q.addElement("x", Namespaces.DATA_FORMS);
+            x.addAttribute("type", "form");
+            field(x, "FORM_TYPE", "hidden", null).addElement("value").setText(FORM_TYPE);
+            Element f = field(x, ROOMNICK, "text-single", "Desired nickname");
+            f.addElement("required");
+            if (nick != null) {
+                f.addElement("value").setText(nick);
+            }
+            room.send(result);
+            return;
+        }
+        if (query.element("remove") != null) {
+            if (nickByUser.remove(user) != null && room.affiliationOf(user) == Affiliation.MEMBER) {
+                RoomAdmin.applyAffiliations(room, null, Map.of(user, Affiliation.NONE));
+            }
+            room.send(IQ.createResultIQ(iq));
+            return;
+        }
+        Element form = query.element(QName.get("x", Namespaces.DATA_FORMS));
+        String nick = form == null ? null : value(form, ROOMNICK);
+        if (nick == null || nick.isBlank()) {
+            room.reply(iq, Condition.BAD_REQUEST, "Registering needs the form with " + ROOMNICK);
+            return;
+        }
+        nick = nick.trim();
+        if (room.config().membersOnly() && !room.affiliationOf(user).atLeast(Affiliation.MEMBER)) {
+            room.reply(iq, Condition.NOT_ALLOWED, "This room is members-only: ask an admin for membership");
+            return;
+        }
+        Occupant inRoom = room.occupantByNick(nick);
+        if (reservedForOther(nick, user) || (inRoom != null && !inRoom.bareJid().equals(user))) {
+            room.reply(iq, Condition.CONFLICT, "The nickname '" + nick + "' is taken in this room");
+            return;
+        }
+        nickByUser.put(user, nick);
+        room.send(IQ.createResultIQ(iq));
+        if (room.affiliationOf(user) == Affiliation.NONE) {
+            RoomAdmin.applyAffiliations(room, null, Map.of(user, Affiliation.MEMBER));
+        }
+    }
+
+    /** §7.12: the identity of the asker's reserved nickname (none if it has none). */
+    void reservedNickInfo(Room room, IQ iq) {
+        IQ result = IQ.createResultIQ(iq);
+        Element q = result.setChildElement("query", Namespaces.DISCO_INFO);
+        q.addAttribute("node", ROOMUSER_NODE);
+        String nick = nickOf(new RealJid(iq.getFrom()));
+        if (nick != null) {
+            Element identity = q.addElement("identity");
+            identity.addAttribute("category", "conference");
+            identity.addAttribute("name", nick);
+            identity.addAttribute("type", "text");
+        }
+        room.send(result);
+    }
+
+    private static String value(Element form, String var) {
+        for (Element f : form.elements("field")) {
+            if (var.equals(f.attributeValue("var"))) {
+                return f.elementTextTrim("value");
+            }
+        }
+        return null;
+    }
+
+    private static Element field(Element x, String var, String type, String label) {
+        Element f = x.addElement("field");
+        f.addAttribute("var", var);
+        f.addAttribute("type", type);
+        if (label != null) {
+            f.addAttribute("label", label);
+        }
+        return f;
+    }
+}
