@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what ReConMUC needs from Debian/Ubuntu packages - only what is missing.
 #   --runtime (default)  JDK 17, Maven, Prosody (+ prosody-modules, lua-zlib, lua-unbound)
-#   --test               the same plus ejabberd (the integration tests run against both)
+#   --test               the same plus ejabberd (the integration tests run against both), iproute2, ethtool
 # Uses sudo for apt-get when not root. Runs apt-get update only if something must be installed.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -28,7 +28,9 @@ need_jdk=0
 find_jdk17 >/dev/null || need_jdk=1
 command -v mvn >/dev/null 2>&1 || missing+=(maven)
 packages=(prosody prosody-modules lua-zlib lua-unbound)
-[[ "$mode" == test ]] && packages+=(ejabberd)
+# ejabberd: the ITs run against it too; iproute2 and ethtool: the veth link of the replay's real-link
+# measurement (VethLinkIT).
+[[ "$mode" == test ]] && packages+=(ejabberd iproute2 ethtool)
 if (( have_dpkg )); then
   for p in "${packages[@]}"; do
     installed "$p" || missing+=("$p")

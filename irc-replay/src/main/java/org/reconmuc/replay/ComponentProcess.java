@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.reconmuc.servers.ServerPlacement;
+import org.reconmuc.servers.XmppServer;
 
 /**
  * ReConMUC in a child JVM ({@link ComponentMain}) attached to the server's component port: a
@@ -32,13 +34,14 @@ final class ComponentProcess implements AutoCloseable {
         reader.start();
     }
 
-    static ComponentProcess start(int componentPort, String domain, String secret, int historySize, String heap,
+    /** Starts the component where the server runs ({@link XmppServer#host()}, in its namespace if it has one). */
+    static ComponentProcess start(XmppServer server, ServerPlacement placement, int historySize, String heap,
             Path log) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + heap, "-Xms" + heap, "-XX:+UseParallelGC",
                 "-cp", System.getProperty("java.class.path"), ComponentMain.class.getName()));
-        cmd.addAll(args(componentPort, domain, secret, historySize));
-        ProcessBuilder b = new ProcessBuilder(cmd);
+        cmd.addAll(args(server, historySize));
+        ProcessBuilder b = new ProcessBuilder(placement.wrap(cmd));
         b.environment().put("RECONMUC_LOG_LEVEL", "WARN");
         b.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
         b.redirectInput(ProcessBuilder.Redirect.PIPE);
@@ -51,9 +54,9 @@ final class ComponentProcess implements AutoCloseable {
     }
 
     /** The component's settings, as its command-line flags (the component's stable interface). */
-    static List<String> args(int componentPort, String domain, String secret, int historySize) {
-        return List.of("--server-host", "127.0.0.1", "--server-port", Integer.toString(componentPort),
-                "--domain", domain, "--secret", secret,
+    static List<String> args(XmppServer server, int historySize) {
+        return List.of("--server-host", server.host(), "--server-port", Integer.toString(server.componentPort()),
+                "--domain", server.componentDomain(), "--secret", server.componentSecret(),
                 "--history-size", Integer.toString(historySize),
                 // The replay's speakers are not the flooders this limit is for.
                 "--rate-messages-per-second", "1000", "--rate-burst", "1000");

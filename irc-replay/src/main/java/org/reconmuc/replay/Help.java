@@ -65,6 +65,10 @@ final class Help {
               --component process|inprocess  the component in its own JVM (CPU, RSS and heap sampled by PID)
                                          or inside the harness [process]
               --component-heap SIZE      -Xmx/-Xms of the component's JVM [1g]
+              --link loopback|veth       where the server (and the component) run: on loopback, or in a network
+                                         namespace of their own joined to the bots by a veth pair (MTU 1500,
+                                         segmentation offloads off), whose packets and bytes the kernel counts:
+                                         'wire, real' beside the model (needs root, iproute2, ethtool) [loopback]
               --history-size N           the component's room history [max(200, 2 x largest volume)]
               --login-threads N          parallel logins [4]
               --per-bot-series           also write bots-socket-bytes-per-second.csv (large)

@@ -99,6 +99,7 @@ final class ReplayCommand {
         params.put("replies", o.replies.name().toLowerCase(Locale.ROOT));
         params.put("xep0138_compression_requested", o.compression);
         params.put("component", o.componentMode);
+        params.put("link", o.link);
         params.put("component_heap", o.componentHeap);
         params.put("component_history_size", history);
         params.put("seed", o.seed);
@@ -128,6 +129,11 @@ final class ReplayCommand {
         Charts.bytesPerSecond(results, Metric.WIRE_ZLIB_MODEL_BYTES,
                 "Modelled wire bytes per second (zlib stream per bot, sync flush per stanza; 52 B TCP/IP header per segment)",
                 o.out.resolve("wire-bytes-per-second.png"));
+        if (o.link.equals("veth")) {
+            Charts.bytesPerSecond(results, Metric.WIRE_REAL_BYTES,
+                    "Real wire bytes per second, server to bots (IP packets counted on a 1500-MTU veth link)",
+                    o.out.resolve("real-wire-bytes-per-second.png"));
+        }
         Charts.latencyCdf(results, o.out.resolve("latency-cdf.png"));
     }
 
@@ -144,17 +150,20 @@ final class ReplayCommand {
     /** A Markdown table of all scenarios, bytes as a percentage of the first standard (or first) scenario. */
     static String comparison(List<ScenarioResult> results) {
         ScenarioResult base = results.stream().filter(r -> r.label.equals("standard")).findFirst().orElse(results.get(0));
+        List<Metric> byteMetrics = byteMetrics(results);
+        boolean real = byteMetrics.contains(Metric.WIRE_REAL_BYTES);
         StringBuilder b = new StringBuilder();
         b.append("Bytes received by all bots, as % of '").append(base.label).append("'; latencies in ms.\n\n");
         b.append("| scenario | sent | lost | dup | out of order | socket bytes | % | payload (xml) | % | zlib model | % "
-                + "| wire, xml | % | wire, zlib model | % | wire, socket | % | direct reply p50 / mean | all p50 / p99 "
+                + "| wire, xml | % | wire, zlib model | % | wire, socket | %" + (real ? " | wire, real (veth) | %" : "")
+                + " | direct reply p50 / mean | all p50 / p99 "
                 + "| lag p99 | server CPU s | component CPU s | server RSS max MB | component RSS max MB | component heap after GC max MB |\n");
-        b.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        b.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+                .append(real ? "---:|---:|" : "").append("---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (ScenarioResult r : results) {
             b.append("| ").append(r.label).append(" | ").append(r.get("messages_sent")).append(" | ").append(r.lost)
                     .append(" | ").append(r.duplicated).append(" | ").append(r.outOfOrder);
-            for (Metric m : List.of(Metric.SOCKET_BYTES, Metric.XML_BYTES, Metric.ZLIB_MODEL_BYTES, Metric.WIRE_XML_BYTES,
-                    Metric.WIRE_ZLIB_MODEL_BYTES, Metric.WIRE_SOCKET_BYTES)) {
+            for (Metric m : byteMetrics) {
                 long v = r.bytes(m);
                 long bv = base.bytes(m);
                 b.append(String.format(Locale.ROOT, " | %,d | %.0f %%", v, bv == 0 ? 0 : 100.0 * v / bv));
@@ -174,12 +183,12 @@ final class ReplayCommand {
         ScenarioResult off = results.stream().filter(r -> r.label.equals("off")).findFirst().orElse(null);
         if (off != null && off != base) {
             b.append("\nThe same, as % of 'off' (this component, nobody relaxed: same stanza format, so the engine's own effect):\n\n");
-            b.append("| scenario | socket bytes | payload (xml) | zlib model | wire, xml | wire, zlib model | wire, socket |\n");
-            b.append("|---|---:|---:|---:|---:|---:|---:|\n");
+            b.append("| scenario | socket bytes | payload (xml) | zlib model | wire, xml | wire, zlib model | wire, socket |")
+                    .append(real ? " wire, real (veth) |\n" : "\n");
+            b.append("|---|---:|---:|---:|---:|---:|---:|").append(real ? "---:|\n" : "\n");
             for (ScenarioResult r : results) {
                 b.append("| ").append(r.label);
-                for (Metric m : List.of(Metric.SOCKET_BYTES, Metric.XML_BYTES, Metric.ZLIB_MODEL_BYTES, Metric.WIRE_XML_BYTES,
-                        Metric.WIRE_ZLIB_MODEL_BYTES, Metric.WIRE_SOCKET_BYTES)) {
+                for (Metric m : byteMetrics) {
                     long ov = off.bytes(m);
                     b.append(String.format(Locale.ROOT, " | %.0f %%", ov == 0 ? 0 : 100.0 * r.bytes(m) / ov));
                 }
@@ -187,6 +196,16 @@ final class ReplayCommand {
             }
         }
         return b.toString();
+    }
+
+    /** The byte counts every table shows: the real link's too when every scenario ran on one. */
+    private static List<Metric> byteMetrics(List<ScenarioResult> results) {
+        List<Metric> metrics = new ArrayList<>(List.of(Metric.SOCKET_BYTES, Metric.XML_BYTES, Metric.ZLIB_MODEL_BYTES,
+                Metric.WIRE_XML_BYTES, Metric.WIRE_ZLIB_MODEL_BYTES, Metric.WIRE_SOCKET_BYTES));
+        if (results.stream().allMatch(r -> r.summary.containsKey("real_link"))) {
+            metrics.add(Metric.WIRE_REAL_BYTES);
+        }
+        return metrics;
     }
 
     static String num(Object o) {

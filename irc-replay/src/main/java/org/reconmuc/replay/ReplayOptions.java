@@ -28,6 +28,8 @@ final class ReplayOptions {
     long seed = 1;
     double drainSeconds = -1;
     String componentMode = "process";
+    /** Where the server runs: "loopback", or "veth" (its own network namespace over a real 1500-MTU link). */
+    String link = "loopback";
     String componentHeap = "1g";
     int historySize = -1;
     boolean perBotSeries;
@@ -131,6 +133,12 @@ final class ReplayOptions {
                         o.componentMode = value;
                     }
                     case "component-heap" -> o.componentHeap = value;
+                    case "link" -> {
+                        if (!value.equals("loopback") && !value.equals("veth")) {
+                            throw new IllegalArgumentException("--link is loopback or veth");
+                        }
+                        o.link = value;
+                    }
                     case "history-size" -> o.historySize = positive(key, Integer.parseInt(value));
                     case "login-threads" -> o.loginThreads = positive(key, Integer.parseInt(value));
                     default -> throw new IllegalArgumentException("unknown option --" + key + " (see --help)");
@@ -147,6 +155,10 @@ final class ReplayOptions {
         }
         if (o.durationSeconds <= 0 || o.joinRate <= 0) {
             throw new IllegalArgumentException("--duration and --join-rate must be > 0");
+        }
+        if (o.link.equals("veth") && o.componentMode.equals("inprocess")) {
+            throw new IllegalArgumentException("--link veth needs --component process (the component runs beside the server,"
+                    + " in its namespace, so that its own traffic does not cross the measured link)");
         }
         o.scenarios(); // validates
         if (o.logs == null) {

@@ -43,6 +43,8 @@ import org.reconmuc.replay.meter.MeteredSocketFactory;
 import org.reconmuc.replay.meter.Series;
 import org.reconmuc.replay.meter.Series.Metric;
 import org.reconmuc.servers.XmppServer;
+import org.reconmuc.servers.ServerPlacement;
+import org.reconmuc.servers.VethLink;
 import org.reconmuc.servers.XmppServers;
 
 /**
@@ -84,6 +86,13 @@ final class ReplayRun {
     double harnessCpuSeconds;
 
     private XmppServer server;
+    /** The real link to the server's namespace ({@code --link veth}), else null. */
+    private VethLink link;
+    /** The link's counters when the measurement started, and at the last sample. */
+    private VethLink.Counters linkAtStart;
+    private VethLink.Counters linkLastSample;
+    /** The link's counters over the measurement, once it ended. */
+    VethLink.Counters linkMeasured;
     private ComponentProcess componentProcess;
     private ReconMuc componentInProcess;
     private EntityBareJid room;
@@ -109,7 +118,11 @@ final class ReplayRun {
         Files.createDirectories(runDir.getParent());
         try {
             status.phase(scenario.label() + ": starting " + o.server);
-            server = XmppServers.start(o.server, runDir);
+            if (o.link.equals("veth")) {
+                link = VethLink.create();
+                facts.put("link", link.toString());
+            }
+            server = XmppServers.start(o.server, runDir, placement());
             facts.put("server_pid", server.pid());
             String domain;
             if (scenario.usesComponent()) {
@@ -135,15 +148,41 @@ final class ReplayRun {
         }
     }
 
+    private ServerPlacement placement() {
+        return link == null ? ServerPlacement.LOOPBACK : link.placement();
+    }
+
+    boolean realLink() {
+        return link != null;
+    }
+
+    /** Adds what the link counted since the last sample to this second of the series. */
+    private void sampleLink(int second) {
+        if (link == null) {
+            return;
+        }
+        try {
+            VethLink.Counters now = link.counters();
+            VethLink.Counters d = now.minus(linkLastSample);
+            linkLastSample = now;
+            series.add(Metric.WIRE_REAL_BYTES, second, d.rxIpBytes());
+            series.add(Metric.WIRE_REAL_PACKETS, second, d.rxPackets());
+            series.add(Metric.WIRE_REAL_UP_BYTES, second, d.txIpBytes());
+            series.add(Metric.WIRE_REAL_UP_PACKETS, second, d.txPackets());
+        } catch (java.io.IOException e) {
+            log.println("[replay] cannot read the link's counters: " + e.getMessage());
+        }
+    }
+
     private void startComponent(Path runDir) throws Exception {
         status.phase(scenario.label() + ": starting the component (" + o.componentMode + ", history " + historySize + ")");
         if (o.componentMode.equals("process")) {
-            componentProcess = ComponentProcess.start(server.componentPort(), server.componentDomain(),
-                    server.componentSecret(), historySize, o.componentHeap, runDir.resolve("component.log"));
+            componentProcess = ComponentProcess.start(server, placement(), historySize, o.componentHeap,
+                    runDir.resolve("component.log"));
             facts.put("component_pid", componentProcess.pid());
         } else {
-            ServiceConfig config = ConfigLoader.load(ComponentProcess.args(server.componentPort(), server.componentDomain(),
-                    server.componentSecret(), historySize).toArray(new String[0]), java.util.Map.of());
+            ServiceConfig config = ConfigLoader.load(ComponentProcess.args(server, historySize).toArray(new String[0]),
+                    java.util.Map.of());
             componentInProcess = ReconMuc.start(config);
             if (!componentInProcess.awaitConnected(Duration.ofSeconds(30))) {
                 throw new IllegalStateException("the component did not attach within 30 s");
@@ -318,6 +357,10 @@ final class ReplayRun {
         List<Workload.Msg> msgs = workload.messages();
         long self = ProcessHandle.current().pid();
         Sampler sampler = new Sampler(self);
+        if (link != null) {
+            linkAtStart = link.counters();
+            linkLastSample = linkAtStart;
+        }
         long start = System.nanoTime();
         series.start(start);
         run.measuring = true;
@@ -376,6 +419,10 @@ final class ReplayRun {
         long end = System.nanoTime();
         measuredNanos = end - start;
         sampler.stopAndJoin();
+        if (link != null) {
+            sampleLink(series.second(end));
+            linkMeasured = linkLastSample.minus(linkAtStart);
+        }
         series.stop();
         run.measuring = false;
         serverCpuSeconds = ProcSampler.cpuSeconds(server.pid()) - cpu0Server;
@@ -526,6 +573,7 @@ final class ReplayRun {
                     samples.add(s);
                 }
                 status.sample(s);
+                sampleLink(second);
                 second++;
             }
         }
@@ -569,6 +617,9 @@ final class ReplayRun {
         }
         if (server != null) {
             server.close();
+        }
+        if (link != null) {
+            link.close();
         }
     }
 }

@@ -13,6 +13,7 @@ import java.util.Map;
 import org.reconmuc.replay.meter.Histogram;
 import org.reconmuc.replay.meter.Series;
 import org.reconmuc.replay.meter.Series.Metric;
+import org.reconmuc.servers.VethLink;
 
 /** The numbers of one finished scenario, and its files: timeseries.csv, bots.csv, latency-cdf.csv, summary.json. */
 final class ScenarioResult {
@@ -93,7 +94,7 @@ final class ScenarioResult {
 
         Map<String, Object> bytes = new LinkedHashMap<>();
         for (Metric m : Metric.values()) {
-            if (m.name().endsWith("BYTES")) {
+            if (m.name().endsWith("BYTES") && (r.realLink() || !m.realLink())) {
                 Map<String, Object> b = new LinkedHashMap<>();
                 long total = series.total(m);
                 b.put("total", total);
@@ -107,6 +108,9 @@ final class ScenarioResult {
         bytes.put("stanzas_received", series.total(Metric.STANZAS));
         bytes.put("bots_with_xep0138_compression", r.compressedBots);
         summary.put("received_by_bots", bytes);
+        if (r.realLink()) {
+            summary.put("real_link", realLink(r, sent));
+        }
 
         Map<String, Object> latency = new LinkedHashMap<>();
         latency.put("direct_replies_at_parent_author", stats(r.run.directReplies));
@@ -123,6 +127,23 @@ final class ScenarioResult {
 
         summary.put("processes", processes(r));
         summary.put("facts", r.facts);
+    }
+
+    /** What the kernel counted on the veth link, beside the model's segment count. */
+    private static Map<String, Object> realLink(ReplayRun r, int sent) {
+        VethLink.Counters c = r.linkMeasured;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("what", "veth pair, MTU " + VethLink.MTU + ", segmentation offloads off; IP bytes = interface bytes - "
+                + VethLink.ETHERNET_HEADER + " B Ethernet header per frame");
+        m.put("server_to_bots_packets", c.rxPackets());
+        m.put("server_to_bots_ip_bytes", c.rxIpBytes());
+        m.put("server_to_bots_mean_packet_bytes", c.rxPackets() == 0 ? 0 : (double) c.rxIpBytes() / c.rxPackets());
+        m.put("bots_to_server_packets", c.txPackets());
+        m.put("bots_to_server_ip_bytes", c.txIpBytes());
+        m.put("stanzas_received", r.series.total(Metric.STANZAS));
+        m.put("server_to_bots_packets_per_stanza", (double) c.rxPackets() / Math.max(1, r.series.total(Metric.STANZAS)));
+        m.put("server_to_bots_ip_bytes_per_message_per_bot", sent == 0 ? 0 : (double) c.rxIpBytes() / r.bots.size() / sent);
+        return m;
     }
 
     private static Map<String, Object> stats(Histogram h) {

@@ -25,17 +25,19 @@ final class EjabberdServer extends LocalXmppServer {
     /** ejabberd is ready in 1-2 s here; a SIGTERM before it is ready crashes it, so wait generously. */
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(15);
 
-    private EjabberdServer(Path runDir, int c2sPort, int componentPort) {
-        super("ejabberd", runDir, c2sPort, componentPort);
+    private EjabberdServer(ServerPlacement placement, Path runDir, int c2sPort, int componentPort) {
+        super("ejabberd", placement, runDir, c2sPort, componentPort);
     }
 
-    static EjabberdServer start(Path repoRoot, Path runDir, int[] ports) throws XmppServerStartException, IOException {
-        EjabberdServer server = new EjabberdServer(runDir, ports[0], ports[1]);
+    static EjabberdServer start(Path repoRoot, Path runDir, int[] ports, ServerPlacement placement)
+            throws XmppServerStartException, IOException {
+        EjabberdServer server = new EjabberdServer(placement, runDir, ports[0], ports[1]);
         int distPort = ports[2];
         Files.createDirectories(runDir.resolve("spool"));
         Files.createDirectories(runDir.resolve("logs"));
         Files.writeString(runDir.resolve("ejabberd.yml"), Templates.render(Files.readString(repoRoot.resolve(TEMPLATE)),
-                Map.of("C2S_PORT", Integer.toString(server.c2sPort()),
+                Map.of("LISTEN_ADDRESS", placement.address(),
+                        "C2S_PORT", Integer.toString(server.c2sPort()),
                         "COMPONENT_PORT", Integer.toString(server.componentPort()),
                         "COMPONENT_DOMAIN", COMPONENT_DOMAIN,
                         "COMPONENT_SECRET", COMPONENT_SECRET)));

@@ -21,7 +21,10 @@ import org.jivesoftware.smack.tcp.XMPPTCPConnection;
 import org.jivesoftware.smack.tcp.XMPPTCPConnectionConfiguration;
 import org.jxmpp.jid.impl.JidCreate;
 
-/** What Prosody and ejabberd have in common: one local process, its ports, its clients. */
+/**
+ * What Prosody, ejabberd and Openfire have in common: one local process (in a network namespace
+ * when its {@link ServerPlacement} says so), its ports, its clients.
+ */
 abstract class LocalXmppServer implements XmppServer {
     static final String HOST = "127.0.0.1";
     static final String COMPONENT_DOMAIN = "reconmuc.localhost";
@@ -39,6 +42,7 @@ abstract class LocalXmppServer implements XmppServer {
             "(?i)failed to open server port|address already in use|eaddrinuse");
 
     private final String kind;
+    private final ServerPlacement placement;
     private final Path runDir;
     private final int c2sPort;
     private final int componentPort;
@@ -50,7 +54,12 @@ abstract class LocalXmppServer implements XmppServer {
     private Duration readyTimeout;
 
     LocalXmppServer(String kind, Path runDir, int c2sPort, int componentPort) {
+        this(kind, ServerPlacement.LOOPBACK, runDir, c2sPort, componentPort);
+    }
+
+    LocalXmppServer(String kind, ServerPlacement placement, Path runDir, int c2sPort, int componentPort) {
         this.kind = kind;
+        this.placement = placement;
         this.runDir = runDir;
         this.c2sPort = c2sPort;
         this.componentPort = componentPort;
@@ -67,6 +76,9 @@ abstract class LocalXmppServer implements XmppServer {
     /** Starts the process, waits for real replies on both ports, checks it owns them. */
     final void launch(ProcessBuilder builder, Duration readyTimeout) throws XmppServerStartException, IOException {
         long started = System.nanoTime();
+        if (launchedWith == null) {
+            builder.command(placement.wrap(builder.command()));
+        }
         launchedWith = builder;
         this.readyTimeout = readyTimeout;
         builder.directory(runDir.toFile())
@@ -84,7 +96,7 @@ abstract class LocalXmppServer implements XmppServer {
         }
         long millis = (System.nanoTime() - started) / 1_000_000;
         System.err.printf(Locale.ROOT, "[xmpp-server] %s pid %d ready in %d ms: c2s %s:%d, component %d, run dir %s%n",
-                kind, process.pid(), millis, HOST, c2sPort, componentPort, runDir);
+                kind, process.pid(), millis, host(), c2sPort, componentPort, runDir);
     }
 
     private void awaitReady(Duration timeout) throws XmppServerStartException {
@@ -96,8 +108,8 @@ abstract class LocalXmppServer implements XmppServer {
                         + " while starting (run dir " + runDir + ")\n" + logTail(60), portConflictInLogs());
             }
             try {
-                StreamProbe.clientStreamHeader(HOST, c2sPort, LOGIN_DOMAIN, Duration.ofSeconds(2));
-                StreamProbe.componentStreamHeader(HOST, componentPort, COMPONENT_DOMAIN, Duration.ofSeconds(2));
+                StreamProbe.clientStreamHeader(host(), c2sPort, LOGIN_DOMAIN, Duration.ofSeconds(2));
+                StreamProbe.componentStreamHeader(host(), componentPort, COMPONENT_DOMAIN, Duration.ofSeconds(2));
                 break;
             } catch (IOException e) {
                 last = e;
@@ -136,7 +148,7 @@ abstract class LocalXmppServer implements XmppServer {
         String user = node(name) + "-" + USERS.incrementAndGet();
         return XMPPTCPConnectionConfiguration.builder()
                 .setXmppDomain(LOGIN_DOMAIN)
-                .setHostAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}))
+                .setHostAddress(InetAddress.getByName(host()))
                 .setPort(c2sPort)
                 .setSecurityMode(SecurityMode.disabled)
                 .setUsernameAndPassword(user, PASSWORD)
@@ -194,7 +206,7 @@ abstract class LocalXmppServer implements XmppServer {
 
     @Override
     public String host() {
-        return HOST;
+        return placement.address();
     }
 
     @Override
@@ -330,7 +342,7 @@ abstract class LocalXmppServer implements XmppServer {
 
     @Override
     public String toString() {
-        return kind + "[pid " + (process == null ? "-" : process.pid()) + ", c2s " + HOST + ":" + c2sPort
+        return kind + "[pid " + (process == null ? "-" : process.pid()) + ", c2s " + host() + ":" + c2sPort
                 + ", component " + componentPort + ", " + runDir + "]";
     }
 }

@@ -75,7 +75,9 @@ final class Processes {
      * Returns true when /proc cannot tell.
      */
     static boolean listens(long pid, int port) {
-        Path tcp = Path.of("/proc/net/tcp");
+        // The process's own view: a server in a network namespace lists its sockets there.
+        Path net = Path.of("/proc", Long.toString(pid), "net");
+        Path tcp = net.resolve("tcp");
         Path fds = Path.of("/proc", Long.toString(pid), "fd");
         if (!Files.isReadable(tcp) || !Files.isDirectory(fds)) {
             return true;
@@ -84,7 +86,7 @@ final class Processes {
             String portHex = String.format(Locale.ROOT, ":%04X", port);
             Set<String> inodes = new HashSet<>();
             List<String> lines = new ArrayList<>(Files.readAllLines(tcp));
-            Path tcp6 = Path.of("/proc/net/tcp6");   // a JVM (Openfire) binds IPv4 through an IPv6 socket
+            Path tcp6 = net.resolve("tcp6");   // a JVM (Openfire) binds IPv4 through an IPv6 socket
             if (Files.isReadable(tcp6)) {
                 lines.addAll(Files.readAllLines(tcp6));
             }

@@ -17,12 +17,13 @@ final class ProsodyServer extends LocalXmppServer {
     static final String TEMPLATE = "deploy/prosody/prosody.cfg.lua.template";
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(15);
 
-    private ProsodyServer(Path runDir, int c2sPort, int componentPort) {
-        super("prosody", runDir, c2sPort, componentPort);
+    private ProsodyServer(ServerPlacement placement, Path runDir, int c2sPort, int componentPort) {
+        super("prosody", placement, runDir, c2sPort, componentPort);
     }
 
-    static ProsodyServer start(Path repoRoot, Path runDir, int[] ports) throws XmppServerStartException, IOException {
-        ProsodyServer server = new ProsodyServer(runDir, ports[0], ports[1]);
+    static ProsodyServer start(Path repoRoot, Path runDir, int[] ports, ServerPlacement placement)
+            throws XmppServerStartException, IOException {
+        ProsodyServer server = new ProsodyServer(placement, runDir, ports[0], ports[1]);
         Files.createDirectories(runDir.resolve("data"));
         Files.createDirectories(runDir.resolve("certs"));
         Path plugins = Files.createDirectories(runDir.resolve("plugins"));
@@ -34,6 +35,7 @@ final class ProsodyServer extends LocalXmppServer {
         Path config = runDir.resolve("prosody.cfg.lua");
         Files.writeString(config, Templates.render(Files.readString(repoRoot.resolve(TEMPLATE)), Map.of(
                 "DIR", runDir.toString(),
+                "LISTEN_ADDRESS", placement.address(),
                 "C2S_PORT", Integer.toString(server.c2sPort()),
                 "COMPONENT_PORT", Integer.toString(server.componentPort()),
                 "COMPONENT_DOMAIN", COMPONENT_DOMAIN,

@@ -8,14 +8,15 @@ import org.jivesoftware.smack.tcp.XMPPTCPConnectionConfiguration;
 /**
  * A real XMPP server (Prosody or ejabberd from Debian's packages, Openfire from ../shared/openfire)
  * running as a local process on
- * loopback, started by {@link XmppServers}. Every listener is on 127.0.0.1, on ports chosen free
- * at start. {@link #close()} stops the process and every client made by {@link #newClient}.
+ * loopback, started by {@link XmppServers}. Every listener is on 127.0.0.1 (or, for a load run's
+ * real-link measurement, on the server's end of a veth pair: {@link ServerPlacement}), on ports
+ * chosen free at start. {@link #close()} stops the process and every client made by {@link #newClient}.
  */
 public interface XmppServer extends AutoCloseable {
     /** {@code "prosody"}, {@code "ejabberd"} or {@code "openfire"}. */
     String kind();
 
-    /** Always {@code "127.0.0.1"}. */
+    /** The address clients connect to: {@code "127.0.0.1"} unless placed in a network namespace. */
     String host();
 
     int c2sPort();

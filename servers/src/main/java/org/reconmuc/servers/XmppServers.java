@@ -42,8 +42,19 @@ public final class XmppServers {
 
     /** {@code kind} is {@code "prosody"}, {@code "ejabberd"} or {@code "openfire"}. */
     public static XmppServer start(String kind, Path runDir) throws Exception {
+        return start(kind, runDir, ServerPlacement.LOOPBACK);
+    }
+
+    /**
+     * Like {@link #start(String, Path)}, with the server's processes where {@code placement} says:
+     * Prosody and ejabberd can run in a network namespace; Openfire only on loopback.
+     */
+    public static XmppServer start(String kind, Path runDir, ServerPlacement placement) throws Exception {
         if (!kind.equals("prosody") && !kind.equals("ejabberd") && !kind.equals("openfire")) {
             throw new IllegalArgumentException("unknown server kind '" + kind + "' (prosody, ejabberd or openfire)");
+        }
+        if (kind.equals("openfire") && !placement.equals(ServerPlacement.LOOPBACK)) {
+            throw new IllegalArgumentException("openfire runs on loopback only (its autosetup template binds 127.0.0.1)");
         }
         Path repoRoot = repoRoot();
         Path dir = runDir.toAbsolutePath().normalize();
@@ -51,12 +62,12 @@ public final class XmppServers {
             prepareRunDir(dir);
             try {
                 if (kind.equals("prosody")) {
-                    return ProsodyServer.start(repoRoot, dir, freePorts(2));
+                    return ProsodyServer.start(repoRoot, dir, freePorts(2), placement);
                 }
                 if (kind.equals("openfire")) {
                     return OpenfireServer.start(repoRoot, dir, freePorts(2));
                 }
-                return EjabberdServer.start(repoRoot, dir, freePorts(3));
+                return EjabberdServer.start(repoRoot, dir, freePorts(3), placement);
             } catch (XmppServerStartException e) {
                 if (!e.isPortConflict() || attempt >= ATTEMPTS) {
                     throw e;

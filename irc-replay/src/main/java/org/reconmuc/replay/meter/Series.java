@@ -18,7 +18,16 @@ public final class Series {
         ZLIB_MODEL_BYTES("payload bytes, modelled stream compression: a per-bot zlib stream, sync flush per stanza"),
         WIRE_XML_BYTES("modelled wire bytes of the uncompressed payload: + 52 B of TCP/IP header per 1448-B segment, a segment per stanza at least"),
         WIRE_ZLIB_MODEL_BYTES("modelled wire bytes of the zlib-modelled payload"),
-        WIRE_SOCKET_BYTES("modelled wire bytes of the socket bytes (segments as the zlib model when compressed)");
+        WIRE_SOCKET_BYTES("modelled wire bytes of the socket bytes (segments as the zlib model when compressed)"),
+        WIRE_REAL_BYTES("real wire bytes, server to bots: IP packets (headers included) the kernel counted on the veth link (--link veth)"),
+        WIRE_REAL_PACKETS("real packets, server to bots, on the veth link (--link veth)"),
+        WIRE_REAL_UP_BYTES("real wire bytes, bots to server (messages, requirements, ACKs) on the veth link (--link veth)"),
+        WIRE_REAL_UP_PACKETS("real packets, bots to server, on the veth link (--link veth)");
+
+        /** Counted by the kernel on a real link, not by the bots (zero without one). */
+        public boolean realLink() {
+            return name().startsWith("WIRE_REAL");
+        }
 
         public final String help;
 
