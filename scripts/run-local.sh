@@ -152,6 +152,7 @@ if [[ "$SERVER" == prosody ]]; then
   cp deploy/prosody/plugins/*.lua "$PDIR/plugins/"
   sed -e "s|\${DIR}|$(sed_escape "$PDIR")|g" \
       -e "s|\${LISTEN_ADDRESS}|$HOST|g" \
+      -e "s|\${MUC_MODULES}||g" \
       -e "s|\${C2S_PORT}|$C2S_PORT|g" \
       -e "s|\${COMPONENT_PORT}|$COMPONENT_PORT|g" \
       -e "s|\${COMPONENT_DOMAIN}|$(sed_escape "$DOMAIN")|g" \

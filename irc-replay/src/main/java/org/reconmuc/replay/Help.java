@@ -31,12 +31,14 @@ final class Help {
 
               Scenarios:
                 standard   the server's own MUC (conference.localhost): the baseline
+                standard-mam  the same with the rooms archiving (XEP-0313), so that the server stamps a stanza-id
+                           on every message as ReConMUC does (replies then name it): the like-for-like baseline
                 off        ReConMUC, no bot states requirements (consistency off)
                 relaxed    ReConMUC, every bot states requirements: its topic as its only active filter (the
                            channel it last spoke in; a listener picks one weighted by channel activity), time
                            --time, volume drawn uniformly from [1, 2 x --volume], aggregation --aggregate.
                            A bot that speaks in another channel switches its filter to it first.
-                relaxed:volume=30:time=60:aggregate=deflate
+                relaxed:volume=30:time=60:aggregate=deflate:draw=fixed
                            a relaxed scenario with its own parameters (any of them; the rest from the flags)
 
             Options (defaults in brackets):
@@ -49,6 +51,8 @@ final class Help {
               --duration SECONDS         nothing is sent after this [900]
               --join-rate R              joins per second (the paper: 3) [3]
               --volume V                 relaxed: volumes drawn from [1, 2V] [10]
+              --volume-draw uniform|fixed  relaxed: each bot draws its volume from [1, 2V], or every bot asks
+                                         for V [uniform]
               --time SECONDS             relaxed: time bound [60]
               --aggregate none|plain|deflate  relaxed: how retained messages are flushed [plain]
               --replies detected|gold|none    reply graph: the paper's detection, the gold links (only where

@@ -180,17 +180,23 @@ final class ReplayCommand {
             b.append(" | ").append(num(r.get("processes", "component", "heap_after_gc_mb_max")));
             b.append(" |\n");
         }
-        ScenarioResult off = results.stream().filter(r -> r.label.equals("off")).findFirst().orElse(null);
-        if (off != null && off != base) {
-            b.append("\nThe same, as % of 'off' (this component, nobody relaxed: same stanza format, so the engine's own effect):\n\n");
+        for (String other : List.of("standard-mam", "off")) {
+            ScenarioResult baseline = results.stream().filter(r -> r.label.equals(other)).findFirst().orElse(null);
+            if (baseline == null || baseline == base) {
+                continue;
+            }
+            b.append(other.equals("off")
+                    ? "\nThe same, as % of 'off' (this component, nobody relaxed: same stanza format, so the engine's own effect):\n\n"
+                    : "\nThe same, as % of 'standard-mam' (the server's MUC archiving: it stamps stanza-ids as ReConMUC does,"
+                            + " the like-for-like baseline):\n\n");
             b.append("| scenario | socket bytes | payload (xml) | zlib model | wire, xml | wire, zlib model | wire, socket |")
                     .append(real ? " wire, real (veth) |\n" : "\n");
             b.append("|---|---:|---:|---:|---:|---:|---:|").append(real ? "---:|\n" : "\n");
             for (ScenarioResult r : results) {
                 b.append("| ").append(r.label);
                 for (Metric m : byteMetrics) {
-                    long ov = off.bytes(m);
-                    b.append(String.format(Locale.ROOT, " | %.0f %%", ov == 0 ? 0 : 100.0 * r.bytes(m) / ov));
+                    long bv = baseline.bytes(m);
+                    b.append(String.format(Locale.ROOT, " | %.0f %%", bv == 0 ? 0 : 100.0 * r.bytes(m) / bv));
                 }
                 b.append(" |\n");
             }

@@ -20,6 +20,7 @@ final class ReplayOptions {
     int volume = 10;
     int time = 60;
     String aggregate = "plain";
+    boolean fixedVolume;
     Workload.Replies replies = Workload.Replies.DETECTED;
     boolean compression = true;
     Path logs;
@@ -40,7 +41,7 @@ final class ReplayOptions {
     List<Scenario> scenarios() {
         List<Scenario> list = new ArrayList<>();
         for (String s : scenarioSpecs) {
-            list.add(Scenario.parse(s, volume, time, aggregate));
+            list.add(Scenario.parse(s, volume, time, aggregate, fixedVolume));
         }
         return list;
     }
@@ -115,6 +116,11 @@ final class ReplayOptions {
                     case "volume" -> o.volume = positive(key, Integer.parseInt(value));
                     case "time" -> o.time = positive(key, Integer.parseInt(value));
                     case "aggregate" -> o.aggregate = value;
+                    case "volume-draw" -> o.fixedVolume = switch (value) {
+                        case "fixed" -> true;
+                        case "uniform" -> false;
+                        default -> throw new IllegalArgumentException("--volume-draw is fixed or uniform");
+                    };
                     case "replies" -> o.replies = Workload.Replies.valueOf(value.toUpperCase(Locale.ROOT));
                     case "compression" -> o.compression = switch (value) {
                         case "on", "auto", "true" -> true;

@@ -43,6 +43,7 @@ import org.reconmuc.replay.meter.MeteredSocketFactory;
 import org.reconmuc.replay.meter.Series;
 import org.reconmuc.replay.meter.Series.Metric;
 import org.reconmuc.servers.XmppServer;
+import org.reconmuc.servers.ServerOptions;
 import org.reconmuc.servers.ServerPlacement;
 import org.reconmuc.servers.VethLink;
 import org.reconmuc.servers.XmppServers;
@@ -122,7 +123,8 @@ final class ReplayRun {
                 link = VethLink.create();
                 facts.put("link", link.toString());
             }
-            server = XmppServers.start(o.server, runDir, placement());
+            server = XmppServers.start(o.server, runDir, new ServerOptions(placement(),
+                    scenario.kind() == Scenario.Kind.STANDARD_MAM));
             facts.put("server_pid", server.pid());
             String domain;
             if (scenario.usesComponent()) {
@@ -295,7 +297,8 @@ final class ReplayRun {
     }
 
     private void stateRequirements() throws Exception {
-        status.phase(scenario.label() + ": stating requirements (volume 1.." + 2 * scenario.volume() + ", time "
+        status.phase(scenario.label() + ": stating requirements (volume " + (scenario.fixedVolume() ? scenario.volume()
+                : "1.." + 2 * scenario.volume()) + ", time "
                 + scenario.timeSeconds() + " s, " + scenario.aggregation() + ")");
         Random random = new Random(o.seed);
         List<String> channels = new ArrayList<>(workload.perChannel().keySet());
@@ -318,7 +321,8 @@ final class ReplayRun {
                 }
             }
             b.topic = topic;
-            b.volume = 1 + random.nextInt(2 * scenario.volume());
+            int drawn = 1 + random.nextInt(2 * scenario.volume());   // drawn either way: same topics in every scenario
+            b.volume = scenario.fixedVolume() ? scenario.volume() : drawn;
             RequirementsIq iq = RequirementsIq.initial(topic, scenario.timeSeconds(), b.volume, scenario.aggregation());
             iq.setTo(room);
             pending.add(b.connection.createStanzaCollectorAndSend(iq));
@@ -442,7 +446,7 @@ final class ReplayRun {
         if (m.parent() < 0) {
             return false;
         }
-        return run.seen.get(m.parent()) == 0 || (scenario.usesComponent() && run.stanzaIds.get(m.parent()) == null);
+        return run.seen.get(m.parent()) == 0 || (scenario.roomStampsStanzaIds() && run.stanzaIds.get(m.parent()) == null);
     }
 
     private int sendDeferred(List<Deferred> deferred, long now) {
@@ -491,7 +495,7 @@ final class ReplayRun {
                     .setBody(m.body())
                     .addExtension(StandardExtensionElement.builder("topic", RequirementsIq.NS).setText(m.channel()).build());
             if (m.parent() >= 0 && run.seen.get(m.parent()) == 1) {
-                String parentId = scenario.usesComponent() ? run.stanzaIds.get(m.parent()) : sentIds[m.parent()];
+                String parentId = scenario.roomStampsStanzaIds() ? run.stanzaIds.get(m.parent()) : sentIds[m.parent()];
                 if (parentId != null) {
                     mb.addExtension(StandardExtensionElement.builder("reply", "urn:xmpp:reply:0")
                             .addAttribute("to", room + "/" + bots.get(run.author[m.parent()]).nick())

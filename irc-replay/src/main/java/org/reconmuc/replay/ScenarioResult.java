@@ -65,7 +65,7 @@ final class ScenarioResult {
         summary.put("kind", sc.kind().name().toLowerCase(Locale.ROOT));
         if (sc.relaxed()) {
             summary.put("volume", sc.volume());
-            summary.put("volume_drawn_from", "[1, " + 2 * sc.volume() + "]");
+            summary.put("volume_drawn_from", sc.fixedVolume() ? "fixed" : "[1, " + 2 * sc.volume() + "]");
             summary.put("time_seconds", sc.timeSeconds());
             summary.put("aggregation", sc.aggregation());
         }

@@ -29,14 +29,15 @@ final class EjabberdServer extends LocalXmppServer {
         super("ejabberd", placement, runDir, c2sPort, componentPort);
     }
 
-    static EjabberdServer start(Path repoRoot, Path runDir, int[] ports, ServerPlacement placement)
+    static EjabberdServer start(Path repoRoot, Path runDir, int[] ports, ServerOptions options)
             throws XmppServerStartException, IOException {
-        EjabberdServer server = new EjabberdServer(placement, runDir, ports[0], ports[1]);
+        EjabberdServer server = new EjabberdServer(options.placement(), runDir, ports[0], ports[1]);
         int distPort = ports[2];
         Files.createDirectories(runDir.resolve("spool"));
         Files.createDirectories(runDir.resolve("logs"));
         Files.writeString(runDir.resolve("ejabberd.yml"), Templates.render(Files.readString(repoRoot.resolve(TEMPLATE)),
-                Map.of("LISTEN_ADDRESS", placement.address(),
+                Map.of("LISTEN_ADDRESS", options.placement().address(),
+                "MUC_ARCHIVE", Boolean.toString(options.nativeMucArchive()),
                         "C2S_PORT", Integer.toString(server.c2sPort()),
                         "COMPONENT_PORT", Integer.toString(server.componentPort()),
                         "COMPONENT_DOMAIN", COMPONENT_DOMAIN,

@@ -21,9 +21,9 @@ final class ProsodyServer extends LocalXmppServer {
         super("prosody", placement, runDir, c2sPort, componentPort);
     }
 
-    static ProsodyServer start(Path repoRoot, Path runDir, int[] ports, ServerPlacement placement)
+    static ProsodyServer start(Path repoRoot, Path runDir, int[] ports, ServerOptions options)
             throws XmppServerStartException, IOException {
-        ProsodyServer server = new ProsodyServer(placement, runDir, ports[0], ports[1]);
+        ProsodyServer server = new ProsodyServer(options.placement(), runDir, ports[0], ports[1]);
         Files.createDirectories(runDir.resolve("data"));
         Files.createDirectories(runDir.resolve("certs"));
         Path plugins = Files.createDirectories(runDir.resolve("plugins"));
@@ -35,7 +35,8 @@ final class ProsodyServer extends LocalXmppServer {
         Path config = runDir.resolve("prosody.cfg.lua");
         Files.writeString(config, Templates.render(Files.readString(repoRoot.resolve(TEMPLATE)), Map.of(
                 "DIR", runDir.toString(),
-                "LISTEN_ADDRESS", placement.address(),
+                "LISTEN_ADDRESS", options.placement().address(),
+                "MUC_MODULES", options.nativeMucArchive() ? "\"muc_mam\"" : "",
                 "C2S_PORT", Integer.toString(server.c2sPort()),
                 "COMPONENT_PORT", Integer.toString(server.componentPort()),
                 "COMPONENT_DOMAIN", COMPONENT_DOMAIN,

@@ -42,19 +42,22 @@ public final class XmppServers {
 
     /** {@code kind} is {@code "prosody"}, {@code "ejabberd"} or {@code "openfire"}. */
     public static XmppServer start(String kind, Path runDir) throws Exception {
-        return start(kind, runDir, ServerPlacement.LOOPBACK);
+        return start(kind, runDir, ServerOptions.DEFAULT);
     }
 
     /**
-     * Like {@link #start(String, Path)}, with the server's processes where {@code placement} says:
-     * Prosody and ejabberd can run in a network namespace; Openfire only on loopback.
+     * Like {@link #start(String, Path)}, with the server's processes where the options' placement
+     * says (Prosody and ejabberd can run in a network namespace; Openfire only on loopback) and
+     * their own MUC archiving or not (Prosody and ejabberd).
      */
-    public static XmppServer start(String kind, Path runDir, ServerPlacement placement) throws Exception {
+    public static XmppServer start(String kind, Path runDir, ServerOptions options) throws Exception {
+        ServerPlacement placement = options.placement();
         if (!kind.equals("prosody") && !kind.equals("ejabberd") && !kind.equals("openfire")) {
             throw new IllegalArgumentException("unknown server kind '" + kind + "' (prosody, ejabberd or openfire)");
         }
-        if (kind.equals("openfire") && !placement.equals(ServerPlacement.LOOPBACK)) {
-            throw new IllegalArgumentException("openfire runs on loopback only (its autosetup template binds 127.0.0.1)");
+        if (kind.equals("openfire") && !options.equals(ServerOptions.DEFAULT)) {
+            throw new IllegalArgumentException("openfire runs on loopback only (its autosetup template binds 127.0.0.1),"
+                    + " with its MUC as the template sets it up");
         }
         Path repoRoot = repoRoot();
         Path dir = runDir.toAbsolutePath().normalize();
@@ -62,12 +65,12 @@ public final class XmppServers {
             prepareRunDir(dir);
             try {
                 if (kind.equals("prosody")) {
-                    return ProsodyServer.start(repoRoot, dir, freePorts(2), placement);
+                    return ProsodyServer.start(repoRoot, dir, freePorts(2), options);
                 }
                 if (kind.equals("openfire")) {
                     return OpenfireServer.start(repoRoot, dir, freePorts(2));
                 }
-                return EjabberdServer.start(repoRoot, dir, freePorts(3), placement);
+                return EjabberdServer.start(repoRoot, dir, freePorts(3), options);
             } catch (XmppServerStartException e) {
                 if (!e.isPortConflict() || attempt >= ATTEMPTS) {
                     throw e;

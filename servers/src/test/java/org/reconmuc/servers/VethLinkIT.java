@@ -26,7 +26,8 @@ class VethLinkIT {
         VethLink link = VethLink.create();
         String netns = link.netns();
         try (link) {
-            XmppServer server = XmppServers.start(kind, Path.of("target", "it-servers", "veth-" + kind), link.placement());
+            XmppServer server = XmppServers.start(kind, Path.of("target", "it-servers", "veth-" + kind),
+                    ServerOptions.DEFAULT.withPlacement(link.placement()));
             try (server) {
                 assertThat(server.host()).isEqualTo(link.placement().address()).startsWith("10.231.");
                 XMPPTCPConnection alice = server.newClient("alice");
