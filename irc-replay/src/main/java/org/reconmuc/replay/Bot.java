@@ -26,8 +26,10 @@ final class Bot implements StanzaFilter {
     private static final String NS = "urn:reconmuc:0";
 
     final Workload.BotSpec spec;
+    final World world;
     final BotMeter meter;
     final RunState run;
+    private final RunState.WorldMeasures measures;
     volatile XMPPTCPConnection connection;
     /** The topic (channel) the bot follows: where it last spoke, or its listener's pick. */
     volatile String topic;
@@ -40,10 +42,12 @@ final class Bot implements StanzaFilter {
     int batchErrors;
     int retainedDeliveries;
 
-    Bot(Workload.BotSpec spec, BotMeter meter, RunState run) {
+    Bot(Workload.BotSpec spec, World world, BotMeter meter, RunState run) {
         this.spec = spec;
+        this.world = world;
         this.meter = meter;
         this.run = run;
+        this.measures = run.byWorld.get(world);
     }
 
     String nick() {
@@ -105,7 +109,9 @@ final class Bot implements StanzaFilter {
         synchronized (this) {
             batches++;
         }
-        run.series.add(Metric.BATCHES, run.series.second(now), 1);
+        int second = run.series.second(now);
+        run.series.add(Metric.BATCHES, second, 1);
+        measures.series.add(Metric.BATCHES, second, 1);
         for (Element f : items) {
             Element msg = f.element("message");
             if (msg == null) {
@@ -158,16 +164,22 @@ final class Bot implements StanzaFilter {
         }
         double ms = (now - run.series.startNanos() - sentMicros * 1000) / 1e6;
         run.all.record(ms);
+        measures.all.record(ms);
         if (retained) {
             retainedDeliveries++;
             run.retained.record(ms);
+            measures.retained.record(ms);
         } else {
             run.immediate.record(ms);
+            measures.immediate.record(ms);
         }
         if (parent >= 0 && run.author[parent] == spec.index() && run.author[seq] != spec.index()) {
             run.directReplies.record(ms);
+            measures.directReplies.record(ms);
         }
-        run.series.add(Metric.DELIVERIES, run.series.second(now), 1);
+        int second = run.series.second(now);
+        run.series.add(Metric.DELIVERIES, second, 1);
+        measures.series.add(Metric.DELIVERIES, second, 1);
     }
 
     /** Messages of {@code sent} (seq set) this bot has not received. */

@@ -97,7 +97,7 @@ final class ReplayCommand {
         params.put("duration_limit_seconds", o.durationSeconds);
         params.put("join_rate", o.joinRate);
         params.put("replies", o.replies.name().toLowerCase(Locale.ROOT));
-        params.put("xep0138_compression_requested", o.compression);
+        params.put("worlds", o.worlds.stream().map(world -> world.label() + ": " + world.what).toList());
         params.put("component", o.componentMode);
         params.put("link", o.link);
         params.put("component_heap", o.componentHeap);
@@ -147,13 +147,32 @@ final class ReplayCommand {
                 num(r.get("latency_ms", "all_deliveries", "p50")), num(r.get("schedule_lag_ms", "p99")));
     }
 
-    /** A Markdown table of all scenarios, bytes as a percentage of the first standard (or first) scenario. */
+    /**
+     * Markdown tables of all scenarios, bytes as a percentage of the first standard (or first)
+     * scenario, then of the other baselines present; one set per world when the bots were split.
+     */
     static String comparison(List<ScenarioResult> results) {
+        List<World> worlds = results.get(0).worlds();
+        if (worlds.isEmpty()) {
+            return comparison(results, null);
+        }
+        StringBuilder b = new StringBuilder();
+        for (World w : worlds) {
+            b.append("### World ").append(w.name()).append(": ").append(w.what).append(" (")
+                    .append(results.get(0).get("worlds", w.label(), "bots")).append(" bots)\n\n");
+            b.append(comparison(results, w)).append('\n');
+        }
+        return b.toString();
+    }
+
+    /** The tables for the bots of one world ({@code null}: all bots). */
+    private static String comparison(List<ScenarioResult> results, World w) {
         ScenarioResult base = results.stream().filter(r -> r.label.equals("standard")).findFirst().orElse(results.get(0));
         List<Metric> byteMetrics = byteMetrics(results);
         boolean real = byteMetrics.contains(Metric.WIRE_REAL_BYTES);
         StringBuilder b = new StringBuilder();
-        b.append("Bytes received by all bots, as % of '").append(base.label).append("'; latencies in ms.\n\n");
+        b.append("Bytes received by ").append(w == null ? "all bots" : "world " + w.name() + "'s bots").append(", as % of '")
+                .append(base.label).append("'; latencies in ms.\n\n");
         b.append("| scenario | sent | lost | dup | out of order | socket bytes | % | payload (xml) | % | zlib model | % "
                 + "| wire, xml | % | wire, zlib model | % | wire, socket | %" + (real ? " | wire, real (veth) | %" : "")
                 + " | direct reply p50 / mean | all p50 / p99 "
@@ -164,14 +183,14 @@ final class ReplayCommand {
             b.append("| ").append(r.label).append(" | ").append(r.get("messages_sent")).append(" | ").append(r.lost)
                     .append(" | ").append(r.duplicated).append(" | ").append(r.outOfOrder);
             for (Metric m : byteMetrics) {
-                long v = r.bytes(m);
-                long bv = base.bytes(m);
+                long v = r.bytes(w, m);
+                long bv = base.bytes(w, m);
                 b.append(String.format(Locale.ROOT, " | %,d | %.0f %%", v, bv == 0 ? 0 : 100.0 * v / bv));
             }
-            b.append(" | ").append(num(r.get("latency_ms", "direct_replies_at_parent_author", "p50"))).append(" / ")
-                    .append(num(r.get("latency_ms", "direct_replies_at_parent_author", "mean")));
-            b.append(" | ").append(num(r.get("latency_ms", "all_deliveries", "p50"))).append(" / ")
-                    .append(num(r.get("latency_ms", "all_deliveries", "p99")));
+            b.append(" | ").append(num(r.get(w, "latency_ms", "direct_replies_at_parent_author", "p50"))).append(" / ")
+                    .append(num(r.get(w, "latency_ms", "direct_replies_at_parent_author", "mean")));
+            b.append(" | ").append(num(r.get(w, "latency_ms", "all_deliveries", "p50"))).append(" / ")
+                    .append(num(r.get(w, "latency_ms", "all_deliveries", "p99")));
             b.append(" | ").append(num(r.get("schedule_lag_ms", "p99")));
             b.append(" | ").append(num(r.get("processes", "xmpp_server", "cpu_seconds")));
             b.append(" | ").append(num(r.get("processes", "component", "cpu_seconds")));
@@ -195,8 +214,8 @@ final class ReplayCommand {
             for (ScenarioResult r : results) {
                 b.append("| ").append(r.label);
                 for (Metric m : byteMetrics) {
-                    long bv = baseline.bytes(m);
-                    b.append(String.format(Locale.ROOT, " | %.0f %%", bv == 0 ? 0 : 100.0 * r.bytes(m) / bv));
+                    long bv = baseline.bytes(w, m);
+                    b.append(String.format(Locale.ROOT, " | %.0f %%", bv == 0 ? 0 : 100.0 * r.bytes(w, m) / bv));
                 }
                 b.append(" |\n");
             }

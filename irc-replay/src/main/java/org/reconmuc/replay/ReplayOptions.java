@@ -22,7 +22,8 @@ final class ReplayOptions {
     String aggregate = "plain";
     boolean fixedVolume;
     Workload.Replies replies = Workload.Replies.DETECTED;
-    boolean compression = true;
+    /** Which worlds the bots are in: stream compression on (A), off (B), or half and half. */
+    List<World> worlds = List.of(World.A);
     Path logs;
     Path out;
     Path runDir = Path.of(System.getProperty("java.io.tmpdir"), "irc-replay-run");
@@ -83,7 +84,7 @@ final class ReplayOptions {
                     continue;
                 }
                 case "no-compression" -> {
-                    o.compression = false;
+                    o.worlds = List.of(World.B);
                     continue;
                 }
                 default -> {
@@ -122,11 +123,12 @@ final class ReplayOptions {
                         default -> throw new IllegalArgumentException("--volume-draw is fixed or uniform");
                     };
                     case "replies" -> o.replies = Workload.Replies.valueOf(value.toUpperCase(Locale.ROOT));
-                    case "compression" -> o.compression = switch (value) {
-                        case "on", "auto", "true" -> true;
-                        case "off", "false" -> false;
+                    case "compression" -> o.worlds = switch (value) {
+                        case "on", "auto", "true" -> List.of(World.A);
+                        case "off", "false" -> List.of(World.B);
                         default -> throw new IllegalArgumentException("--compression is on or off");
                     };
+                    case "worlds" -> o.worlds = World.parse(value);
                     case "logs" -> o.logs = Path.of(value);
                     case "out" -> o.out = Path.of(value);
                     case "run-dir" -> o.runDir = Path.of(value);

@@ -89,11 +89,11 @@ final class ReplayRun {
     private XmppServer server;
     /** The real link to the server's namespace ({@code --link veth}), else null. */
     private VethLink link;
-    /** The link's counters when the measurement started, and at the last sample. */
-    private VethLink.Counters linkAtStart;
-    private VethLink.Counters linkLastSample;
-    /** The link's counters over the measurement, once it ended. */
-    VethLink.Counters linkMeasured;
+    /** Per link (one per world, in the order of the options' worlds): counters at the start, at the last sample. */
+    private VethLink.Counters[] linkAtStart;
+    private VethLink.Counters[] linkLastSample;
+    /** Per link: its counters over the measurement, once it ended. */
+    VethLink.Counters[] linkMeasured;
     private ComponentProcess componentProcess;
     private ReconMuc componentInProcess;
     private EntityBareJid room;
@@ -105,7 +105,7 @@ final class ReplayRun {
         this.historySize = historySize;
         this.log = log;
         this.status = status;
-        this.run = new RunState(workload.messages(), series);
+        this.run = new RunState(workload.messages(), series, o.worlds);
         this.sentIds = new String[workload.messages().size()];
     }
 
@@ -120,7 +120,7 @@ final class ReplayRun {
         try {
             status.phase(scenario.label() + ": starting " + o.server);
             if (o.link.equals("veth")) {
-                link = VethLink.create();
+                link = VethLink.create(o.worlds.size());
                 facts.put("link", link.toString());
             }
             server = XmppServers.start(o.server, runDir, new ServerOptions(placement(),
@@ -158,22 +158,34 @@ final class ReplayRun {
         return link != null;
     }
 
-    /** Adds what the link counted since the last sample to this second of the series. */
-    private void sampleLink(int second) {
+    /** Adds what each link counted since the last sample to this second of its world's series and the run's. */
+    private void sampleLinks(int second) {
         if (link == null) {
             return;
         }
         try {
-            VethLink.Counters now = link.counters();
-            VethLink.Counters d = now.minus(linkLastSample);
-            linkLastSample = now;
-            series.add(Metric.WIRE_REAL_BYTES, second, d.rxIpBytes());
-            series.add(Metric.WIRE_REAL_PACKETS, second, d.rxPackets());
-            series.add(Metric.WIRE_REAL_UP_BYTES, second, d.txIpBytes());
-            series.add(Metric.WIRE_REAL_UP_PACKETS, second, d.txPackets());
+            for (int i = 0; i < o.worlds.size(); i++) {
+                VethLink.Counters now = link.counters(i);
+                VethLink.Counters d = now.minus(linkLastSample[i]);
+                linkLastSample[i] = now;
+                for (Series target : List.of(series, run.byWorld.get(o.worlds.get(i)).series)) {
+                    target.add(Metric.WIRE_REAL_BYTES, second, d.rxIpBytes());
+                    target.add(Metric.WIRE_REAL_PACKETS, second, d.rxPackets());
+                    target.add(Metric.WIRE_REAL_UP_BYTES, second, d.txIpBytes());
+                    target.add(Metric.WIRE_REAL_UP_PACKETS, second, d.txPackets());
+                }
+            }
         } catch (java.io.IOException e) {
             log.println("[replay] cannot read the link's counters: " + e.getMessage());
         }
+    }
+
+    private VethLink.Counters[] linkCounters() throws java.io.IOException {
+        VethLink.Counters[] c = new VethLink.Counters[link.links()];
+        for (int i = 0; i < c.length; i++) {
+            c[i] = link.counters(i);
+        }
+        return c;
     }
 
     private void startComponent(Path runDir) throws Exception {
@@ -204,7 +216,8 @@ final class ReplayRun {
 
         status.phase(scenario.label() + ": logging in " + workload.bots().size() + " bots");
         for (Workload.BotSpec spec : workload.bots()) {
-            bots.add(new Bot(spec, new BotMeter(series, 6, o.perBotSeries), run));
+            World world = World.of(spec.index(), o.worlds);
+            bots.add(new Bot(spec, world, new BotMeter(series, run.byWorld.get(world).series, 6, o.perBotSeries), run));
         }
         ExecutorService pool = Executors.newFixedThreadPool(o.loginThreads);
         try {
@@ -259,8 +272,12 @@ final class ReplayRun {
 
     private void login(Bot b) throws Exception {
         XMPPTCPConnectionConfiguration.Builder builder = server.clientConfig("bot" + b.spec.index());
+        if (link != null) {
+            // Each world's bots cross a link of their own, so the kernel counts them apart.
+            builder.setHostAddress(java.net.InetAddress.getByName(link.serverAddress(o.worlds.indexOf(b.world))));
+        }
         builder.setSocketFactory(new MeteredSocketFactory(b.meter))
-                .setCompressionEnabled(o.compression)
+                .setCompressionEnabled(b.world.streamCompression)
                 .setSendPresence(false);
         XMPPTCPConnection c = new XMPPTCPConnection(builder.build());
         c.setReplyTimeout(60_000);
@@ -323,7 +340,8 @@ final class ReplayRun {
             b.topic = topic;
             int drawn = 1 + random.nextInt(2 * scenario.volume());   // drawn either way: same topics in every scenario
             b.volume = scenario.fixedVolume() ? scenario.volume() : drawn;
-            RequirementsIq iq = RequirementsIq.initial(topic, scenario.timeSeconds(), b.volume, scenario.aggregation());
+            RequirementsIq iq = RequirementsIq.initial(topic, scenario.timeSeconds(), b.volume,
+                    scenario.aggregationFor(b.world));
             iq.setTo(room);
             pending.add(b.connection.createStanzaCollectorAndSend(iq));
         }
@@ -362,8 +380,8 @@ final class ReplayRun {
         long self = ProcessHandle.current().pid();
         Sampler sampler = new Sampler(self);
         if (link != null) {
-            linkAtStart = link.counters();
-            linkLastSample = linkAtStart;
+            linkAtStart = linkCounters();
+            linkLastSample = linkAtStart.clone();
         }
         long start = System.nanoTime();
         series.start(start);
@@ -424,8 +442,11 @@ final class ReplayRun {
         measuredNanos = end - start;
         sampler.stopAndJoin();
         if (link != null) {
-            sampleLink(series.second(end));
-            linkMeasured = linkLastSample.minus(linkAtStart);
+            sampleLinks(series.second(end));
+            linkMeasured = new VethLink.Counters[linkAtStart.length];
+            for (int i = 0; i < linkMeasured.length; i++) {
+                linkMeasured[i] = linkLastSample[i].minus(linkAtStart[i]);
+            }
         }
         series.stop();
         run.measuring = false;
@@ -577,7 +598,7 @@ final class ReplayRun {
                     samples.add(s);
                 }
                 status.sample(s);
-                sampleLink(second);
+                sampleLinks(second);
                 second++;
             }
         }

@@ -1,6 +1,8 @@
 package org.reconmuc.replay;
 
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.reconmuc.replay.meter.Histogram;
@@ -22,11 +24,29 @@ final class RunState {
     final Histogram retained = new Histogram();
     final Histogram directReplies = new Histogram();
     final Histogram all = new Histogram();
+    /** The same measurements for the bots of each world of the run, counted apart. */
+    final Map<World, WorldMeasures> byWorld = new EnumMap<>(World.class);
     final AtomicLong errorsReceived = new AtomicLong();
     final AtomicLong presencesReceived = new AtomicLong();
     volatile boolean measuring;
 
-    RunState(List<Workload.Msg> msgs, Series series) {
+    /** What the bots of one world received, and when. */
+    static final class WorldMeasures {
+        final Series series;
+        final Histogram immediate = new Histogram();
+        final Histogram retained = new Histogram();
+        final Histogram directReplies = new Histogram();
+        final Histogram all = new Histogram();
+
+        WorldMeasures(int capacitySeconds) {
+            this.series = new Series(capacitySeconds);
+        }
+    }
+
+    RunState(List<Workload.Msg> msgs, Series series, List<World> worlds) {
+        for (World w : worlds) {
+            byWorld.put(w, new WorldMeasures(series.capacity()));
+        }
         this.msgs = msgs;
         this.parent = new int[msgs.size()];
         this.author = new int[msgs.size()];

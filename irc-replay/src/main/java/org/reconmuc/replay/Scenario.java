@@ -13,6 +13,9 @@ import java.util.Locale;
  */
 public record Scenario(Kind kind, int volume, int timeSeconds, String aggregation, boolean fixedVolume) {
 
+    /** What a relaxed bot may ask for as its {@code <aggregation/>}. */
+    static final java.util.List<String> AGGREGATIONS = java.util.List.of("none", "plain", "deflate");
+
     public enum Kind {
         STANDARD, STANDARD_MAM, OFF, RELAXED
     }
@@ -54,13 +57,26 @@ public record Scenario(Kind kind, int volume, int timeSeconds, String aggregatio
                 default -> throw new IllegalArgumentException("unknown scenario parameter '" + kv[0] + "' in '" + spec + "'");
             }
         }
-        if (!aggregation.equals("none") && !aggregation.equals("plain") && !aggregation.equals("deflate")) {
-            throw new IllegalArgumentException("aggregate must be none, plain or deflate, not '" + aggregation + "'");
+        String[] perWorld = aggregation.split("/", -1);
+        if (perWorld.length > World.values().length) {
+            throw new IllegalArgumentException("aggregate is one form, or one per world (A/B), not '" + aggregation + "'");
+        }
+        for (String form : perWorld) {
+            if (!AGGREGATIONS.contains(form)) {
+                throw new IllegalArgumentException("aggregate must be one of " + AGGREGATIONS + " (or A/B: one per world),"
+                        + " not '" + aggregation + "'");
+            }
         }
         if (volume < 1 || time < 1) {
             throw new IllegalArgumentException("volume and time must be >= 1");
         }
         return new Scenario(kind, volume, time, aggregation, fixedVolume);
+    }
+
+    /** The aggregation a bot of {@code world} asks for: {@code aggregate=plain/deflate} gives A plain, B deflate. */
+    public String aggregationFor(World world) {
+        String[] perWorld = aggregation.split("/");
+        return perWorld[Math.min(world.ordinal(), perWorld.length - 1)];
     }
 
     public boolean usesComponent() {
@@ -85,7 +101,8 @@ public record Scenario(Kind kind, int volume, int timeSeconds, String aggregatio
             case STANDARD -> "standard";
             case STANDARD_MAM -> "standard-mam";
             case OFF -> "off";
-            case RELAXED -> "relaxed-v" + volume + "-t" + timeSeconds + "-" + aggregation + (fixedVolume ? "-fixed" : "");
+            case RELAXED -> "relaxed-v" + volume + "-t" + timeSeconds + "-" + aggregation.replace('/', '+')
+                    + (fixedVolume ? "-fixed" : "");
         };
     }
 }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.reconmuc.replay.meter.Histogram;
+import org.reconmuc.replay.meter.RadioTail;
 import org.reconmuc.replay.meter.Series;
 import org.reconmuc.replay.meter.Series.Metric;
 import org.reconmuc.servers.VethLink;
@@ -92,36 +93,40 @@ final class ScenarioResult {
         replies.put("batches_received", batches);
         summary.put("replies_and_topics", replies);
 
-        Map<String, Object> bytes = new LinkedHashMap<>();
-        for (Metric m : Metric.values()) {
-            if (m.name().endsWith("BYTES") && (r.realLink() || !m.realLink())) {
-                Map<String, Object> b = new LinkedHashMap<>();
-                long total = series.total(m);
-                b.put("total", total);
-                b.put("per_bot", (double) total / r.bots.size());
-                b.put("per_bot_per_second", total / (double) r.bots.size() / (r.measuredNanos / 1e9));
-                b.put("per_message_per_bot", sent == 0 ? 0 : (double) total / r.bots.size() / sent);
-                b.put("what", m.help);
-                bytes.put(m.name().toLowerCase(Locale.ROOT), b);
+        VethLink.Counters allLinks = null;
+        if (r.realLink()) {
+            allLinks = r.linkMeasured[0];
+            for (int i = 1; i < r.linkMeasured.length; i++) {
+                allLinks = allLinks.plus(r.linkMeasured[i]);
             }
         }
-        bytes.put("stanzas_received", series.total(Metric.STANZAS));
-        bytes.put("bots_with_xep0138_compression", r.compressedBots);
-        summary.put("received_by_bots", bytes);
-        if (r.realLink()) {
-            summary.put("real_link", realLink(r, sent));
-        }
-
-        Map<String, Object> latency = new LinkedHashMap<>();
-        latency.put("direct_replies_at_parent_author", stats(r.run.directReplies));
-        latency.put("all_deliveries", stats(r.run.all));
-        latency.put("immediate_deliveries", stats(r.run.immediate));
-        latency.put("retained_deliveries", stats(r.run.retained));
-        summary.put("latency_ms", latency);
+        summary.putAll(received(r, r.bots, series, new Histogram[] {r.run.directReplies, r.run.all, r.run.immediate,
+                r.run.retained}, allLinks, sent));
         cdfs.put("direct replies", r.run.directReplies.cdf());
         cdfs.put("all deliveries", r.run.all.cdf());
         cdfs.put("immediate", r.run.immediate.cdf());
         cdfs.put("retained", r.run.retained.cdf());
+        List<World> worlds = new ArrayList<>(r.run.byWorld.keySet());
+        if (worlds.size() == 1) {
+            summary.put("world", worlds.get(0).label() + ": " + worlds.get(0).what);
+        } else {
+            Map<String, Object> byWorld = new LinkedHashMap<>();
+            for (int i = 0; i < worlds.size(); i++) {
+                World w = worlds.get(i);
+                RunState.WorldMeasures wm = r.run.byWorld.get(w);
+                List<Bot> bots = r.bots.stream().filter(b -> b.world == w).toList();
+                Map<String, Object> g = new LinkedHashMap<>();
+                g.put("what", w.what);
+                g.put("bots", bots.size());
+                if (sc.relaxed()) {
+                    g.put("aggregation", sc.aggregationFor(w));
+                }
+                g.putAll(received(r, bots, wm.series, new Histogram[] {wm.directReplies, wm.all, wm.immediate, wm.retained},
+                        r.realLink() ? r.linkMeasured[i] : null, sent));
+                byWorld.put(w.label(), g);
+            }
+            summary.put("worlds", byWorld);
+        }
         summary.put("schedule_lag_ms", stats(r.lag));
         summary.put("reply_wait_for_parent_ms", stats(r.replyWait));
 
@@ -129,9 +134,44 @@ final class ScenarioResult {
         summary.put("facts", r.facts);
     }
 
-    /** What the kernel counted on the veth link, beside the model's segment count. */
-    private static Map<String, Object> realLink(ReplayRun r, int sent) {
-        VethLink.Counters c = r.linkMeasured;
+    /**
+     * What a group of bots received: bytes by every measure, latencies (direct replies, all,
+     * immediate, retained), their radios, and what the kernel counted on their link.
+     */
+    private static Map<String, Object> received(ReplayRun r, List<Bot> bots, Series series, Histogram[] latencies,
+            VethLink.Counters link, int sent) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        Map<String, Object> bytes = new LinkedHashMap<>();
+        for (Metric m : Metric.values()) {
+            if (m.name().endsWith("BYTES") && (link != null || !m.realLink())) {
+                Map<String, Object> b = new LinkedHashMap<>();
+                long total = series.total(m);
+                b.put("total", total);
+                b.put("per_bot", (double) total / bots.size());
+                b.put("per_bot_per_second", total / (double) bots.size() / (r.measuredNanos / 1e9));
+                b.put("per_message_per_bot", sent == 0 ? 0 : (double) total / bots.size() / sent);
+                b.put("what", m.help);
+                bytes.put(m.name().toLowerCase(Locale.ROOT), b);
+            }
+        }
+        bytes.put("stanzas_received", series.total(Metric.STANZAS));
+        bytes.put("bots_with_xep0138_compression", bots.stream().filter(b -> b.meter.compressedStream()).count());
+        out.put("received_by_bots", bytes);
+        if (link != null) {
+            out.put("real_link", realLink(link, series.total(Metric.STANZAS), bots.size(), sent));
+        }
+        Map<String, Object> latency = new LinkedHashMap<>();
+        latency.put("direct_replies_at_parent_author", stats(latencies[0]));
+        latency.put("all_deliveries", stats(latencies[1]));
+        latency.put("immediate_deliveries", stats(latencies[2]));
+        latency.put("retained_deliveries", stats(latencies[3]));
+        out.put("latency_ms", latency);
+        out.put("radio_xep0286", radio(r, bots));
+        return out;
+    }
+
+    /** What the kernel counted on a veth link, beside the model's segment count. */
+    private static Map<String, Object> realLink(VethLink.Counters c, long stanzas, int bots, int sent) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("what", "veth pair, MTU " + VethLink.MTU + ", segmentation offloads off; IP bytes = interface bytes - "
                 + VethLink.ETHERNET_HEADER + " B Ethernet header per frame");
@@ -140,9 +180,41 @@ final class ScenarioResult {
         m.put("server_to_bots_mean_packet_bytes", c.rxPackets() == 0 ? 0 : (double) c.rxIpBytes() / c.rxPackets());
         m.put("bots_to_server_packets", c.txPackets());
         m.put("bots_to_server_ip_bytes", c.txIpBytes());
-        m.put("stanzas_received", r.series.total(Metric.STANZAS));
-        m.put("server_to_bots_packets_per_stanza", (double) c.rxPackets() / Math.max(1, r.series.total(Metric.STANZAS)));
-        m.put("server_to_bots_ip_bytes_per_message_per_bot", sent == 0 ? 0 : (double) c.rxIpBytes() / r.bots.size() / sent);
+        m.put("stanzas_received", stanzas);
+        m.put("server_to_bots_packets_per_stanza", (double) c.rxPackets() / Math.max(1, stanzas));
+        m.put("server_to_bots_ip_bytes_per_message_per_bot", sent == 0 ? 0 : (double) c.rxIpBytes() / bots / sent);
+        return m;
+    }
+
+    /**
+     * Each bot's radio under XEP-0286's 11-s tail, as if it were a phone: the share of the
+     * measurement it was on, and its wake-ups. Listeners (bots that never speak) are the
+     * background occupants; a speaker's own sends would wake its radio too and are not counted.
+     */
+    private static Map<String, Object> radio(ReplayRun r, List<Bot> group) {
+        long end = r.series.startNanos() + r.measuredNanos;
+        double seconds = r.measuredNanos / 1e9;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("tail_seconds", RadioTail.LTE_TAIL_NANOS / 1e9);
+        for (boolean listeners : new boolean[] {true, false}) {
+            double on = 0;
+            double wakeups = 0;
+            int n = 0;
+            for (Bot b : group) {
+                if (listeners && !b.spec.listener()) {
+                    continue;
+                }
+                on += b.meter.radioOnNanos(end) / 1e9;
+                wakeups += b.meter.radioWakeups();
+                n++;
+            }
+            Map<String, Object> g = new LinkedHashMap<>();
+            g.put("bots", n);
+            g.put("radio_on_share_mean", n == 0 ? 0 : on / n / seconds);
+            g.put("radio_on_seconds_mean", n == 0 ? 0 : on / n);
+            g.put("wakeups_per_hour_mean", n == 0 ? 0 : wakeups / n / seconds * 3600);
+            m.put(listeners ? "listeners" : "all_bots", g);
+        }
         return m;
     }
 
@@ -256,7 +328,7 @@ final class ScenarioResult {
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(dir.resolve("bots.csv"), StandardCharsets.UTF_8))) {
             w.println("bot,nick,listener,messages_in_log,final_topic,volume,received,missing,duplicated,out_of_order,"
                     + "batches,retained_deliveries,stanzas,socket_bytes,xml_bytes,zlib_model_bytes,wire_xml_bytes,"
-                    + "wire_zlib_model_bytes,wire_socket_bytes,xep0138");
+                    + "wire_zlib_model_bytes,wire_socket_bytes,xep0138,radio_on_seconds,radio_wakeups");
             for (Bot b : r.bots) {
                 synchronized (b) {
                     w.println(String.join(",", Integer.toString(b.spec.index()), csv(b.nick()),
@@ -268,7 +340,9 @@ final class ScenarioResult {
                             Long.toString(b.meter.socketBytes), Long.toString(b.meter.xmlBytes),
                             Long.toString(b.meter.zlibModelBytes), Long.toString(b.meter.wireXmlBytes),
                             Long.toString(b.meter.wireZlibBytes), Long.toString(b.meter.wireSocketBytes),
-                            Boolean.toString(b.meter.compressedStream())));
+                            Boolean.toString(b.meter.compressedStream()),
+                            fmt(b.meter.radioOnNanos(r.series.startNanos() + r.measuredNanos) / 1e9),
+                            Long.toString(b.meter.radioWakeups())));
                 }
             }
         }
@@ -318,10 +392,36 @@ final class ScenarioResult {
         return String.format(Locale.ROOT, "%.3f", d);
     }
 
-    @SuppressWarnings("unchecked")
+    /** Bytes all bots received, by one measure. */
     long bytes(Metric m) {
-        Map<String, Object> b = (Map<String, Object>) summary.get("received_by_bots");
-        return ((Number) ((Map<String, Object>) b.get(m.name().toLowerCase(Locale.ROOT))).get("total")).longValue();
+        return ((Number) get("received_by_bots", m.name().toLowerCase(Locale.ROOT), "total")).longValue();
+    }
+
+    /** Bytes the bots of one world received ({@code null}: all bots). */
+    long bytes(World w, Metric m) {
+        return ((Number) get(w, "received_by_bots", m.name().toLowerCase(Locale.ROOT), "total")).longValue();
+    }
+
+    /** A value of the summary of one world's bots ({@code null}: all bots). */
+    Object get(World w, String... path) {
+        if (w == null) {
+            return get(path);
+        }
+        String[] full = new String[path.length + 2];
+        full[0] = "worlds";
+        full[1] = w.label();
+        System.arraycopy(path, 0, full, 2, path.length);
+        return get(full);
+    }
+
+    /** The worlds whose bots were counted apart (none when all bots were in one). */
+    @SuppressWarnings("unchecked")
+    List<World> worlds() {
+        Object byWorld = summary.get("worlds");
+        if (byWorld == null) {
+            return List.of();
+        }
+        return ((Map<String, Object>) byWorld).keySet().stream().map(k -> World.valueOf(k.toUpperCase(Locale.ROOT))).toList();
     }
 
     @SuppressWarnings("unchecked")

@@ -36,7 +36,7 @@ final class EjabberdServer extends LocalXmppServer {
         Files.createDirectories(runDir.resolve("spool"));
         Files.createDirectories(runDir.resolve("logs"));
         Files.writeString(runDir.resolve("ejabberd.yml"), Templates.render(Files.readString(repoRoot.resolve(TEMPLATE)),
-                Map.of("LISTEN_ADDRESS", options.placement().address(),
+                Map.of("LISTEN_ADDRESS", options.placement().listenAddress(),
                 "MUC_ARCHIVE", Boolean.toString(options.nativeMucArchive()),
                         "C2S_PORT", Integer.toString(server.c2sPort()),
                         "COMPONENT_PORT", Integer.toString(server.componentPort()),

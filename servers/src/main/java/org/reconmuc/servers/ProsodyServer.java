@@ -35,7 +35,7 @@ final class ProsodyServer extends LocalXmppServer {
         Path config = runDir.resolve("prosody.cfg.lua");
         Files.writeString(config, Templates.render(Files.readString(repoRoot.resolve(TEMPLATE)), Map.of(
                 "DIR", runDir.toString(),
-                "LISTEN_ADDRESS", options.placement().address(),
+                "LISTEN_ADDRESS", options.placement().listenAddress(),
                 "MUC_MODULES", options.nativeMucArchive() ? "\"muc_mam\"" : "",
                 "C2S_PORT", Integer.toString(server.c2sPort()),
                 "COMPONENT_PORT", Integer.toString(server.componentPort()),

@@ -9,10 +9,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A real link between this process and a server: a network namespace for the server, joined to
- * ours by a veth pair with a 1500-byte MTU and segmentation offloads off, so the kernel sends and
+ * ours by a veth pair (or several, to count groups of clients apart) with a 1500-byte MTU and segmentation offloads off, so the kernel sends and
  * counts packets as an Ethernet link would (one frame per TCP segment of at most 1448 bytes of
  * payload, with timestamps). Everything stays on this machine; needs root and iproute2/ethtool.
  *
@@ -26,15 +27,23 @@ public final class VethLink implements AutoCloseable {
     public static final int MTU = 1500;
 
     private final String netns;
-    private final String hostDevice;
-    private final String serverAddress;
+    private final List<End> ends;
     private boolean closed;
+
+    /** One veth pair: our device, and the server's address at its other end. */
+    private record End(String hostDevice, String serverAddress) {
+    }
 
     /** Packets and bytes counted by our end of the link since it was made (bytes include Ethernet headers). */
     public record Counters(long rxPackets, long rxBytes, long txPackets, long txBytes) {
         public Counters minus(Counters earlier) {
             return new Counters(rxPackets - earlier.rxPackets, rxBytes - earlier.rxBytes,
                     txPackets - earlier.txPackets, txBytes - earlier.txBytes);
+        }
+
+        public Counters plus(Counters other) {
+            return new Counters(rxPackets + other.rxPackets, rxBytes + other.rxBytes,
+                    txPackets + other.txPackets, txBytes + other.txBytes);
         }
 
         /** Server-to-bots bytes at the IP layer (headers included, Ethernet's left out). */
@@ -48,38 +57,54 @@ public final class VethLink implements AutoCloseable {
         }
     }
 
-    private VethLink(String netns, String hostDevice, String serverAddress) {
+    private VethLink(String netns, List<End> ends) {
         this.netns = netns;
-        this.hostDevice = hostDevice;
-        this.serverAddress = serverAddress;
+        this.ends = ends;
+    }
+
+    private static final AtomicInteger NEXT = new AtomicInteger(ThreadLocalRandom.current().nextInt(250));
+
+    /** A namespace with one link: see {@link #create(int)}. */
+    public static VethLink create() throws IOException, InterruptedException {
+        return create(1);
     }
 
     /**
-     * Makes a fresh namespace and link: the server's end is 10.231.N.1 in the namespace, ours
-     * 10.231.N.2 (a private /30 that nothing routes beyond this machine).
+     * Makes a fresh namespace and {@code pairs} links into it: link i's server end is 10.23x.N.1 in
+     * the namespace, ours 10.23x.N.2 (private /30s that nothing routes beyond this machine). Several
+     * links let groups of clients be counted apart.
      */
-    public static VethLink create() throws IOException, InterruptedException {
+    public static VethLink create(int pairs) throws IOException, InterruptedException {
         requireTools();
-        int n = ThreadLocalRandom.current().nextInt(1, 250);
-        String tag = Integer.toString(n) + "x" + Long.toString(ProcessHandle.current().pid() % 10_000);
+        if (pairs < 1 || pairs > 4) {
+            throw new IllegalArgumentException("1 to 4 links, not " + pairs);
+        }
+        int n = 1 + Math.floorMod(NEXT.getAndIncrement(), 250);
+        String tag = n + "x" + ProcessHandle.current().pid() % 10_000;
         String netns = "reconmuc-" + tag;
-        String host = "rmh" + tag;
-        String peer = "rmp" + tag;
-        String server = "10.231." + n + ".1";
-        String ours = "10.231." + n + ".2";
-        VethLink link = new VethLink(netns, host, server);
+        List<End> ends = new ArrayList<>();
+        for (int i = 0; i < pairs; i++) {
+            ends.add(new End("rmh" + i + tag, "10." + (231 + i) + "." + n + ".1"));
+        }
+        VethLink link = new VethLink(netns, ends);
         try {
             run("ip", "netns", "add", netns);
-            run("ip", "link", "add", host, "type", "veth", "peer", "name", peer);
-            run("ip", "link", "set", peer, "netns", netns);
-            run("ip", "addr", "add", ours + "/30", "dev", host);
-            run("ip", "link", "set", host, "mtu", Integer.toString(MTU), "up");
-            run("ip", "-n", netns, "addr", "add", server + "/30", "dev", peer);
-            run("ip", "-n", netns, "link", "set", peer, "mtu", Integer.toString(MTU), "up");
             run("ip", "-n", netns, "link", "set", "lo", "up");
-            // Without this, TCP hands the device 64 KB super-packets and the counters count those.
-            run("ethtool", "-K", host, "tso", "off", "gso", "off", "gro", "off");
-            run("ip", "netns", "exec", netns, "ethtool", "-K", peer, "tso", "off", "gso", "off", "gro", "off");
+            for (int i = 0; i < pairs; i++) {
+                String host = ends.get(i).hostDevice();
+                String peer = "rmp" + i + tag;
+                String server = ends.get(i).serverAddress();
+                String ours = server.substring(0, server.length() - 1) + "2";
+                run("ip", "link", "add", host, "type", "veth", "peer", "name", peer);
+                run("ip", "link", "set", peer, "netns", netns);
+                run("ip", "addr", "add", ours + "/30", "dev", host);
+                run("ip", "link", "set", host, "mtu", Integer.toString(MTU), "up");
+                run("ip", "-n", netns, "addr", "add", server + "/30", "dev", peer);
+                run("ip", "-n", netns, "link", "set", peer, "mtu", Integer.toString(MTU), "up");
+                // Without this, TCP hands the device 64 KB super-packets and the counters count those.
+                run("ethtool", "-K", host, "tso", "off", "gso", "off", "gro", "off");
+                run("ip", "netns", "exec", netns, "ethtool", "-K", peer, "tso", "off", "gso", "off", "gro", "off");
+            }
         } catch (IOException | RuntimeException e) {
             link.close();
             throw e;
@@ -98,18 +123,32 @@ public final class VethLink implements AutoCloseable {
         }
     }
 
-    /** Where a server on this link runs: in the namespace, listening on its end. */
+    /** Where a server on this link runs: in the namespace, listening on all its ends, reached at the first. */
     public ServerPlacement placement() {
-        return ServerPlacement.inNamespace(netns, serverAddress);
+        return ServerPlacement.inNamespace(netns, serverAddress(0));
     }
 
     public String netns() {
         return netns;
     }
 
-    /** The counters of our end, read now. */
+    public int links() {
+        return ends.size();
+    }
+
+    /** The server's address at the other end of link {@code i}: clients connecting there use that link. */
+    public String serverAddress(int i) {
+        return ends.get(i).serverAddress();
+    }
+
+    /** The counters of our end of the first link, read now. */
     public Counters counters() throws IOException {
-        Path stats = Path.of("/sys/class/net", hostDevice, "statistics");
+        return counters(0);
+    }
+
+    /** The counters of our end of link {@code i}, read now. */
+    public Counters counters(int i) throws IOException {
+        Path stats = Path.of("/sys/class/net", ends.get(i).hostDevice(), "statistics");
         return new Counters(read(stats, "rx_packets"), read(stats, "rx_bytes"),
                 read(stats, "tx_packets"), read(stats, "tx_bytes"));
     }
@@ -125,10 +164,12 @@ public final class VethLink implements AutoCloseable {
             return;
         }
         closed = true;
-        try {
-            run("ip", "link", "del", hostDevice);
-        } catch (IOException | RuntimeException e) {
-            // already gone with the namespace
+        for (End end : ends) {
+            try {
+                run("ip", "link", "del", end.hostDevice());
+            } catch (IOException | RuntimeException e) {
+                // never made, or already gone with the namespace
+            }
         }
         try {
             run("ip", "netns", "del", netns);
@@ -139,7 +180,12 @@ public final class VethLink implements AutoCloseable {
 
     @Override
     public String toString() {
-        return String.format(Locale.ROOT, "veth %s <-> %s in %s (MTU %d)", hostDevice, serverAddress, netns, MTU);
+        StringBuilder b = new StringBuilder();
+        for (End end : ends) {
+            b.append(b.length() == 0 ? "" : ", ").append("veth ").append(end.hostDevice()).append(" <-> ")
+                    .append(end.serverAddress());
+        }
+        return String.format(Locale.ROOT, "%s in %s (MTU %d)", b, netns, MTU);
     }
 
     private static void run(String... command) throws IOException {

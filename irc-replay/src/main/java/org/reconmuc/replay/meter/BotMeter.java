@@ -18,6 +18,8 @@ public final class BotMeter {
     public static final int HEADER = 52;
 
     private final Series series;
+    /** The series of this bot's group (its world), counted besides the run's. */
+    private final Series groupSeries;
     private final Deflater deflater;
     private final byte[] out = new byte[8192];
     private byte[] stanza = new byte[4096];
@@ -34,9 +36,12 @@ public final class BotMeter {
     public volatile long stanzas;
     /** Bytes per second of this bot (socket bytes), when per-bot series are kept. */
     private final long[] perSecond;
+    /** This bot's radio, were it a phone (XEP-0286): on for a tail after every arrival. */
+    private final RadioTail radio = new RadioTail(RadioTail.LTE_TAIL_NANOS);
 
-    public BotMeter(Series series, int level, boolean keepPerSecond) {
+    public BotMeter(Series series, Series groupSeries, int level, boolean keepPerSecond) {
         this.series = series;
+        this.groupSeries = groupSeries;
         this.deflater = new Deflater(level, false);
         this.perSecond = keepPerSecond ? new long[series.capacity()] : null;
     }
@@ -55,9 +60,11 @@ public final class BotMeter {
             return;
         }
         socketBytes += n;
-        int s = series.second(System.nanoTime());
-        series.add(Metric.SOCKET_BYTES, s, n);
-        series.add(Metric.WIRE_SOCKET_BYTES, s, n);
+        long now = System.nanoTime();
+        radio.activity(now);
+        int s = series.second(now);
+        add(Metric.SOCKET_BYTES, s, n);
+        add(Metric.WIRE_SOCKET_BYTES, s, n);
         wireSocketBytes += n;
         if (perSecond != null && s >= 0) {
             perSecond[s] += n;
@@ -102,15 +109,20 @@ public final class BotMeter {
             wireZlibBytes += wireZlib;
             wireSocketBytes += wireSocket;
             stanzas++;
-            series.add(Metric.STANZAS, s, 1);
-            series.add(Metric.XML_BYTES, s, len);
-            series.add(Metric.ZLIB_MODEL_BYTES, s, compressed);
-            series.add(Metric.WIRE_XML_BYTES, s, wireXml);
-            series.add(Metric.WIRE_ZLIB_MODEL_BYTES, s, wireZlib);
-            series.add(Metric.WIRE_SOCKET_BYTES, s, wireSocket);
+            add(Metric.STANZAS, s, 1);
+            add(Metric.XML_BYTES, s, len);
+            add(Metric.ZLIB_MODEL_BYTES, s, compressed);
+            add(Metric.WIRE_XML_BYTES, s, wireXml);
+            add(Metric.WIRE_ZLIB_MODEL_BYTES, s, wireZlib);
+            add(Metric.WIRE_SOCKET_BYTES, s, wireSocket);
         }
         System.arraycopy(stanza, len, stanza, 0, keepFromEnd);
         stanzaLength = keepFromEnd;
+    }
+
+    private void add(Metric m, int second, long delta) {
+        series.add(m, second, delta);
+        groupSeries.add(m, second, delta);
     }
 
     static long segments(long payload) {
@@ -123,6 +135,15 @@ public final class BotMeter {
 
     public long[] perSecond() {
         return perSecond;
+    }
+
+    /** How long this bot's radio was on during the measurement, which ended at {@code endNanos}. */
+    public long radioOnNanos(long endNanos) {
+        return radio.onNanos(endNanos);
+    }
+
+    public long radioWakeups() {
+        return radio.wakeups();
     }
 
     private boolean closed;

@@ -3,10 +3,13 @@ package org.reconmuc.replay.meter;
 /**
  * Finds the ends of top-level elements (stanzas, and stream-level elements such as features) in
  * an XMPP byte stream, without parsing it: a small state machine over tags, quotes, the XML
- * declaration and processing instructions. The stream's root element is depth 1.
+ * declaration and processing instructions. The stream's root element is depth 1; a new stream
+ * header (the restart after SASL, RFC 6120 §6.4.6) opens depth 1 again.
  */
 final class XmlStanzaTracker {
     private enum State { TEXT, TAG_OPEN, TAG, QUOTE, END_TAG, PI }
+
+    private static final byte[] STREAM = "stream:stream".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
     private final BotMeter meter;
     private State state = State.TEXT;
@@ -14,6 +17,9 @@ final class XmlStanzaTracker {
     private boolean endTag;
     private boolean slash;
     private byte quote;
+    /** While in a start tag's name: how many of its bytes matched "stream:stream" (-1: it is another name). */
+    private int streamNameMatched;
+    private boolean inName;
 
     XmlStanzaTracker(BotMeter meter) {
         this.meter = meter;
@@ -38,6 +44,9 @@ final class XmlStanzaTracker {
                     } else {
                         state = State.TAG;
                         slash = false;
+                        inName = true;
+                        streamNameMatched = 0;
+                        name(c);
                     }
                 }
                 case PI -> {
@@ -46,6 +55,9 @@ final class XmlStanzaTracker {
                     }
                 }
                 case TAG -> {
+                    if (inName) {
+                        name(c);
+                    }
                     if (c == '"' || c == '\'') {
                         quote = c;
                         state = State.QUOTE;
@@ -55,6 +67,8 @@ final class XmlStanzaTracker {
                             if (depth == 1) {
                                 meter.stanzaEnd(end - i - 1);
                             }
+                        } else if (streamNameMatched == STREAM.length) {
+                            depth = 1;   // a stream header: the first, or a restart
                         } else {
                             depth++;
                         }
@@ -81,6 +95,19 @@ final class XmlStanzaTracker {
                 }
                 default -> throw new IllegalStateException();
             }
+        }
+    }
+
+    private void name(byte c) {
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '>' || c == '/') {
+            inName = false;
+            if (streamNameMatched != STREAM.length) {
+                streamNameMatched = -1;
+            }
+        } else if (streamNameMatched >= 0 && streamNameMatched < STREAM.length && STREAM[streamNameMatched] == c) {
+            streamNameMatched++;
+        } else {
+            streamNameMatched = -1;
         }
     }
 

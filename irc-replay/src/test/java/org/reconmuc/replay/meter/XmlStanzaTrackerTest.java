@@ -16,7 +16,7 @@ class XmlStanzaTrackerTest {
     @Test
     void findsStanzaBoundariesAcrossReadsQuotesAndSelfClosingElements() {
         Series series = started();
-        BotMeter meter = new BotMeter(series, 6, false);
+        BotMeter meter = new BotMeter(series, new Series(series.capacity()), 6, false);
         XmlStanzaTracker t = new XmlStanzaTracker(meter);
         String stream = "<?xml version='1.0'?><stream:stream xmlns='jabber:client' to='x'>"
                 + "<stream:features><bind/></stream:features>"
@@ -36,9 +36,29 @@ class XmlStanzaTrackerTest {
     }
 
     @Test
+    void aStreamRestartAfterSaslOpensTheStreamAgainInsteadOfNestingIt() {
+        Series series = started();
+        BotMeter meter = new BotMeter(series, new Series(series.capacity()), 6, false);
+        XmlStanzaTracker t = new XmlStanzaTracker(meter);
+        String stream = "<?xml version='1.0'?><stream:stream xmlns='jabber:client' to='x' version='1.0'>"
+                + "<stream:features><mechanisms/></stream:features>"
+                + "<success xmlns='urn:ietf:params:xml:ns:xmpp-sasl'/>"
+                + "<?xml version='1.0'?><stream:stream xmlns='jabber:client' to='x' version='1.0'>"
+                + "<stream:features><bind/></stream:features>"
+                + "<message><body>after the restart</body></message>"
+                + "<stream:streamy/>";
+        byte[] b = stream.getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i < b.length; i += 5) {
+            t.feed(b, i, Math.min(5, b.length - i));
+        }
+        assertThat(meter.stanzas).as("features, success, features, message, and a look-alike name").isEqualTo(5);
+        assertThat(t.depth()).isEqualTo(1);
+    }
+
+    @Test
     void theZlibModelGainsOnRepeatedStanzas() {
         Series series = started();
-        BotMeter meter = new BotMeter(series, 6, false);
+        BotMeter meter = new BotMeter(series, new Series(series.capacity()), 6, false);
         XmlStanzaTracker t = new XmlStanzaTracker(meter);
         byte[] head = "<stream:stream>".getBytes(StandardCharsets.UTF_8);
         t.feed(head, 0, head.length);
@@ -59,7 +79,7 @@ class XmlStanzaTrackerTest {
     @Test
     void nothingIsCountedBeforeTheStartOrAfterTheStop() {
         Series series = new Series(10);
-        BotMeter meter = new BotMeter(series, 6, false);
+        BotMeter meter = new BotMeter(series, new Series(series.capacity()), 6, false);
         XmlStanzaTracker t = new XmlStanzaTracker(meter);
         byte[] b = "<s><a/><b/>".getBytes(StandardCharsets.UTF_8);
         t.feed(b, 0, b.length);
