@@ -18,25 +18,53 @@ final class Charts {
 
     /** kB per second received by all bots, 10-second moving average, one line per scenario. */
     static void bytesPerSecond(List<ScenarioResult> results, Metric metric, String title, Path file) throws IOException {
-        XYChart chart = new XYChartBuilder().width(1100).height(600).title(title)
-                .xAxisTitle("seconds since the replay started").yAxisTitle("kB/s received by all bots (10 s average)").build();
-        style(chart);
+        Map<String, double[]> lines = new java.util.LinkedHashMap<>();
         for (ScenarioResult r : results) {
-            double[] y = r.perSecond[metric.ordinal()];
+            lines.put(r.label, r.perSecond[metric.ordinal()]);
+        }
+        perSecond(lines, title, "kB/s received by all bots (10 s average)", 1000.0, 10, file);
+    }
+
+    /**
+     * One line per entry over the seconds of a run, divided by {@code unit}, as a moving average
+     * over {@code window} seconds (1: the values themselves).
+     */
+    static void perSecond(Map<String, double[]> lines, String title, String yTitle, double unit, int window, Path file)
+            throws IOException {
+        XYChart chart = new XYChartBuilder().width(1100).height(600).title(title)
+                .xAxisTitle("seconds since the replay started").yAxisTitle(yTitle).build();
+        style(chart);
+        for (Map.Entry<String, double[]> line : lines.entrySet()) {
+            double[] y = line.getValue();
             int n = y.length;
             double[] xs = new double[n];
             double[] ys = new double[n];
-            double window = 0;
+            double sum = 0;
             for (int i = 0; i < n; i++) {
-                window += y[i];
-                if (i >= 10) {
-                    window -= y[i - 10];
+                sum += y[i];
+                if (i >= window) {
+                    sum -= y[i - window];
                 }
                 xs[i] = i;
-                ys[i] = window / Math.min(i + 1, 10) / 1000.0;
+                ys[i] = sum / Math.min(i + 1, window) / unit;
             }
-            XYSeries s = chart.addSeries(r.label, xs, ys);
+            XYSeries s = chart.addSeries(line.getKey(), xs, ys);
             s.setMarker(SeriesMarkers.NONE);
+        }
+        BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    /** Lines through points (x, y), with markers: e.g. CPU against occupants. */
+    static void points(Map<String, double[][]> lines, String title, String xTitle, String yTitle, Path file)
+            throws IOException {
+        XYChart chart = new XYChartBuilder().width(1100).height(600).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle)
+                .build();
+        chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+        chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.InsideNW);
+        for (Map.Entry<String, double[][]> line : lines.entrySet()) {
+            if (line.getValue()[0].length > 0) {
+                chart.addSeries(line.getKey(), line.getValue()[0], line.getValue()[1]);
+            }
         }
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
     }

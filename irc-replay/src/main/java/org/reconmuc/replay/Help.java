@@ -8,6 +8,7 @@ final class Help {
             Usage:
               java -jar irc-replay.jar evaluate [--logs DIR]
               java -jar irc-replay.jar replay [options] SCENARIO...
+              java -jar irc-replay.jar paper [--quick] [--out DIR] [--phases LIST] [--forms A/B] [--with-5000]
               java -jar irc-replay.jar help
 
             Run from the repository (or its irc-replay/ folder): the servers' configuration templates are
@@ -77,6 +78,18 @@ final class Help {
               --login-threads N          parallel logins [4]
               --per-bot-series           also write bots-socket-bytes-per-second.csv (large)
               --no-status                no progress bar / status line
+              --concurrent               run the scenarios at the same time, each on its own server (for light,
+                                         long runs such as the radio's real-time run; not for CPU or latency)
+
+            paper
+              The seed paper's evaluation in one command, each scenario on a fresh server (ejabberd, veth links, both
+              worlds in one room): phase bandwidth (800 bots: standard, standard-mam, off, relaxed v10/v30/v60 in the
+              --forms, v30 without aggregation, v30 in plain/deflate, v30 with a fixed volume), scale-100/200/400 (CPU
+              as occupants grow), prosody (Prosody's MUC at 200 occupants), radio (the logs at their own pace for 30
+              minutes, standard and relaxed side by side: XEP-0286 radio-on time of listeners); --with-5000 adds 5,000
+              occupants in one room. Writes DIR/README.md (Table 1, Table 2, completeness, Figures 3-5, radio) and each
+              phase's folder. --quick: the same at toy size (~10 minutes). --phases bandwidth,radio runs only those.
+              [--out benchmarks/results/<date>, --forms plain/deflate]
 
             What it measures (per second, per bot and in total):
               socket bytes      bytes read from each bot's socket (compressed when XEP-0138 is negotiated)

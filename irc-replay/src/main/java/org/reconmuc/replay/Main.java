@@ -9,7 +9,7 @@ import org.reconmuc.replay.irc.IrcLogs;
 import org.reconmuc.replay.irc.LogFile;
 import org.reconmuc.replay.irc.ReplyEvaluation;
 
-/** {@code java -jar irc-replay.jar (evaluate | replay | help) [options]}. */
+/** {@code java -jar irc-replay.jar (evaluate | replay | paper | help) [options]}. */
 public final class Main {
     private Main() {
     }
@@ -30,8 +30,10 @@ public final class Main {
                 return evaluate(rest, out, err);
             case "replay":
                 return ReplayCommand.run(rest, out, err);
+            case "paper":
+                return PaperCommand.run(rest, out, err);
             default:
-                err.println("unknown command '" + command + "' (evaluate, replay, help)");
+                err.println("unknown command '" + command + "' (evaluate, replay, paper, help)");
                 return 2;
         }
     }

@@ -8,6 +8,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.jivesoftware.smack.ReconnectionManager;
 import org.jivesoftware.smack.SmackConfiguration;
 import org.jivesoftware.smack.roster.Roster;
@@ -61,20 +64,50 @@ final class ReplayCommand {
                 o.replies.name().toLowerCase(Locale.ROOT), w.messages().stream().filter(m -> m.parent() >= 0).count());
         Files.createDirectories(o.out);
         List<ScenarioResult> results = new ArrayList<>();
-        for (Scenario sc : scenarios) {
-            ReplayRun run = new ReplayRun(sc, w, o, history, out, status);
-            run.execute();
-            ScenarioResult r = new ScenarioResult(run);
-            r.write(run, o.out.resolve(r.label), o.perBotSeries);
-            results.add(r);
-            out.println();
-            out.println(oneScenario(r));
+        if (o.concurrent) {
+            List<ReplayRun> runs = new ArrayList<>();
+            for (Scenario sc : scenarios) {
+                runs.add(new ReplayRun(sc, w, o, history, out, status));
+            }
+            ExecutorService pool = Executors.newFixedThreadPool(runs.size());
+            try {
+                List<Future<?>> started = new ArrayList<>();
+                for (ReplayRun run : runs) {
+                    started.add(pool.submit(() -> {
+                        run.execute();
+                        return null;
+                    }));
+                }
+                for (Future<?> f : started) {
+                    f.get();
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            for (ReplayRun run : runs) {
+                results.add(finish(run, o, out));
+            }
             writeRun(o, w, history, results);
+        } else {
+            for (Scenario sc : scenarios) {
+                ReplayRun run = new ReplayRun(sc, w, o, history, out, status);
+                run.execute();
+                results.add(finish(run, o, out));
+                writeRun(o, w, history, results);
+            }
         }
         out.println();
         out.println(comparison(results));
         out.println("[replay] results in " + o.out.toAbsolutePath());
         return results;
+    }
+
+    private static ScenarioResult finish(ReplayRun run, ReplayOptions o, PrintStream out) throws java.io.IOException {
+        ScenarioResult r = new ScenarioResult(run);
+        r.write(run, o.out.resolve(r.label), o.perBotSeries);
+        out.println();
+        out.println(oneScenario(r));
+        return r;
     }
 
     static void configureSmack() {
@@ -99,6 +132,7 @@ final class ReplayCommand {
         params.put("replies", o.replies.name().toLowerCase(Locale.ROOT));
         params.put("worlds", o.worlds.stream().map(world -> world.label() + ": " + world.what).toList());
         params.put("component", o.componentMode);
+        params.put("scenarios_concurrent", o.concurrent);
         params.put("link", o.link);
         params.put("component_heap", o.componentHeap);
         params.put("component_history_size", history);

@@ -36,6 +36,8 @@ final class ReplayOptions {
     int historySize = -1;
     boolean perBotSeries;
     boolean status = true;
+    /** Run the scenarios at the same time, each on its own server (light runs only: the radio's). */
+    boolean concurrent;
     int loginThreads = 4;
     List<String> scenarioSpecs = new ArrayList<>();
 
@@ -80,6 +82,11 @@ final class ReplayOptions {
                     continue;
                 }
                 case "no-status" -> {
+                    o.status = false;
+                    continue;
+                }
+                case "concurrent" -> {
+                    o.concurrent = true;
                     o.status = false;
                     continue;
                 }

@@ -22,7 +22,11 @@ final class ScenarioResult {
     final Map<String, Object> summary = new LinkedHashMap<>();
     final int seconds;
     final double[][] perSecond; // [metric][second]
+    /** The same per world, when the bots were split into worlds. */
+    final Map<World, double[][]> perSecondByWorld = new java.util.EnumMap<>(World.class);
     final Map<String, List<double[]>> cdfs = new LinkedHashMap<>();
+    /** The processes' samples, one a second (CPU, RSS, heaps). */
+    final List<ProcSampler.Sample> samples;
     final long expected;
     final long lost;
     final long duplicated;
@@ -32,6 +36,9 @@ final class ScenarioResult {
         Scenario sc = r.scenario();
         this.label = sc.label();
         Series series = r.series;
+        synchronized (r.samples) {
+            this.samples = List.copyOf(r.samples);
+        }
         int n = (int) Math.min(ReplayRun.MAX_SECONDS, Math.ceil(r.measuredNanos / 1e9));
         this.seconds = Math.max(1, n);
         perSecond = new double[Metric.values().length][seconds];
@@ -39,6 +46,17 @@ final class ScenarioResult {
             for (int s = 0; s < seconds; s++) {
                 perSecond[m.ordinal()][s] = series.get(m, s);
             }
+        }
+        if (r.run.byWorld.size() > 1) {
+            r.run.byWorld.forEach((w, measures) -> {
+                double[][] values = new double[Metric.values().length][seconds];
+                for (Metric m : Metric.values()) {
+                    for (int s = 0; s < seconds; s++) {
+                        values[m.ordinal()][s] = measures.series.get(m, s);
+                    }
+                }
+                perSecondByWorld.put(w, values);
+            });
         }
         int sent = r.sentBits.cardinality();
         long received = 0;

@@ -1,0 +1,189 @@
+package org.reconmuc.replay;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code paper [--quick] [--out DIR] [--phases LIST] [--forms A/B] [--with-5000]}: the seed
+ * paper's evaluation in one command. Every phase is a replay run (each scenario on a fresh
+ * server); the report ({@link PaperReport}) puts their numbers into the paper's tables and
+ * figures, beside the paper's own.
+ *
+ * <p>The bandwidth phase holds both worlds in one room (even bots with XEP-0138, odd bots
+ * without, each half over a veth link of its own), so one run per scenario serves both: the same
+ * room, the same load, counted apart. Scenarios run one after the other, never two at once,
+ * except in the radio phase: its two real-time runs are light (a few dozen bots at the logs' own
+ * pace) and run side by side, so that 30 minutes of radio take 30 minutes.
+ */
+final class PaperCommand {
+    /** What a phase is for, and the replay options and scenarios it runs. */
+    record Phase(String name, String purpose, List<String> args) {
+    }
+
+    private PaperCommand() {
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+        boolean quick = false;
+        boolean with5000 = false;
+        Path outDir = Path.of("benchmarks", "results", LocalDate.now().toString());
+        String forms = "plain/deflate";
+        List<String> only = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--quick" -> quick = true;
+                case "--with-5000" -> with5000 = true;
+                case "--out" -> outDir = Path.of(value(args, ++i, "--out"));
+                case "--forms" -> forms = value(args, ++i, "--forms");
+                case "--phases" -> only = List.of(value(args, ++i, "--phases").split(","));
+                case "--help", "-h" -> {
+                    out.print(Help.TEXT);
+                    return 0;
+                }
+                default -> {
+                    err.println("paper: unknown argument '" + args[i] + "' (see --help)");
+                    return 2;
+                }
+            }
+        }
+        List<Phase> plan = plan(quick, forms, with5000);
+        if (only != null) {
+            List<String> names = plan.stream().map(Phase::name).toList();
+            for (String n : only) {
+                if (!names.contains(n)) {
+                    err.println("paper: no phase '" + n + "' (phases: " + names + ")");
+                    return 2;
+                }
+            }
+            List<String> chosen = only;
+            plan = plan.stream().filter(p -> chosen.contains(p.name())).toList();
+        }
+        Files.createDirectories(outDir);
+        Map<String, Object> facts = new LinkedHashMap<>();
+        facts.put("command", "java -jar irc-replay.jar paper " + String.join(" ", args));
+        facts.put("started", java.time.Instant.now().toString());
+        facts.put("git_commit", gitCommit());
+        facts.put("load_average_before", loadAverage());
+        long start = System.nanoTime();
+        Map<Phase, List<ScenarioResult>> results = new LinkedHashMap<>();
+        Map<Phase, String> failures = new LinkedHashMap<>();
+        Map<Phase, String[]> loads = new LinkedHashMap<>();
+        boolean clean = true;
+        for (Phase phase : plan) {
+            out.println("[paper] phase " + phase.name() + ": " + phase.purpose());
+            List<String> a = new ArrayList<>(phase.args());
+            a.add("--out");
+            a.add(outDir.resolve(phase.name()).toString());
+            String before = loadAverage();
+            long phaseStart = System.nanoTime();
+            try {
+                List<ScenarioResult> r = ReplayCommand.run(ReplayOptions.parse(a.toArray(new String[0])), out);
+                results.put(phase, r);
+                for (ScenarioResult s : r) {
+                    clean &= s.lost == 0 && s.duplicated == 0 && s.outOfOrder == 0;
+                }
+            } catch (Exception e) {
+                failures.put(phase, e.toString());
+                clean = false;
+                err.println("[paper] phase " + phase.name() + " failed: " + e);
+            }
+            loads.put(phase, new String[] {before, loadAverage(),
+                    String.format(Locale.ROOT, "%.1f", (System.nanoTime() - phaseStart) / 60e9)});
+            PaperReport.write(outDir, plan, results, failures, loads, facts, (System.nanoTime() - start) / 60e9);
+        }
+        facts.put("load_average_after", loadAverage());
+        facts.put("minutes", String.format(Locale.ROOT, "%.1f", (System.nanoTime() - start) / 60e9));
+        PaperReport.write(outDir, plan, results, failures, loads, facts, (System.nanoTime() - start) / 60e9);
+        out.println("[paper] report: " + outDir.resolve("README.md").toAbsolutePath());
+        return clean ? 0 : 1;
+    }
+
+    /**
+     * The runs. {@code forms} is the aggregation world A's and world B's relaxed bots ask for
+     * ({@code compact/compact-deflate}: the form each world's stream is best served by).
+     */
+    static List<Phase> plan(boolean quick, String forms, boolean with5000) {
+        String bots = quick ? "60" : "800";
+        String messages = quick ? "180" : "720";
+        String duration = quick ? "40" : "130";
+        List<String> common = List.of("--server", "ejabberd", "--link", "veth", "--worlds", "ab", "--rate", "6",
+                "--join-rate", "40", "--login-threads", "8", "--time", "60", "--history-size", "200", "--drain", "120");
+        List<Phase> plan = new ArrayList<>();
+        plan.add(new Phase("bandwidth", "Table 1, Table 2, Figures 3 and 4: ejabberd, " + bots + " bots in one room (half in"
+                + " each world), " + messages + " messages at 6/s", join(common, List.of("--bots", bots, "--messages", messages,
+                "--duration", duration,
+                "standard", "standard-mam", "off",
+                "relaxed:v=10:a=" + forms, "relaxed:v=30:a=" + forms, "relaxed:v=60:a=" + forms,
+                "relaxed:v=30:a=none", "relaxed:v=30:a=plain/deflate", "relaxed:v=30:a=" + forms + ":draw=fixed"))));
+        for (String n : quick ? List.of("20", "40") : List.of("100", "200", "400")) {
+            plan.add(new Phase("scale-" + n, "Figure 5: CPU of the server and the component with " + n + " occupants",
+                    join(common, List.of("--bots", n, "--messages", quick ? "120" : "360", "--duration", quick ? "25" : "65",
+                            "standard", "relaxed:v=30:a=" + forms))));
+        }
+        plan.add(new Phase("prosody", "Prosody's own MUC where it keeps up (200 occupants) beside the component",
+                join(List.of("--server", "prosody", "--link", "veth", "--worlds", "ab", "--rate", "6", "--join-rate", "40",
+                        "--login-threads", "8", "--time", "60", "--history-size", "200", "--drain", "120"),
+                        List.of("--bots", quick ? "40" : "200", "--messages", quick ? "120" : "360",
+                                "--duration", quick ? "25" : "65", "standard", "off", "relaxed:v=30:a=" + forms))));
+        plan.add(new Phase("radio", "the radio-on time of background occupants (XEP-0286, 11 s tail): the logs at their own"
+                + " pace, standard and relaxed side by side", List.of("--server", "ejabberd", "--worlds", "ab",
+                "--speed", "1", "--messages", "100000", "--duration", quick ? "180" : "1800", "--drain", "90",
+                "--bots", quick ? "20" : "60", "--join-rate", "40", "--time", "60", "--history-size", "200", "--concurrent",
+                "standard", "relaxed:v=30:a=" + forms)));
+        if (with5000) {
+            plan.add(new Phase("scale-5000", "the scale the paper never tried: 5,000 occupants in one room",
+                    join(common, List.of("--bots", "5000", "--messages", "300", "--rate", "1", "--duration", "310",
+                            "--join-rate", "100", "--component-heap", "2g", "standard", "relaxed:v=30:a=" + forms))));
+        }
+        return plan;
+    }
+
+    private static List<String> join(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[i];
+    }
+
+    static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    private static String gitCommit() {
+        try {
+            Process p = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").redirectErrorStream(true).start();
+            String s = new String(p.getInputStream().readAllBytes()).trim();
+            return p.waitFor() == 0 ? s + (dirty() ? " (with uncommitted changes)" : "") : "unknown";
+        } catch (IOException e) {
+            return "unknown";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
+    }
+
+    private static boolean dirty() throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("git", "status", "--porcelain", "--untracked-files=no").redirectErrorStream(true).start();
+        boolean changes = !new String(p.getInputStream().readAllBytes()).isBlank();
+        return p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS) && changes;
+    }
+}
