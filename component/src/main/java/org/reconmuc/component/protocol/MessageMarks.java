@@ -5,6 +5,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.dom4j.Element;
+import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.consistency.FilterKey;
 
 /**
@@ -30,7 +31,7 @@ public final class MessageMarks {
         Set<FilterKey> topics = new LinkedHashSet<>();
         boolean tagged = false;
         for (Element child : message.elements()) {
-            if (TOPIC.equals(child.getName()) && ReconMucNamespaces.isRequirementsNamespace(child.getNamespaceURI())) {
+            if (TOPIC.equals(child.getName()) && XmlNamespaces.isRequirementsNamespace(child.getNamespaceURI())) {
                 tagged = true;
                 String t = FilterKey.normalizeTopic(child.getText());
                 if (!t.isEmpty() && t.length() <= RequirementsRequest.MAX_TOPIC && topics.size() < MAX_MARKS) {
@@ -64,7 +65,7 @@ public final class MessageMarks {
 
     private static Element reply(Element message) {
         for (Element child : message.elements()) {
-            if ("reply".equals(child.getName()) && ReconMucNamespaces.REPLY.equals(child.getNamespaceURI())) {
+            if ("reply".equals(child.getName()) && XmlNamespaces.REPLY.equals(child.getNamespaceURI())) {
                 return child;
             }
         }
@@ -112,7 +113,7 @@ public final class MessageMarks {
         }
         String prefix = "xmpp:" + roomJid + "/";
         for (Element child : message.elements()) {
-            if ("reference".equals(child.getName()) && ReconMucNamespaces.REFERENCE.equals(child.getNamespaceURI())
+            if ("reference".equals(child.getName()) && XmlNamespaces.REFERENCE.equals(child.getNamespaceURI())
                     && "mention".equals(child.attributeValue("type"))) {
                 String uri = child.attributeValue("uri");
                 if (uri != null && uri.startsWith(prefix) && uri.length() > prefix.length() && nicks.size() < MAX_MARKS) {

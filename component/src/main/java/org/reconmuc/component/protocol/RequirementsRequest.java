@@ -7,12 +7,13 @@ import javax.xml.validation.Validator;
 import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.dom4j.QName;
+import org.reconmuc.codec.SecureXml;
+import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.consistency.Aggregation;
 import org.reconmuc.component.consistency.FilterKey;
 import org.reconmuc.component.consistency.Requirements;
 import org.reconmuc.component.protocol.ProtocolException.Kind;
 import org.reconmuc.spec.Schemas;
-import org.reconmuc.spec.SecureXml;
 import org.xml.sax.SAXException;
 
 /**
@@ -37,8 +38,8 @@ public record RequirementsRequest(String namespace, List<Entry> entries, Long ti
     /** Parses the element; malformed content is a {@link Kind#BAD_REQUEST} with a reason. */
     public static RequirementsRequest parse(Element e) throws ProtocolException {
         String ns = e.getNamespaceURI();
-        if (!ELEMENT.equals(e.getName()) || !ReconMucNamespaces.isRequirementsNamespace(ns)) {
-            throw new ProtocolException(Kind.BAD_REQUEST, "expected <" + ELEMENT + " xmlns='" + ReconMucNamespaces.RECONMUC + "'/>");
+        if (!ELEMENT.equals(e.getName()) || !XmlNamespaces.isRequirementsNamespace(ns)) {
+            throw new ProtocolException(Kind.BAD_REQUEST, "expected <" + ELEMENT + " xmlns='" + XmlNamespaces.RECONMUC + "'/>");
         }
         List<Entry> entries = new ArrayList<>();
         Long time = null;
