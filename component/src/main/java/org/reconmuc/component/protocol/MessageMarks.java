@@ -2,9 +2,8 @@ package org.reconmuc.component.protocol;
 
 import java.util.LinkedHashSet;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.dom4j.Element;
+import org.reconmuc.codec.Topics;
 import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.consistency.FilterKey;
 
@@ -15,11 +14,8 @@ import org.reconmuc.component.consistency.FilterKey;
  */
 public final class MessageMarks {
     public static final String TOPIC = "topic";
-    /** A '#' at a word start, then 1 to 64 letters, digits, '_' or '-' (a longer run is no hashtag). */
-    private static final Pattern HASHTAG =
-            Pattern.compile("(?<![\\p{L}\\p{Nd}_#&])#([\\p{L}\\p{Nd}_-]{1,64})(?![\\p{L}\\p{Nd}_-])");
-    /** A service considers at most this many topics, or addressees, per message (reconmuc.md §5.3). */
-    public static final int MAX_MARKS = 16;
+    /** A service considers at most this many topics, or addressees, per message (reconmuc.md §5.3, §5.5). */
+    public static final int MAX_MARKS = Topics.MAX_PER_MESSAGE;
     /** A nick address is at most this long, so the prefix scan is bounded. */
     private static final int MAX_NICK = 64;
 
@@ -33,17 +29,16 @@ public final class MessageMarks {
         for (Element child : message.elements()) {
             if (TOPIC.equals(child.getName()) && XmlNamespaces.isRequirementsNamespace(child.getNamespaceURI())) {
                 tagged = true;
-                String t = FilterKey.normalizeTopic(child.getText());
-                if (!t.isEmpty() && t.length() <= RequirementsRequest.MAX_TOPIC && topics.size() < MAX_MARKS) {
+                String t = Topics.normalize(child.getText());
+                if (Topics.isValid(t) && topics.size() < MAX_MARKS) {
                     topics.add(FilterKey.topic(t));
                 }
             }
         }
         String body = message.elementText("body");
         if (!tagged && body != null) {
-            Matcher m = HASHTAG.matcher(body);
-            while (m.find() && topics.size() < MAX_MARKS) {
-                topics.add(FilterKey.topic(m.group(1)));
+            for (String tag : Topics.hashtags(body)) {
+                topics.add(FilterKey.topic(tag));
             }
         }
         return topics;
