@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.dom4j.DocumentException;
 import org.dom4j.DocumentHelper;
-import org.dom4j.Element;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -20,8 +19,11 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
-import org.reconmuc.component.protocol.Batches;
-import org.reconmuc.component.protocol.ProtocolException;
+import org.reconmuc.codec.batch.Batch;
+import org.reconmuc.codec.batch.BatchDecoder;
+import org.reconmuc.codec.batch.DecodedBatch;
+import org.reconmuc.codec.batch.MalformedBatchException;
+import org.reconmuc.component.protocol.ForwardedItems;
 
 /**
  * Rendering a flush (DESIGN.md "Where the bandwidth saving really comes from"): per recipient,
@@ -49,8 +51,10 @@ public class BatchBenchmark {
     public int batchSize;
 
     private List<List<RoomStanzas.Entry>> batches;
-    private List<Element> plainBatches;
-    private List<Element> deflateBatches;
+    /** Received batch elements as XML text, as a client's parser hands them to the decoder. */
+    private List<String> plainBatches;
+    private List<String> deflateBatches;
+    private final BatchDecoder decoder = new BatchDecoder();
     private int next;
 
     /** Messages handled, as a rate: messages per second. */
@@ -79,8 +83,8 @@ public class BatchBenchmark {
         }
     }
 
-    private static Element batchElement(String stanzaXml) throws DocumentException {
-        return DocumentHelper.parseText(stanzaXml).getRootElement().element(Batches.ELEMENT);
+    private static String batchElement(String stanzaXml) throws DocumentException {
+        return DocumentHelper.parseText(stanzaXml).getRootElement().element(Batch.ELEMENT).asXML();
     }
 
     private int advance() {
@@ -121,7 +125,7 @@ public class BatchBenchmark {
         return RoomStanzas.plainBatchDom(batches.get(advance()));
     }
 
-    /** A compressed batch: {@code Batches.deflate} (level 6) of the cached item XML, wrapped, serialised. */
+    /** A compressed batch: the codec's {@code Batch.deflate} (level 6) of the cached item XML, wrapped, serialised. */
     @Benchmark
     public String deflateBatch(Messages m) {
         m.messages += batchSize;
@@ -135,38 +139,38 @@ public class BatchBenchmark {
         return RoomStanzas.deflateBatch(batches.get(advance()), 1);
     }
 
-    /** The once-per-history-entry cost the room caches: {@code Batches.forwarded} and its XML. */
+    /** The once-per-history-entry cost the room caches: {@code ForwardedItems.xml}. */
     @Benchmark
     public void renderForwarded(Messages m, Blackhole bh) {
         for (RoomStanzas.Entry e : batches.get(advance())) {
-            bh.consume(Batches.forwarded(e.broadcast().getElement(), e.at(), RoomStanzas.ROOM).asXML());
+            bh.consume(ForwardedItems.xml(e.broadcast().getElement(), e.at(), RoomStanzas.ROOM));
         }
         m.messages += batchSize;
     }
 
-    /** The client's side: {@code Batches.items} of a received plain batch. */
+    /** The client's side: the codec's strict {@code BatchDecoder.decode} of a received plain batch. */
     @Benchmark
-    public List<Element> decodePlain(Messages m) throws ProtocolException {
+    public DecodedBatch decodePlain(Messages m) throws MalformedBatchException {
         m.messages += batchSize;
-        return Batches.items(plainBatches.get(advance()));
+        return decoder.decode(plainBatches.get(advance()));
     }
 
-    /** The client's side: {@code Batches.items} of a received compressed batch (inflate, parse). */
+    /** The client's side: {@code BatchDecoder.decode} of a received compressed batch (inflate, parse). */
     @Benchmark
-    public List<Element> decodeDeflate(Messages m) throws ProtocolException {
+    public DecodedBatch decodeDeflate(Messages m) throws MalformedBatchException {
         m.messages += batchSize;
-        return Batches.items(deflateBatches.get(advance()));
+        return decoder.decode(deflateBatches.get(advance()));
     }
 
     List<List<RoomStanzas.Entry>> batches() {
         return batches;
     }
 
-    List<Element> plainBatches() {
+    List<String> plainBatches() {
         return plainBatches;
     }
 
-    List<Element> deflateBatches() {
+    List<String> deflateBatches() {
         return deflateBatches;
     }
 }

@@ -4,9 +4,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import org.dom4j.DocumentException;
+import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
-import org.reconmuc.component.protocol.Batches;
-import org.reconmuc.component.protocol.ReconMucNamespaces;
+import org.dom4j.QName;
+import org.reconmuc.codec.XmlNamespaces;
+import org.reconmuc.codec.batch.Batch;
+import org.reconmuc.component.protocol.ForwardedItems;
 import org.xmpp.packet.JID;
 import org.xmpp.packet.Message;
 
@@ -29,8 +33,6 @@ public final class RoomStanzas {
     /** A recipient's full JID: what {@code sendToAllSessions} puts in {@code to}. */
     public static final JID RECIPIENT = new JID("reader42", "example.org", "laptop-3f9a");
     private static final JID ROOM_JID = new JID(ROOM);
-    private static final String STANZA_ID = "urn:xmpp:sid:0";
-    private static final String DELAY = "urn:xmpp:delay";
     private static final long START = 1_700_000_000_000L;
 
     private RoomStanzas() {
@@ -47,10 +49,18 @@ public final class RoomStanzas {
             IrcCorpus.Line line = lines.get(i);
             Message stored = stored(line, i);
             Instant at = Instant.ofEpochMilli(START + i * 1000L / 6);
-            Element forwarded = Batches.forwarded(stored.getElement(), at, ROOM);
-            entries.add(new Entry(stored, at, forwarded, forwarded.asXML()));
+            String forwardedXml = ForwardedItems.xml(stored.getElement(), at, ROOM);
+            entries.add(new Entry(stored, at, parse(forwardedXml), forwardedXml));
         }
         return entries;
+    }
+
+    private static Element parse(String xml) {
+        try {
+            return DocumentHelper.parseText(xml).getRootElement();
+        } catch (DocumentException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Steps 1–3: the message as the history stores it (the broadcast, no {@code to}). */
@@ -61,11 +71,11 @@ public final class RoomStanzas {
         client.setFrom(new JID(line.nick().toLowerCase(java.util.Locale.ROOT), "example.org", "desktop"));
         client.setID("Wq3Zk-" + i);
         client.setBody(line.body());
-        client.getElement().addElement("topic", ReconMucNamespaces.RECONMUC).setText(line.topic());
+        client.getElement().addElement("topic", XmlNamespaces.RECONMUC).setText(line.topic());
 
         Message out = client.createCopy();
         out.setFrom(new JID(ROOM_JID.getNode(), ROOM_JID.getDomain(), line.nick()));
-        Element id = out.getElement().addElement("stanza-id", STANZA_ID);
+        Element id = out.getElement().addElement("stanza-id", XmlNamespaces.STANZA_ID);
         id.addAttribute("id", UUID.nameUUIDFromBytes(("m" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString());
         id.addAttribute("by", ROOM);
 
@@ -86,7 +96,7 @@ public final class RoomStanzas {
     /** "No aggregation" flush of one message ({@code Room.delayed}): a copy with a delay, to one recipient. */
     public static String oneByOneDelayed(Entry e) {
         Message m = e.broadcast().createCopy();
-        Element delay = m.getElement().addElement("delay", DELAY);
+        Element delay = m.getElement().addElement("delay", XmlNamespaces.DELAY);
         delay.addAttribute("from", ROOM);
         delay.addAttribute("stamp", e.at().toString());
         m.setTo(RECIPIENT);
@@ -106,15 +116,24 @@ public final class RoomStanzas {
 
     /**
      * The plain batch stanza as the room sends it ({@code RoomConsistency.flush}): the cached item
-     * XML concatenated by {@code Batches.plainXml}, spliced into the message (PrerenderedMessage).
+     * XML concatenated by the codec's {@code Batch.plain}, spliced into the message (PrerenderedMessage).
      */
     public static String plainBatch(List<Entry> entries) {
+        return prerendered(Batch.plain(forwardedXml(entries)));
+    }
+
+    private static List<String> forwardedXml(List<Entry> entries) {
         List<String> items = new ArrayList<>(entries.size());
         for (Entry e : entries) {
             items.add(e.forwardedXml());
         }
+        return items;
+    }
+
+    /** A batch message as {@code PrerenderedMessage} writes it: the batch's text spliced into the stanza. */
+    private static String prerendered(String batchXml) {
         return "<message type=\"groupchat\" from=\"" + ROOM + "\" id=\"" + UUID.randomUUID() + "\" to=\"" + RECIPIENT + "\">"
-                + Batches.plainXml(items) + "</message>";
+                + batchXml + "</message>";
     }
 
     /**
@@ -122,18 +141,16 @@ public final class RoomStanzas {
      * every cached {@code <forwarded/>} element deep-copied into a new DOM, then serialised.
      */
     public static String plainBatchDom(List<Entry> entries) {
-        List<Element> items = new ArrayList<>(entries.size());
+        Element batch = DocumentHelper.createElement(QName.get(Batch.ELEMENT, Batch.NAMESPACE));
+        batch.addAttribute(Batch.COUNT, Integer.toString(entries.size()));
         for (Entry e : entries) {
-            items.add(e.forwarded());
+            batch.add(e.forwarded().createCopy());
         }
-        return batchStanza(Batches.plain(items));
+        return batchStanza(batch);
     }
 
+    /** The deflate batch stanza as the room sends it: the codec's {@code Batch.deflate} of the cached item XML, spliced. */
     public static String deflateBatch(List<Entry> entries, int level) {
-        List<String> xml = new ArrayList<>(entries.size());
-        for (Entry e : entries) {
-            xml.add(e.forwardedXml());
-        }
-        return batchStanza(Batches.deflate(xml, level));
+        return prerendered(Batch.deflate(forwardedXml(entries), level));
     }
 }

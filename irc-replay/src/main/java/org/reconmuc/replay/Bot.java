@@ -1,5 +1,6 @@
 package org.reconmuc.replay;
 
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import org.dom4j.DocumentHelper;
@@ -13,7 +14,8 @@ import org.jivesoftware.smack.packet.StandardExtensionElement;
 import org.jivesoftware.smack.packet.Stanza;
 import org.jivesoftware.smack.tcp.XMPPTCPConnection;
 import org.jivesoftware.smackx.sid.element.StanzaIdElement;
-import org.reconmuc.component.protocol.Batches;
+import org.reconmuc.codec.XmlNamespaces;
+import org.reconmuc.codec.batch.BatchDecoder;
 import org.reconmuc.replay.meter.BotMeter;
 import org.reconmuc.replay.meter.Series.Metric;
 
@@ -23,8 +25,6 @@ import org.reconmuc.replay.meter.Series.Metric;
  * accepts nothing), so the receipt time is taken right after parsing, with no listener queue.
  */
 final class Bot implements StanzaFilter {
-    private static final String NS = "urn:reconmuc:0";
-
     final Workload.BotSpec spec;
     final World world;
     final BotMeter meter;
@@ -41,6 +41,8 @@ final class Bot implements StanzaFilter {
     int batches;
     int batchErrors;
     int retainedDeliveries;
+    /** Used on the connection's reader thread only. */
+    private final BatchDecoder decoder = new BatchDecoder();
 
     Bot(Workload.BotSpec spec, World world, BotMeter meter, RunState run) {
         this.spec = spec;
@@ -75,7 +77,7 @@ final class Bot implements StanzaFilter {
             run.errorsReceived.incrementAndGet();
             return;
         }
-        ExtensionElement batch = m.getExtensionElement("batch", NS);
+        ExtensionElement batch = m.getExtensionElement("batch", XmlNamespaces.RECONMUC);
         if (batch != null) {
             onBatch(batch);
             return;
@@ -91,7 +93,7 @@ final class Bot implements StanzaFilter {
         if (sid != null) {
             run.stanzaIds.compareAndSet((int) id[0], null, sid.getId());
         }
-        boolean delayed = m.getExtensionElement("delay", "urn:xmpp:delay") != null;
+        boolean delayed = m.getExtensionElement("delay", XmlNamespaces.DELAY) != null;
         deliver((int) id[0], id[1], delayed, System.nanoTime());
     }
 
@@ -99,7 +101,10 @@ final class Bot implements StanzaFilter {
         long now = System.nanoTime();
         List<Element> items;
         try {
-            items = Batches.items(toDom4j((StandardExtensionElement) batch));
+            items = new ArrayList<>();
+            for (String item : decoder.decode(toDom4j((StandardExtensionElement) batch).asXML()).items()) {
+                items.add(DocumentHelper.parseText(item).getRootElement());
+            }
         } catch (Exception ex) {
             synchronized (this) {
                 batchErrors++;
@@ -129,7 +134,7 @@ final class Bot implements StanzaFilter {
     }
 
     /**
-     * The parsed extension as a dom4j element, for {@link Batches#items}. (Not via
+     * The parsed extension as a dom4j element, whose text goes to the codec's {@link BatchDecoder}. (Not via
      * {@code toXML().toString()}: Smack 4.4's LazyStringBuilder makes that quadratic in the size
      * of the element, which took two cores at 400 batches a second.)
      */

@@ -1,10 +1,11 @@
 package org.reconmuc.replay;
 
 import org.jivesoftware.smack.packet.IQ;
+import org.reconmuc.codec.XmlNamespaces;
 
 /** {@code <iq type='set'><consistency-requirements xmlns='urn:reconmuc:0'>…</consistency-requirements></iq>}. */
 final class RequirementsIq extends IQ {
-    static final String NS = "urn:reconmuc:0";
+    static final String NS = XmlNamespaces.RECONMUC;
     private final String content;
 
     RequirementsIq(String content) {

@@ -9,6 +9,8 @@ import java.util.List;
  * {@link #readme()}) and in the documentation of {@code scenario.xsd}.
  */
 public final class Scenarios {
+    /** The namespace of the scenario scripts. */
+    public static final String NAMESPACE = "urn:reconmuc:scenario:0";
     static final String DIR = "scenarios";
 
     private Scenarios() {

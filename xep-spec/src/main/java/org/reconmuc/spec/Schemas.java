@@ -5,6 +5,8 @@ import javax.xml.transform.stream.StreamSource;
 import javax.xml.validation.Schema;
 import javax.xml.validation.SchemaFactory;
 import javax.xml.validation.Validator;
+import org.reconmuc.codec.SecureXml;
+import org.reconmuc.codec.XmlNamespaces;
 import org.xml.sax.SAXException;
 
 /**
@@ -50,15 +52,15 @@ public final class Schemas {
 
     /**
      * The schema for the elements of {@code namespace}: {@link Namespaces#RECONMUC_0},
-     * {@link Namespaces#JOOM} or {@link Namespaces#SCENARIO_0}.
+     * {@link XmlNamespaces#JOOM} or {@link Scenarios#NAMESPACE}.
      *
      * @throws IllegalArgumentException for any other namespace
      */
     public static Schema forNamespace(String namespace) {
         return switch (namespace) {
-            case Namespaces.RECONMUC_0 -> reconmuc0();
-            case Namespaces.JOOM -> joomExtensions();
-            case Namespaces.SCENARIO_0 -> scenario();
+            case XmlNamespaces.RECONMUC -> reconmuc0();
+            case XmlNamespaces.JOOM -> joomExtensions();
+            case Scenarios.NAMESPACE -> scenario();
             default -> throw new IllegalArgumentException("No schema for namespace " + namespace);
         };
     }

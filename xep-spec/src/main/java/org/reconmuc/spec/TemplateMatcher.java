@@ -10,6 +10,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import javax.xml.XMLConstants;
+import org.reconmuc.codec.XmlNamespaces;
+import org.reconmuc.codec.batch.Batch;
+import org.reconmuc.codec.batch.BatchEncoding;
+import org.reconmuc.codec.batch.MalformedBatchException;
 import org.w3c.dom.Attr;
 import org.w3c.dom.Element;
 import org.w3c.dom.NamedNodeMap;
@@ -100,12 +104,12 @@ public final class TemplateMatcher {
 
     private static String ns(Node n) {
         String uri = n.getNamespaceURI();
-        return uri == null || uri.isEmpty() ? Namespaces.JABBER_CLIENT : uri;
+        return uri == null || uri.isEmpty() ? XmlNamespaces.JABBER_CLIENT : uri;
     }
 
     private static boolean directive(Element e, String name) {
-        return "true".equals(e.getAttributeNS(Namespaces.SCENARIO_0, name))
-                || "1".equals(e.getAttributeNS(Namespaces.SCENARIO_0, name));
+        return "true".equals(e.getAttributeNS(Scenarios.NAMESPACE, name))
+                || "1".equals(e.getAttributeNS(Scenarios.NAMESPACE, name));
     }
 
     private boolean element(Element t, Element r, Map<String, String> work, String path) {
@@ -114,14 +118,14 @@ public final class TemplateMatcher {
             return fail(path, "expected {" + ns(t) + "}" + t.getLocalName() + ", got {" + ns(r) + "}" + r.getLocalName());
         }
         boolean exact = directive(t, "exact");
-        boolean delay = Namespaces.DELAY.equals(ns(t)) && "delay".equals(t.getLocalName());
+        boolean delay = XmlNamespaces.DELAY.equals(ns(t)) && "delay".equals(t.getLocalName());
         // M2
         int templateAttributes = 0;
         NamedNodeMap attrs = t.getAttributes();
         for (int i = 0; i < attrs.getLength(); i++) {
             Attr a = (Attr) attrs.item(i);
             if (XMLConstants.XMLNS_ATTRIBUTE_NS_URI.equals(a.getNamespaceURI())
-                    || Namespaces.SCENARIO_0.equals(a.getNamespaceURI())) {
+                    || Scenarios.NAMESPACE.equals(a.getNamespaceURI())) {
                 continue;
             }
             templateAttributes++;
@@ -141,11 +145,11 @@ public final class TemplateMatcher {
         }
         // M7: a deflate batch's children are its inflated items.
         List<Element> rChildren;
-        if (Namespaces.RECONMUC_0.equals(ns(r)) && "batch".equals(r.getLocalName())
-                && "deflate".equals(r.getAttribute("encoding"))) {
+        if (XmlNamespaces.RECONMUC.equals(ns(r)) && Batch.ELEMENT.equals(r.getLocalName())
+                && BatchEncoding.DEFLATE.attributeValue().equals(r.getAttribute(Batch.ENCODING))) {
             try {
-                rChildren = Batches.forwarded(r);
-            } catch (IllegalArgumentException e) {
+                rChildren = DomBatches.items(r);
+            } catch (MalformedBatchException e) {
                 return fail(path, "deflate batch: " + e.getMessage());
             }
         } else {

@@ -12,13 +12,14 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import javax.xml.transform.dom.DOMSource;
+import org.reconmuc.codec.XmlNamespaces;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 import org.xml.sax.SAXException;
 
 /** Test helpers over DOM trees and the module's source files. */
 final class Dom {
-    static final Set<String> OURS = Set.of(Namespaces.RECONMUC_0, Namespaces.JOOM);
+    static final Set<String> OURS = Set.of(XmlNamespaces.RECONMUC, XmlNamespaces.JOOM);
 
     private Dom() {
     }
@@ -48,7 +49,7 @@ final class Dom {
     }
 
     private static void walk(Element e, String ns, String local, List<Element> found) {
-        String uri = e.getNamespaceURI() == null ? Namespaces.JABBER_CLIENT : e.getNamespaceURI();
+        String uri = e.getNamespaceURI() == null ? XmlNamespaces.JABBER_CLIENT : e.getNamespaceURI();
         if (uri.equals(ns) && e.getLocalName().equals(local)) {
             found.add(e);
         }

@@ -1,6 +1,5 @@
 package org.reconmuc.spec;
 
-import java.io.StringWriter;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -20,11 +19,9 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.xml.XMLConstants;
-import javax.xml.transform.OutputKeys;
-import javax.xml.transform.Transformer;
-import javax.xml.transform.TransformerFactory;
-import javax.xml.transform.dom.DOMSource;
-import javax.xml.transform.stream.StreamResult;
+import org.reconmuc.codec.SecureXml;
+import org.reconmuc.codec.XmlNamespaces;
+import org.reconmuc.codec.batch.RawDeflate;
 import org.w3c.dom.Attr;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
@@ -250,7 +247,7 @@ final class ReferenceModel {
                     }
                     if (step.hasAttribute("capture-stanza-id")) {
                         for (Element c : TemplateMatcher.children(echo)) {
-                            if (Namespaces.STANZA_ID.equals(c.getNamespaceURI()) && room.equals(c.getAttribute("by"))) {
+                            if (XmlNamespaces.STANZA_ID.equals(c.getNamespaceURI()) && room.equals(c.getAttribute("by"))) {
                                 matcher.bind(step.getAttribute("capture-stanza-id"), c.getAttribute("id"));
                             }
                         }
@@ -433,10 +430,10 @@ final class ReferenceModel {
         if (iq.hasAttribute("id")) {
             out.setAttribute("id", iq.getAttribute("id"));
         }
-        Element error = child(out, Namespaces.JABBER_CLIENT, "error");
+        Element error = child(out, XmlNamespaces.JABBER_CLIENT, "error");
         error.setAttribute("type", type);
-        child(error, Namespaces.STANZAS, condition);
-        Element t = child(error, Namespaces.STANZAS, "text");
+        child(error, XmlNamespaces.STANZAS, condition);
+        Element t = child(error, XmlNamespaces.STANZAS, "text");
         t.setAttributeNS(XMLConstants.XML_NS_URI, "xml:lang", "en");
         t.setTextContent(text);
         p.inbox.add(out);
@@ -449,7 +446,7 @@ final class ReferenceModel {
         Element broadcast = (Element) message.cloneNode(true);
         broadcast.removeAttribute("to");
         broadcast.setAttribute("from", room + "/" + sender.nick);
-        Element sid = child(broadcast, Namespaces.STANZA_ID, "stanza-id");
+        Element sid = child(broadcast, XmlNamespaces.STANZA_ID, "stanza-id");
         sid.setAttribute("by", room);
         sid.setAttribute("id", "sid-" + (++ids));
 
@@ -479,7 +476,7 @@ final class ReferenceModel {
         Msg parent = null;
         Set<Occupant> addressed = new LinkedHashSet<>();
         for (Element c : TemplateMatcher.children(message)) {
-            if ("reply".equals(c.getLocalName()) && Namespaces.REPLY.equals(c.getNamespaceURI())) {
+            if ("reply".equals(c.getLocalName()) && XmlNamespaces.REPLY.equals(c.getNamespaceURI())) {
                 for (Msg h : history) {
                     if (h.stanzaId.equals(c.getAttribute("id"))) {
                         parent = h;
@@ -503,7 +500,7 @@ final class ReferenceModel {
             }
         }
         for (Element c : TemplateMatcher.children(message)) {
-            if ("reference".equals(c.getLocalName()) && Namespaces.REFERENCE.equals(c.getNamespaceURI())
+            if ("reference".equals(c.getLocalName()) && XmlNamespaces.REFERENCE.equals(c.getNamespaceURI())
                     && "mention".equals(c.getAttribute("type"))) {
                 for (Occupant o : occupants()) {
                     if (("xmpp:" + room + "/" + o.nick).equals(c.getAttribute("uri"))) {
@@ -584,15 +581,15 @@ final class ReferenceModel {
         Element out = stanza("message", p);
         out.setAttribute("type", "groupchat");
         out.setAttribute("id", "batch-" + (++ids));
-        Element batch = child(out, Namespaces.RECONMUC_0, "batch");
+        Element batch = child(out, XmlNamespaces.RECONMUC, "batch");
         batch.setAttribute("count", Integer.toString(msgs.size()));
         List<Element> items = new ArrayList<>();
         for (Msg m : msgs) {
-            Element f = doc.createElementNS(Namespaces.FORWARD, "forwarded");
-            f.setAttributeNS(XMLNS, "xmlns", Namespaces.FORWARD);
+            Element f = doc.createElementNS(XmlNamespaces.FORWARD, "forwarded");
+            f.setAttributeNS(XMLNS, "xmlns", XmlNamespaces.FORWARD);
             delay(f, m);
             Element copy = (Element) m.broadcast.cloneNode(true);
-            copy.setAttributeNS(XMLNS, "xmlns", Namespaces.JABBER_CLIENT);
+            copy.setAttributeNS(XMLNS, "xmlns", XmlNamespaces.JABBER_CLIENT);
             f.appendChild(copy);
             items.add(f);
         }
@@ -602,7 +599,7 @@ final class ReferenceModel {
                 payload.append(serialize(f));
             }
             byte[] bytes = payload.toString().getBytes(StandardCharsets.UTF_8);
-            byte[] deflated = Batches.deflate(bytes, 9);
+            byte[] deflated = RawDeflate.deflate(bytes, 9);
             batch.setAttribute("encoding", "deflate");
             batch.setAttribute("size", Integer.toString(bytes.length));
             batch.setAttribute("compressed-size", Integer.toString(deflated.length));
@@ -616,7 +613,7 @@ final class ReferenceModel {
     }
 
     private void delay(Element parent, Msg m) {
-        Element d = child(parent, Namespaces.DELAY, "delay");
+        Element d = child(parent, XmlNamespaces.DELAY, "delay");
         d.setAttribute("stamp", Instant.ofEpochMilli(m.stamp).toString());
         d.setAttribute("from", room);
     }
@@ -628,7 +625,7 @@ final class ReferenceModel {
     }
 
     private Element stanza(String name, Participant to) {
-        Element e = doc.createElementNS(Namespaces.JABBER_CLIENT, name);
+        Element e = doc.createElementNS(XmlNamespaces.JABBER_CLIENT, name);
         e.setAttribute("from", room);
         e.setAttribute("to", to.jid);
         return e;
@@ -644,20 +641,6 @@ final class ReferenceModel {
     }
 
     static String serialize(Node n) {
-        if (n == null) {
-            return "nothing";
-        }
-        try {
-            TransformerFactory tf = TransformerFactory.newInstance();
-            tf.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-            Transformer t = tf.newTransformer();
-            t.setOutputProperty(OutputKeys.OMIT_XML_DECLARATION, "yes");
-            t.setOutputProperty(OutputKeys.INDENT, "no");
-            StringWriter w = new StringWriter();
-            t.transform(new DOMSource(n), new StreamResult(w));
-            return w.toString();
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        return n == null ? "nothing" : DomBatches.xml(n);
     }
 }

@@ -18,6 +18,8 @@ import java.util.stream.Stream;
 import javax.xml.transform.dom.DOMSource;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.reconmuc.codec.SecureXml;
+import org.reconmuc.codec.XmlNamespaces;
 import org.w3c.dom.Attr;
 import org.w3c.dom.Element;
 import org.w3c.dom.NamedNodeMap;
@@ -38,7 +40,7 @@ class ScenariosTest {
     void validatesAgainstScenarioXsdAndIsNamedForItsFile(String name) throws Exception {
         Element root = root(name);
         Schemas.validator(Schemas.scenario()).validate(new DOMSource(root.getOwnerDocument()));
-        assertThat(root.getNamespaceURI()).isEqualTo(Namespaces.SCENARIO_0);
+        assertThat(root.getNamespaceURI()).isEqualTo(Scenarios.NAMESPACE);
         assertThat(root.getAttribute("name")).isEqualTo(name);
     }
 
@@ -89,7 +91,7 @@ class ScenariosTest {
                     String who = step.getAttribute("who");
                     assertThat(jids).as(name + ": sender declared").containsKey(who);
                     Element stanza = TemplateMatcher.children(step).get(0);
-                    assertThat(stanza.getNamespaceURI()).isEqualTo(Namespaces.JABBER_CLIENT);
+                    assertThat(stanza.getNamespaceURI()).isEqualTo(XmlNamespaces.JABBER_CLIENT);
                     for (String ref : captureRefs(stanza)) {
                         assertThat(captured).as(name + ": {" + ref + "} is captured before it is sent").contains(ref);
                     }
@@ -120,7 +122,7 @@ class ScenariosTest {
                         assertThat(jids).as(name + ": receiver declared").containsKey(who);
                     }
                     Element template = TemplateMatcher.children(step).get(0);
-                    assertThat(template.getNamespaceURI()).isEqualTo(Namespaces.JABBER_CLIENT);
+                    assertThat(template.getNamespaceURI()).isEqualTo(XmlNamespaces.JABBER_CLIENT);
                     assertThat(template.getLocalName()).as("presences are never matched").isIn("message", "iq");
                     captured.addAll(captureRefs(template));
                 }
@@ -161,7 +163,7 @@ class ScenariosTest {
                 }
                 case "receive" -> {
                     Element t = TemplateMatcher.children(step).get(0);
-                    for (Element delay : Dom.all(t, Namespaces.DELAY, "delay")) {
+                    for (Element delay : Dom.all(t, XmlNamespaces.DELAY, "delay")) {
                         if (!delay.hasAttribute("stamp") || TemplateMatcher.isCapture(delay.getAttribute("stamp"))
                                 || "*".equals(delay.getAttribute("stamp"))) {
                             continue;

@@ -9,6 +9,8 @@ import java.util.List;
 import javax.xml.transform.dom.DOMSource;
 import javax.xml.transform.stream.StreamSource;
 import org.junit.jupiter.api.Test;
+import org.reconmuc.codec.SecureXml;
+import org.reconmuc.codec.XmlNamespaces;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.xml.sax.SAXException;
@@ -20,7 +22,7 @@ class SchemasAndHardeningTest {
         assertThat(Schemas.reconmuc0()).isNotNull();
         assertThat(Schemas.joomExtensions()).isNotNull();
         assertThat(Schemas.scenario()).isNotNull();
-        assertThat(Schemas.forNamespace(Namespaces.JOOM)).isSameAs(Schemas.joomExtensions());
+        assertThat(Schemas.forNamespace(XmlNamespaces.JOOM)).isSameAs(Schemas.joomExtensions());
         assertThatThrownBy(() -> Schemas.forNamespace("jabber:client")).isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -36,8 +38,8 @@ class SchemasAndHardeningTest {
             }
             requests.add(name);
             // The same stanza in both namespaces must get the same verdict from both schemas.
-            String urn = text.replace(Namespaces.JOOM, Namespaces.RECONMUC_0);
-            String joom = text.replace(Namespaces.RECONMUC_0, Namespaces.JOOM);
+            String urn = text.replace(XmlNamespaces.JOOM, XmlNamespaces.RECONMUC);
+            String joom = text.replace(XmlNamespaces.RECONMUC, XmlNamespaces.JOOM);
             Element a = Dom.outermostOurs(SecureXml.parse(urn).getDocumentElement()).get(0);
             Element b = Dom.outermostOurs(SecureXml.parse(joom).getDocumentElement()).get(0);
             assertThat(Dom.validationError(a) == null).as(name).isEqualTo(Dom.validationError(b) == null);
@@ -104,7 +106,7 @@ class SchemasAndHardeningTest {
 
     @Test
     void vectorsValidateAsDomSourcesOfElements() throws Exception {
-        Element batch = Dom.all(TestVectorsTest.root("batch-plain-3"), Namespaces.RECONMUC_0, "batch").get(0);
+        Element batch = Dom.all(TestVectorsTest.root("batch-plain-3"), XmlNamespaces.RECONMUC, "batch").get(0);
         Schemas.validator(Schemas.reconmuc0()).validate(new DOMSource(batch));
         // A topic of the wrong type inside a forwarded message is caught through lax processing.
         Element bad = SecureXml.parse("<batch xmlns='urn:reconmuc:0' count='1'><forwarded xmlns='urn:xmpp:forward:0'>"

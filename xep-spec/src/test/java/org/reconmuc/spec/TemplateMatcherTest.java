@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.reconmuc.codec.SecureXml;
+import org.reconmuc.codec.XmlNamespaces;
 import org.w3c.dom.Element;
 
 class TemplateMatcherTest {
@@ -122,7 +124,7 @@ class TemplateMatcherTest {
     @Test
     void aCorruptedDeflateBatchDoesNotMatch() {
         Element deflate = TestVectorsTest.root("batch-deflate-3");
-        Element batch = Dom.all(deflate, Namespaces.RECONMUC_0, "batch").get(0);
+        Element batch = Dom.all(deflate, XmlNamespaces.RECONMUC, "batch").get(0);
         batch.setAttribute("size", "1000");
         assertThat(new TemplateMatcher().mismatch(batchTemplate("deflate-batch"), deflate)).get().asString()
                 .contains("deflate batch");
@@ -136,8 +138,8 @@ class TemplateMatcherTest {
 
     static Element batchTemplate(String scenario) {
         return receives(scenario).stream()
-                .filter(t -> !Dom.all(t, Namespaces.RECONMUC_0, "batch").isEmpty()
-                        && !Dom.all(t, Namespaces.FORWARD, "forwarded").isEmpty())
+                .filter(t -> !Dom.all(t, XmlNamespaces.RECONMUC, "batch").isEmpty()
+                        && !Dom.all(t, XmlNamespaces.FORWARD, "forwarded").isEmpty())
                 .findFirst().orElseThrow();
     }
 }

@@ -1,6 +1,6 @@
 package org.reconmuc.component.consistency;
 
-import java.util.Locale;
+import org.reconmuc.codec.Topics;
 
 /**
  * What a filter entry matches on a message: a topic it is tagged with, or the nick of its
@@ -38,18 +38,9 @@ public record FilterKey(Kind kind, String value) {
         }
     }
 
-    /** A topic key; {@code topic} must not be empty once normalised (see {@link #normalizeTopic}). */
+    /** A topic key; {@code topic} must not be empty once normalised ({@link Topics#normalize}). */
     public static FilterKey topic(String topic) {
-        return new FilterKey(Kind.TOPIC, normalizeTopic(topic));
-    }
-
-    /** A topic as compared: trimmed, without a leading '#', lower case. May be empty. */
-    public static String normalizeTopic(String topic) {
-        String t = topic.trim();
-        if (t.startsWith("#")) {
-            t = t.substring(1);
-        }
-        return t.toLowerCase(Locale.ROOT);
+        return new FilterKey(Kind.TOPIC, Topics.normalize(topic));
     }
 
     public static FilterKey nick(String nick) {

@@ -6,7 +6,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.reconmuc.component.protocol.Batches;
+import org.reconmuc.component.protocol.ForwardedItems;
 import org.xmpp.packet.Message;
 
 /**
@@ -59,7 +59,7 @@ final class History {
         /** XEP-0297 form for batches, as XML text: rendered once, shared by every batch that carries it. */
         String forwardedXml(String roomJid) {
             if (forwardedXml == null) {
-                forwardedXml = Batches.forwarded(broadcast.getElement(), at, roomJid).asXML();
+                forwardedXml = ForwardedItems.xml(broadcast.getElement(), at, roomJid);
             }
             return forwardedXml;
         }

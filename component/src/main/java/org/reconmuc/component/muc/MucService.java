@@ -11,10 +11,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.dom4j.Element;
+import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
-import org.reconmuc.component.protocol.ReconMucNamespaces;
 import org.reconmuc.component.transport.ConnectionListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -373,7 +373,7 @@ public final class MucService implements Component, ConnectionListener {
                 identity.addAttribute("type", "text");
                 identity.addAttribute("name", NAME);
                 for (String feature : List.of(Namespaces.MUC, Namespaces.DISCO_INFO, Namespaces.DISCO_ITEMS,
-                        Namespaces.PING, Namespaces.VERSION, Namespaces.STANZA_ID, ReconMucNamespaces.RECONMUC)) {
+                        Namespaces.PING, Namespaces.VERSION, XmlNamespaces.STANZA_ID, XmlNamespaces.RECONMUC)) {
                     q.addElement("feature").addAttribute("var", feature);
                 }
                 service.send(result);

@@ -1,6 +1,9 @@
 package org.reconmuc.component.muc;
 
-/** XML namespaces of the standards this service speaks. */
+/**
+ * XML namespaces of XEP-0045 and the other standards the service speaks; the protocol's, and those
+ * its elements share with MUC (delay, stanza-id, stanza errors), are {@link org.reconmuc.codec.XmlNamespaces}.
+ */
 public final class Namespaces {
     public static final String MUC = "http://jabber.org/protocol/muc";
     public static final String MUC_USER = "http://jabber.org/protocol/muc#user";
@@ -11,11 +14,8 @@ public final class Namespaces {
     public static final String DISCO_INFO = "http://jabber.org/protocol/disco#info";
     public static final String DISCO_ITEMS = "http://jabber.org/protocol/disco#items";
     public static final String DATA_FORMS = "jabber:x:data";
-    public static final String DELAY = "urn:xmpp:delay";
-    public static final String STANZA_ID = "urn:xmpp:sid:0";
     public static final String PING = "urn:xmpp:ping";
     public static final String VERSION = "jabber:iq:version";
-    public static final String STANZAS = "urn:ietf:params:xml:ns:xmpp-stanzas";
 
     private Namespaces() {
     }

@@ -2,6 +2,7 @@ package org.reconmuc.component.muc;
 
 import org.dom4j.Attribute;
 import org.dom4j.Element;
+import org.reconmuc.codec.XmlText;
 import org.xmpp.packet.Message;
 
 /**
@@ -26,8 +27,7 @@ final class PrerenderedMessage extends Message {
         StringBuilder xml = new StringBuilder(payload.length() + 160).append("<message");
         for (Attribute a : element.attributes()) {
             xml.append(' ').append(a.getQualifiedName()).append("=\"");
-            escape(a.getValue(), xml);
-            xml.append('"');
+            XmlText.appendAttribute(xml, a.getValue()).append('"');
         }
         return xml.append('>').append(payload).append("</message>").toString();
     }
@@ -35,18 +35,5 @@ final class PrerenderedMessage extends Message {
     @Override
     public PrerenderedMessage createCopy() {
         return new PrerenderedMessage(element.createCopy(), payload);
-    }
-
-    private static void escape(String value, StringBuilder out) {
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            switch (c) {
-                case '&' -> out.append("&amp;");
-                case '<' -> out.append("&lt;");
-                case '>' -> out.append("&gt;");
-                case '"' -> out.append("&quot;");
-                default -> out.append(c);
-            }
-        }
     }
 }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.dom4j.Element;
+import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.jid.OccupantJid;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.jid.RoomJid;
@@ -279,7 +280,7 @@ final class Room {
         if (subject != null) {
             subjectMessage = subject.createCopy();
             // XEP-0203: when the subject was set and by whom, not when the newcomer joined.
-            Element delay = subjectMessage.getElement().addElement("delay", Namespaces.DELAY);
+            Element delay = subjectMessage.getElement().addElement("delay", XmlNamespaces.DELAY);
             delay.addAttribute("from", subject.getFrom().toString());
             delay.addAttribute("stamp", subjectSetAt.toString());
         } else {
@@ -295,7 +296,7 @@ final class Room {
     /** A logged message as sent later: with an XEP-0203 delay saying when the room received it. */
     Message delayed(History.Entry entry) {
         Message m = entry.broadcast().createCopy();
-        Element delay = m.getElement().addElement("delay", Namespaces.DELAY);
+        Element delay = m.getElement().addElement("delay", XmlNamespaces.DELAY);
         delay.addAttribute("from", jid.toString());
         delay.addAttribute("stamp", entry.at().toString());
         return m;

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.reconmuc.codec.batch.Batch;
 import org.reconmuc.component.consistency.Aggregation;
 import org.reconmuc.component.consistency.ConsistencyEngine;
 import org.reconmuc.component.consistency.Delivery;
@@ -17,7 +18,6 @@ import org.reconmuc.component.consistency.FilterKey;
 import org.reconmuc.component.consistency.Reader;
 import org.reconmuc.component.consistency.Requirements;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
-import org.reconmuc.component.protocol.Batches;
 import org.reconmuc.component.protocol.MessageMarks;
 import org.reconmuc.component.protocol.ProtocolException;
 import org.reconmuc.component.protocol.RequirementsRequest;
@@ -195,7 +195,7 @@ final class RoomConsistency {
                 items.add(e.forwardedXml(roomJid));
             }
         }
-        String batch = mode == Aggregation.DEFLATE ? Batches.deflate(items, DEFLATE_LEVEL).asXML() : Batches.plainXml(items);
+        String batch = mode == Aggregation.DEFLATE ? Batch.deflate(items, DEFLATE_LEVEL) : Batch.plain(items);
         Message m = new PrerenderedMessage(batch);
         m.setType(Message.Type.groupchat);
         m.setFrom(room.jid().jid());

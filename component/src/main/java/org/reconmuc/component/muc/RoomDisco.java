@@ -1,8 +1,8 @@
 package org.reconmuc.component.muc;
 
 import org.dom4j.Element;
+import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
-import org.reconmuc.component.protocol.ReconMucNamespaces;
 import org.xmpp.packet.IQ;
 
 /** Service discovery of one room (XEP-0045 §6.4 room info, §6.5 room items). */
@@ -31,10 +31,10 @@ final class RoomDisco {
         feature(query, Namespaces.DISCO_INFO);
         feature(query, Namespaces.DISCO_ITEMS);
         feature(query, Namespaces.PING);
-        feature(query, Namespaces.STANZA_ID);
+        feature(query, XmlNamespaces.STANZA_ID);
         feature(query, STABLE_ID);
         feature(query, SELF_PING_OPTIMIZATION);
-        feature(query, ReconMucNamespaces.RECONMUC);
+        feature(query, XmlNamespaces.RECONMUC);
         feature(query, RoomRegistration.NAMESPACE);
         if (room.hasOccupantIds()) {
             feature(query, OccupantIds.NAMESPACE);
@@ -58,7 +58,7 @@ final class RoomDisco {
         // XEP-0128: the relaxed-consistency limits a client must respect.
         Element limits = query.addElement("x", Namespaces.DATA_FORMS);
         limits.addAttribute("type", "result");
-        field(limits, "FORM_TYPE", "hidden", ReconMucNamespaces.LIMITS_FORM_TYPE);
+        field(limits, "FORM_TYPE", "hidden", XmlNamespaces.LIMITS_FORM_TYPE);
         field(limits, "max-filter-entries", "text-single", Integer.toString(room.context().config().maxFilterEntries()));
         field(limits, "max-time", "text-single", Integer.toString(room.context().config().maxTimeSeconds()));
         field(limits, "max-volume", "text-single", Integer.toString(room.consistency().historyCapacity()));

@@ -1,10 +1,10 @@
 package org.reconmuc.component.muc;
 
 import org.dom4j.Element;
+import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.jid.OccupantJid;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
-import org.reconmuc.component.protocol.ReconMucNamespaces;
 import org.reconmuc.component.protocol.RequirementsRequest;
 import org.xmpp.packet.IQ;
 
@@ -52,7 +52,7 @@ final class RoomIqs {
             RoomOwner.handle(room, iq, session, sender);
         } else if (Namespaces.PING.equals(ns) && get) {
             room.send(IQ.createResultIQ(iq));
-        } else if (ReconMucNamespaces.isRequirementsNamespace(ns)
+        } else if (XmlNamespaces.isRequirementsNamespace(ns)
                 && RequirementsRequest.ELEMENT.equals(query.getName())) {
             room.consistency().handleIq(iq, sender);
         } else {

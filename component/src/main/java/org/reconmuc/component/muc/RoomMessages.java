@@ -1,11 +1,11 @@
 package org.reconmuc.component.muc;
 
 import org.dom4j.Element;
+import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.jid.OccupantJid;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.protocol.MessageMarks;
-import org.reconmuc.component.protocol.ReconMucNamespaces;
 import org.xmpp.packet.JID;
 import org.xmpp.packet.Message;
 
@@ -82,7 +82,7 @@ final class RoomMessages {
             return;
         }
         String stanzaId = room.ids().stanzaId(room.history().head() + 1);
-        Element id = out.getElement().addElement("stanza-id", Namespaces.STANZA_ID);
+        Element id = out.getElement().addElement("stanza-id", XmlNamespaces.STANZA_ID);
         id.addAttribute("id", stanzaId);
         id.addAttribute("by", room.jid().toString());
         room.consistency().post(out, sender, message, stanzaId);
@@ -91,12 +91,12 @@ final class RoomMessages {
     /** A client must not pass off its own stanza-id or MUC status as the room's (XEP-0359 §5). */
     private static void stripRoomClaims(Message out, Room room) {
         for (Element child : out.getElement().elements()) {
-            boolean forgedId = "stanza-id".equals(child.getName()) && Namespaces.STANZA_ID.equals(child.getNamespaceURI())
+            boolean forgedId = "stanza-id".equals(child.getName()) && XmlNamespaces.STANZA_ID.equals(child.getNamespaceURI())
                     && room.jid().toString().equals(child.attributeValue("by"));
             boolean forgedUser = Namespaces.MUC_USER.equals(child.getNamespaceURI());
-            boolean forgedDelay = Namespaces.DELAY.equals(child.getNamespaceURI());
+            boolean forgedDelay = XmlNamespaces.DELAY.equals(child.getNamespaceURI());
             // Only the room makes batches and the like; a client may only tag topics (reconmuc.md §8.2).
-            boolean forgedProtocol = ReconMucNamespaces.isRequirementsNamespace(child.getNamespaceURI())
+            boolean forgedProtocol = XmlNamespaces.isRequirementsNamespace(child.getNamespaceURI())
                     && !MessageMarks.TOPIC.equals(child.getName());
             if (forgedId || forgedUser || forgedDelay || forgedProtocol) {
                 out.getElement().remove(child);

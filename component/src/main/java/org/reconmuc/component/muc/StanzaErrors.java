@@ -3,6 +3,7 @@ package org.reconmuc.component.muc;
 import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.dom4j.QName;
+import org.reconmuc.codec.XmlNamespaces;
 import org.xmpp.packet.IQ;
 import org.xmpp.packet.Message;
 import org.xmpp.packet.Packet;
@@ -87,9 +88,9 @@ public final class StanzaErrors {
     public static Element errorElement(Condition condition, String type, String text) {
         Element error = DocumentHelper.createElement("error");
         error.addAttribute("type", type);
-        error.add(DocumentHelper.createElement(QName.get(condition.element, Namespaces.STANZAS)));
+        error.add(DocumentHelper.createElement(QName.get(condition.element, XmlNamespaces.STANZAS)));
         if (text != null) {
-            Element t = DocumentHelper.createElement(QName.get("text", Namespaces.STANZAS));
+            Element t = DocumentHelper.createElement(QName.get("text", XmlNamespaces.STANZAS));
             t.addAttribute(QName.get("lang", "xml", "http://www.w3.org/XML/1998/namespace"), "en");
             t.setText(text);
             error.add(t);
@@ -105,7 +106,7 @@ public final class StanzaErrors {
         }
         for (Object o : error.getElement().elements()) {
             Element e = (Element) o;
-            if (Namespaces.STANZAS.equals(e.getNamespaceURI()) && !"text".equals(e.getName())) {
+            if (XmlNamespaces.STANZAS.equals(e.getNamespaceURI()) && !"text".equals(e.getName())) {
                 return e.getName();
             }
         }

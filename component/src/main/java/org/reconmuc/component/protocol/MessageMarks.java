@@ -2,9 +2,9 @@ package org.reconmuc.component.protocol;
 
 import java.util.LinkedHashSet;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.dom4j.Element;
+import org.reconmuc.codec.Topics;
+import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.consistency.FilterKey;
 
 /**
@@ -14,11 +14,8 @@ import org.reconmuc.component.consistency.FilterKey;
  */
 public final class MessageMarks {
     public static final String TOPIC = "topic";
-    /** A '#' at a word start, then 1 to 64 letters, digits, '_' or '-' (a longer run is no hashtag). */
-    private static final Pattern HASHTAG =
-            Pattern.compile("(?<![\\p{L}\\p{Nd}_#&])#([\\p{L}\\p{Nd}_-]{1,64})(?![\\p{L}\\p{Nd}_-])");
-    /** A service considers at most this many topics, or addressees, per message (reconmuc.md §5.3). */
-    public static final int MAX_MARKS = 16;
+    /** A service considers at most this many topics, or addressees, per message (reconmuc.md §5.3, §5.5). */
+    public static final int MAX_MARKS = Topics.MAX_PER_MESSAGE;
     /** A nick address is at most this long, so the prefix scan is bounded. */
     private static final int MAX_NICK = 64;
 
@@ -30,19 +27,18 @@ public final class MessageMarks {
         Set<FilterKey> topics = new LinkedHashSet<>();
         boolean tagged = false;
         for (Element child : message.elements()) {
-            if (TOPIC.equals(child.getName()) && ReconMucNamespaces.isRequirementsNamespace(child.getNamespaceURI())) {
+            if (TOPIC.equals(child.getName()) && XmlNamespaces.isRequirementsNamespace(child.getNamespaceURI())) {
                 tagged = true;
-                String t = FilterKey.normalizeTopic(child.getText());
-                if (!t.isEmpty() && t.length() <= RequirementsRequest.MAX_TOPIC && topics.size() < MAX_MARKS) {
+                String t = Topics.normalize(child.getText());
+                if (Topics.isValid(t) && topics.size() < MAX_MARKS) {
                     topics.add(FilterKey.topic(t));
                 }
             }
         }
         String body = message.elementText("body");
         if (!tagged && body != null) {
-            Matcher m = HASHTAG.matcher(body);
-            while (m.find() && topics.size() < MAX_MARKS) {
-                topics.add(FilterKey.topic(m.group(1)));
+            for (String tag : Topics.hashtags(body)) {
+                topics.add(FilterKey.topic(tag));
             }
         }
         return topics;
@@ -64,7 +60,7 @@ public final class MessageMarks {
 
     private static Element reply(Element message) {
         for (Element child : message.elements()) {
-            if ("reply".equals(child.getName()) && ReconMucNamespaces.REPLY.equals(child.getNamespaceURI())) {
+            if ("reply".equals(child.getName()) && XmlNamespaces.REPLY.equals(child.getNamespaceURI())) {
                 return child;
             }
         }
@@ -112,7 +108,7 @@ public final class MessageMarks {
         }
         String prefix = "xmpp:" + roomJid + "/";
         for (Element child : message.elements()) {
-            if ("reference".equals(child.getName()) && ReconMucNamespaces.REFERENCE.equals(child.getNamespaceURI())
+            if ("reference".equals(child.getName()) && XmlNamespaces.REFERENCE.equals(child.getNamespaceURI())
                     && "mention".equals(child.attributeValue("type"))) {
                 String uri = child.attributeValue("uri");
                 if (uri != null && uri.startsWith(prefix) && uri.length() > prefix.length() && nicks.size() < MAX_MARKS) {

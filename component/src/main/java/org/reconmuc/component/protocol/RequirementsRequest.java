@@ -7,12 +7,14 @@ import javax.xml.validation.Validator;
 import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.dom4j.QName;
+import org.reconmuc.codec.SecureXml;
+import org.reconmuc.codec.Topics;
+import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.consistency.Aggregation;
 import org.reconmuc.component.consistency.FilterKey;
 import org.reconmuc.component.consistency.Requirements;
 import org.reconmuc.component.protocol.ProtocolException.Kind;
 import org.reconmuc.spec.Schemas;
-import org.reconmuc.spec.SecureXml;
 import org.xml.sax.SAXException;
 
 /**
@@ -23,8 +25,6 @@ public record RequirementsRequest(String namespace, List<Entry> entries, Long ti
         Aggregation aggregation, boolean standard) {
 
     public static final String ELEMENT = "consistency-requirements";
-    /** Longest topic, after normalisation (reconmuc.md §5.3). */
-    public static final int MAX_TOPIC = 64;
 
     /** One {@code <filter-entry/>}: add ({@code active}) or remove a filter. */
     public record Entry(FilterKey key, boolean active) {
@@ -37,8 +37,8 @@ public record RequirementsRequest(String namespace, List<Entry> entries, Long ti
     /** Parses the element; malformed content is a {@link Kind#BAD_REQUEST} with a reason. */
     public static RequirementsRequest parse(Element e) throws ProtocolException {
         String ns = e.getNamespaceURI();
-        if (!ELEMENT.equals(e.getName()) || !ReconMucNamespaces.isRequirementsNamespace(ns)) {
-            throw new ProtocolException(Kind.BAD_REQUEST, "expected <" + ELEMENT + " xmlns='" + ReconMucNamespaces.RECONMUC + "'/>");
+        if (!ELEMENT.equals(e.getName()) || !XmlNamespaces.isRequirementsNamespace(ns)) {
+            throw new ProtocolException(Kind.BAD_REQUEST, "expected <" + ELEMENT + " xmlns='" + XmlNamespaces.RECONMUC + "'/>");
         }
         List<Entry> entries = new ArrayList<>();
         Long time = null;
@@ -117,9 +117,8 @@ public record RequirementsRequest(String namespace, List<Entry> entries, Long ti
                 throw new ProtocolException(Kind.BAD_REQUEST, "'active' must be true or false, not '" + active + "'");
             }
             if (kind == FilterKey.Kind.TOPIC) {
-                String topic = FilterKey.normalizeTopic(value);
-                if (topic.isEmpty() || topic.length() > MAX_TOPIC) {
-                    throw new ProtocolException(Kind.BAD_REQUEST, "a topic has 1 to " + MAX_TOPIC
+                if (!Topics.isValid(Topics.normalize(value))) {
+                    throw new ProtocolException(Kind.BAD_REQUEST, "a topic has 1 to " + Topics.MAX_LENGTH
                             + " characters after an optional '#', not '" + value + "'");
                 }
             }

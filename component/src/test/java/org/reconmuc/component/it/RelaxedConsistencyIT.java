@@ -25,9 +25,9 @@ import org.junit.jupiter.api.TestInstance;
 import org.jxmpp.jid.EntityBareJid;
 import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
+import org.reconmuc.codec.XmlNamespaces;
+import org.reconmuc.component.testing.Dom4jBatches;
 import org.reconmuc.servers.XmppServer;
-import org.reconmuc.component.protocol.Batches;
-import org.reconmuc.component.protocol.ReconMucNamespaces;
 
 /**
  * Relaxed consistency as real Smack clients see it through a real server: the paper's Figure 1
@@ -36,7 +36,7 @@ import org.reconmuc.component.protocol.ReconMucNamespaces;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class RelaxedConsistencyIT {
-    private static final String NS = ReconMucNamespaces.RECONMUC;
+    private static final String NS = XmlNamespaces.RECONMUC;
     private static final long WAIT_MS = 10_000;
 
     private LiveService live;
@@ -122,7 +122,7 @@ abstract class RelaxedConsistencyIT {
         assertThat(ext).as("a batch").isInstanceOf(StandardExtensionElement.class);
         Element batch = DocumentHelper.parseText(ext.toXML().toString()).getRootElement();
         List<String> bodies = new ArrayList<>();
-        for (Element forwarded : Batches.items(batch)) {
+        for (Element forwarded : Dom4jBatches.items(batch)) {
             assertThat(forwarded.element("delay")).as("each item has its XEP-0203 delay").isNotNull();
             bodies.add(forwarded.element("message").elementText("body"));
         }

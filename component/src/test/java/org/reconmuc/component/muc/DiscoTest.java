@@ -7,6 +7,7 @@ import static org.reconmuc.component.muc.MucBench.errorCondition;
 import java.util.List;
 import org.dom4j.Element;
 import org.junit.jupiter.api.Test;
+import org.reconmuc.codec.XmlNamespaces;
 import org.xmpp.packet.Packet;
 
 class DiscoTest {
@@ -39,7 +40,7 @@ class DiscoTest {
         Element info = query("nurse@capulet.lit/x", ROOM, Namespaces.DISCO_INFO);
         List<String> features = info.elements("feature").stream().map(f -> f.attributeValue("var")).toList();
         assertThat(features).contains(Namespaces.MUC, "muc_public", "muc_temporary", "muc_open", "muc_unmoderated",
-                "muc_semianonymous", "muc_unsecured", Namespaces.STANZA_ID);
+                "muc_semianonymous", "muc_unsecured", XmlNamespaces.STANZA_ID);
         Element form = info.element("x");
         String occupants = form.elements("field").stream()
                 .filter(f -> "muc#roominfo_occupants".equals(f.attributeValue("var")))

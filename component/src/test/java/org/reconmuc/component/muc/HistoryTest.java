@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 import org.dom4j.Element;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.config.ServiceConfig;
 import org.xmpp.packet.Message;
 import org.xmpp.packet.Packet;
@@ -44,10 +45,10 @@ class HistoryTest {
         List<Message> history = juliet.stream().filter(p -> p instanceof Message m && m.getBody() != null)
                 .map(p -> (Message) p).collect(Collectors.toList());
         assertThat(history).extracting(Message::getBody).containsExactly("line 2", "line 3", "line 4", "line 5");
-        Element delay = history.get(0).getChildElement("delay", Namespaces.DELAY);
+        Element delay = history.get(0).getChildElement("delay", XmlNamespaces.DELAY);
         assertThat(delay.attributeValue("stamp")).isEqualTo("2026-01-01T10:01:00Z");
         assertThat(delay.attributeValue("from")).isEqualTo(ROOM);
-        assertThat(history.get(0).getChildElement("stanza-id", Namespaces.STANZA_ID)).isNotNull();
+        assertThat(history.get(0).getChildElement("stanza-id", XmlNamespaces.STANZA_ID)).isNotNull();
         assertThat(history.get(0).getFrom().toString()).isEqualTo(ROOM + "/Romeo");
         Message last = (Message) juliet.get(juliet.size() - 1);
         assertThat(last.getElement().element("subject")).as("the subject closes the history").isNotNull();

@@ -9,6 +9,7 @@ import java.util.List;
 import org.dom4j.Element;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.reconmuc.codec.XmlNamespaces;
 import org.xmpp.packet.Message;
 import org.xmpp.packet.Packet;
 
@@ -34,14 +35,14 @@ class MessagesTest {
             assertThat(m.getType()).isEqualTo(Message.Type.groupchat);
             assertThat(m.getID()).isEqualTo("abc");
             assertThat(m.getBody()).isEqualTo("Wherefore art thou?");
-            assertThat(m.getChildElement("origin-id", Namespaces.STANZA_ID).attributeValue("id")).isEqualTo("orig-1");
-            List<Element> ids = m.getElement().elements(org.dom4j.QName.get("stanza-id", Namespaces.STANZA_ID));
+            assertThat(m.getChildElement("origin-id", XmlNamespaces.STANZA_ID).attributeValue("id")).isEqualTo("orig-1");
+            List<Element> ids = m.getElement().elements(org.dom4j.QName.get("stanza-id", XmlNamespaces.STANZA_ID));
             assertThat(ids).hasSize(1);
             assertThat(ids.get(0).attributeValue("by")).isEqualTo(ROOM);
             assertThat(ids.get(0).attributeValue("id")).isNotEqualTo("forged").isNotBlank();
         }
-        assertThat(toRomeo.getChildElement("stanza-id", Namespaces.STANZA_ID).attributeValue("id"))
-                .isEqualTo(echo.getChildElement("stanza-id", Namespaces.STANZA_ID).attributeValue("id"));
+        assertThat(toRomeo.getChildElement("stanza-id", XmlNamespaces.STANZA_ID).attributeValue("id"))
+                .isEqualTo(echo.getChildElement("stanza-id", XmlNamespaces.STANZA_ID).attributeValue("id"));
     }
 
     @Test
@@ -71,7 +72,7 @@ class MessagesTest {
             muc.clock.advance(java.time.Duration.ofSeconds(1));
         }
         for (Packet p : muc.receivedBy("romeo@montague.lit/phone")) {
-            Element sid = ((Message) p).getChildElement("stanza-id", Namespaces.STANZA_ID);
+            Element sid = ((Message) p).getChildElement("stanza-id", XmlNamespaces.STANZA_ID);
             if (((Message) p).getBody() == null) {
                 assertThat(sid).as("a chat state is not logged").isNull();
             } else {

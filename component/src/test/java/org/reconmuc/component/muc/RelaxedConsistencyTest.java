@@ -11,8 +11,8 @@ import org.dom4j.Element;
 import org.dom4j.QName;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.reconmuc.component.protocol.Batches;
-import org.reconmuc.component.protocol.ReconMucNamespaces;
+import org.reconmuc.codec.XmlNamespaces;
+import org.reconmuc.component.testing.Dom4jBatches;
 import org.xmpp.packet.Message;
 import org.xmpp.packet.Packet;
 
@@ -21,7 +21,7 @@ class RelaxedConsistencyTest {
     static final String ALICE = "alice@wonderland.lit/laptop";
     static final String BOB = "bob@builder.lit/phone";
     static final String CAROL = "carol@xmas.lit/pc";
-    private static final String NS = ReconMucNamespaces.RECONMUC;
+    private static final String NS = XmlNamespaces.RECONMUC;
 
     private final MucBench muc = new MucBench();
 
@@ -46,7 +46,7 @@ class RelaxedConsistencyTest {
         muc.send("<message from='" + who + "' to='" + ROOM + "' type='groupchat' id='" + body.hashCode() + "'><body>" + body
                 + "</body>" + extra + "</message>");
         Message echo = (Message) muc.lastReceivedBy(who);
-        return echo.getChildElement("stanza-id", Namespaces.STANZA_ID).attributeValue("id");
+        return echo.getChildElement("stanza-id", XmlNamespaces.STANZA_ID).attributeValue("id");
     }
 
     private static List<String> bodies(List<Packet> packets) {
@@ -59,7 +59,7 @@ class RelaxedConsistencyTest {
             Element batch = m.getElement().element(QName.get("batch", NS));
             if (batch != null) {
                 try {
-                    for (Element f : Batches.items(batch)) {
+                    for (Element f : Dom4jBatches.items(batch)) {
                         bodies.add("[batch] " + f.element("message").elementText("body"));
                     }
                 } catch (Exception e) {
@@ -91,7 +91,7 @@ class RelaxedConsistencyTest {
         assertThat(bodies(flushed)).containsExactly("[batch] The new movie is out");
         Element item = flushed.get(0).getElement().element(QName.get("batch", NS)).element("forwarded");
         assertThat(item.element("delay").attributeValue("stamp")).isEqualTo("2026-01-01T10:00:05Z");
-        assertThat(item.element("message").element(QName.get("stanza-id", Namespaces.STANZA_ID))).isNotNull();
+        assertThat(item.element("message").element(QName.get("stanza-id", XmlNamespaces.STANZA_ID))).isNotNull();
     }
 
     @Test
@@ -183,8 +183,8 @@ class RelaxedConsistencyTest {
                 .isLessThan(Integer.parseInt(deflated.attributeValue("size")));
         try {
             // <x></x> and <x/> are the same element; compare with empty elements written one way.
-            List<String> a = Batches.items(deflated).stream().map(e -> e.asXML().replaceAll("<([^<>/]+)></[^<>]+>", "<$1/>")).toList();
-            List<String> b = Batches.items(plain).stream().map(e -> e.asXML().replaceAll("<([^<>/]+)></[^<>]+>", "<$1/>")).toList();
+            List<String> a = Dom4jBatches.items(deflated).stream().map(e -> e.asXML().replaceAll("<([^<>/]+)></[^<>]+>", "<$1/>")).toList();
+            List<String> b = Dom4jBatches.items(plain).stream().map(e -> e.asXML().replaceAll("<([^<>/]+)></[^<>]+>", "<$1/>")).toList();
             assertThat(a).isEqualTo(b).hasSize(2);
         } catch (Exception e) {
             throw new AssertionError(e);
@@ -199,7 +199,7 @@ class RelaxedConsistencyTest {
         muc.advance(Duration.ofSeconds(30));
         List<Packet> alice = muc.receivedBy(ALICE);
         assertThat(bodies(alice)).containsExactly("one", "two");
-        assertThat(alice).allMatch(p -> ((Message) p).getChildElement("delay", Namespaces.DELAY) != null);
+        assertThat(alice).allMatch(p -> ((Message) p).getChildElement("delay", XmlNamespaces.DELAY) != null);
     }
 
     @Test

@@ -2,7 +2,6 @@ package org.reconmuc.component.muc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.StringWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,15 +11,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import javax.xml.transform.OutputKeys;
-import javax.xml.transform.TransformerFactory;
-import javax.xml.transform.dom.DOMSource;
-import javax.xml.transform.stream.StreamResult;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.reconmuc.codec.SecureXml;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.spec.DomBatches;
 import org.reconmuc.spec.Scenarios;
-import org.reconmuc.spec.SecureXml;
 import org.reconmuc.spec.TemplateMatcher;
 import org.w3c.dom.Attr;
 import org.w3c.dom.Element;
@@ -243,15 +239,7 @@ class ScenarioConformanceTest {
     }
 
     private static String xml(Element e) {
-        try {
-            var t = TransformerFactory.newInstance().newTransformer();
-            t.setOutputProperty(OutputKeys.OMIT_XML_DECLARATION, "yes");
-            StringWriter w = new StringWriter();
-            t.transform(new DOMSource(e), new StreamResult(w));
-            return w.toString();
-        } catch (Exception ex) {
-            throw new IllegalStateException(ex);
-        }
+        return DomBatches.xml(e);
     }
 
     /** As the server hands a stanza to a component: the stream's default namespace left implicit. */

@@ -7,10 +7,10 @@ import static org.reconmuc.component.muc.MucBench.statusCodes;
 
 import java.time.Duration;
 import java.util.List;
-
 import org.dom4j.Element;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.reconmuc.codec.XmlNamespaces;
 import org.xmpp.packet.Message;
 import org.xmpp.packet.Packet;
 
@@ -90,14 +90,14 @@ class Xep0045DetailsTest {
         muc.send("<presence from='" + NURSE + "' to='" + ROOM + "/Nurse'><x xmlns='http://jabber.org/protocol/muc'/></presence>");
         Message subject = (Message) muc.lastReceivedBy(NURSE);
         assertThat(subject.getSubject()).isEqualTo("Verona");
-        Element delay = subject.getChildElement("delay", Namespaces.DELAY);
+        Element delay = subject.getChildElement("delay", XmlNamespaces.DELAY);
         assertThat(delay).as("XEP-0203 delay on the subject").isNotNull();
         assertThat(delay.attributeValue("stamp")).isEqualTo(setAt);
         assertThat(delay.attributeValue("from")).isEqualTo(ROOM + "/Romeo");
 
         // Those in the room when it was set got it live, without a delay.
         muc.send("<message from='" + ROMEO + "' to='" + ROOM + "' type='groupchat'><subject>Mantua</subject></message>");
-        assertThat(((Message) muc.lastReceivedBy(JULIET)).getChildElement("delay", Namespaces.DELAY)).isNull();
+        assertThat(((Message) muc.lastReceivedBy(JULIET)).getChildElement("delay", XmlNamespaces.DELAY)).isNull();
     }
 
     private static String occupantId(Packet p) {

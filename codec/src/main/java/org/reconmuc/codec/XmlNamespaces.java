@@ -1,0 +1,36 @@
+package org.reconmuc.codec;
+
+/**
+ * The XML namespaces of the protocol ({@code xep-spec/reconmuc.md}) and of the standards its
+ * elements are built from: the one place every module takes them from.
+ */
+public final class XmlNamespaces {
+    /** The protocol, version 0; also the disco#info feature a client checks before opting in. */
+    public static final String RECONMUC = "urn:reconmuc:0";
+    /** The seed paper's namespace, accepted with the semantics of {@link #RECONMUC} (reconmuc.md §5.11). */
+    public static final String JOOM = "http://joom.com/extensions";
+    /** FORM_TYPE of the XEP-0128 extended disco#info form that advertises a room's limits (§7). */
+    public static final String LIMITS_FORM_TYPE = RECONMUC + "#limits";
+
+    public static final String JABBER_CLIENT = "jabber:client";
+    /** XEP-0297 Stanza Forwarding: the items of a batch. */
+    public static final String FORWARD = "urn:xmpp:forward:0";
+    /** XEP-0203 Delayed Delivery. */
+    public static final String DELAY = "urn:xmpp:delay";
+    /** XEP-0359 Unique and Stable Stanza IDs. */
+    public static final String STANZA_ID = "urn:xmpp:sid:0";
+    /** XEP-0461 Message Replies. */
+    public static final String REPLY = "urn:xmpp:reply:0";
+    /** XEP-0372 References (mentions). */
+    public static final String REFERENCE = "urn:xmpp:reference:0";
+    /** RFC 6120 stanza error conditions. */
+    public static final String STANZAS = "urn:ietf:params:xml:ns:xmpp-stanzas";
+
+    private XmlNamespaces() {
+    }
+
+    /** Whether requirements and topics may be in {@code ns}: this protocol's or the paper's namespace. */
+    public static boolean isRequirementsNamespace(String ns) {
+        return RECONMUC.equals(ns) || JOOM.equals(ns);
+    }
+}

@@ -1,0 +1,38 @@
+package org.reconmuc.codec.batch;
+
+/**
+ * How a batch carries its items: the value of its {@code encoding} attribute (reconmuc.md §5.9).
+ * One seam of the codec: a new encoding is a constant here, a writer in {@link Batch} and a case
+ * in {@link BatchDecoder#decode} (an encoding with state across batches keeps it in the decoder,
+ * which is one per receiving session).
+ */
+public enum BatchEncoding {
+    /** No {@code encoding} attribute: the items are the batch's child elements. */
+    PLAIN(null),
+    /**
+     * {@code encoding='deflate'}: the items' UTF-8 bytes concatenated, compressed as one raw
+     * DEFLATE stream, base64 text; {@code size} and {@code compressed-size} give both lengths.
+     */
+    DEFLATE("deflate");
+
+    private final String attributeValue;
+
+    BatchEncoding(String attributeValue) {
+        this.attributeValue = attributeValue;
+    }
+
+    /** The {@code encoding} attribute's value, or null when the attribute is absent. */
+    public String attributeValue() {
+        return attributeValue;
+    }
+
+    /** The encoding an {@code encoding} attribute names (null: absent), or null if this codec does not know it. */
+    public static BatchEncoding fromAttribute(String value) {
+        for (BatchEncoding e : values()) {
+            if (e.attributeValue == null ? value == null : e.attributeValue.equals(value)) {
+                return e;
+            }
+        }
+        return null;
+    }
+}
