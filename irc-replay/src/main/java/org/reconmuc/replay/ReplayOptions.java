@@ -175,7 +175,10 @@ final class ReplayOptions {
             throw new IllegalArgumentException("--link veth needs --component process (the component runs beside the server,"
                     + " in its namespace, so that its own traffic does not cross the measured link)");
         }
-        o.scenarios(); // validates
+        List<String> labels = o.scenarios().stream().map(Scenario::label).toList();   // validates each
+        if (new java.util.HashSet<>(labels).size() != labels.size()) {
+            throw new IllegalArgumentException("a scenario is named twice: " + labels);
+        }
         if (o.logs == null) {
             o.logs = IrcLogs.defaultDir();
         }
