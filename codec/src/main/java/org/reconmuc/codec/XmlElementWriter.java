@@ -16,9 +16,20 @@ public final class XmlElementWriter {
     private final List<String> names = new ArrayList<>();
     private final List<List<String[]>> declared = new ArrayList<>();
     private boolean startTagOpen;
+    /** The default namespace in scope where the written element will stand ("" at the root of a document). */
+    private final String inheritedDefault;
 
     public XmlElementWriter(StringBuilder out) {
+        this(out, "");
+    }
+
+    /**
+     * A writer for an element that will stand where {@code inheritedDefault} is the default
+     * namespace (e.g. inside a batch: {@code urn:reconmuc:0}): elements in it need no declaration.
+     */
+    public XmlElementWriter(StringBuilder out, String inheritedDefault) {
         this.out = out;
+        this.inheritedDefault = inheritedDefault;
     }
 
     /** How many elements are open. */
@@ -108,7 +119,7 @@ public final class XmlElementWriter {
                 }
             }
         }
-        return prefix.isEmpty() ? "" : null; // outside the copied element: no default namespace, no prefixes
+        return prefix.isEmpty() ? inheritedDefault : null; // outside the copied element: what it inherits, no prefixes
     }
 
     private static String nullToEmpty(String s) {

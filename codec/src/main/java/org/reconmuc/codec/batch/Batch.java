@@ -20,6 +20,12 @@ public final class Batch {
     public static final String FORM = "form";
     public static final String SIZE = "size";
     public static final String COMPRESSED_SIZE = "compressed-size";
+    /** Compact form: when the room received the first item (XEP-0082, whole seconds). */
+    public static final String STAMP = "stamp";
+    /** Compact form: what the room's stanza-ids of the items start with. */
+    public static final String STANZA_ID_PREFIX = "sid";
+    /** Deflate stream: the batch's number in its session's stream. */
+    public static final String STREAM_NUMBER = "n";
 
     private Batch() {
     }
@@ -71,6 +77,105 @@ public final class Batch {
                 .append("\" ").append(SIZE).append("=\"").append(payload.length)
                 .append("\" ").append(COMPRESSED_SIZE).append("=\"").append(compressed.length).append("\">")
                 .append(base64).append("</").append(ELEMENT).append('>').toString();
+    }
+
+    /**
+     * A {@link BatchForm#COMPACT} batch of these items, in room order: {@code stamp} (the first
+     * item's second) and the stanza-ids' common prefix once on the batch; per item, a stanza-id
+     * suffix only where it is not the previous one plus one, and the seconds since the previous
+     * item only where they are not 0 (§5.9 rule 7).
+     */
+    public static String compact(List<CompactItem> items) {
+        StringBuilder xml = compactOpenTag(items, null);
+        return compactItems(xml.append('>'), items).append("</").append(ELEMENT).append('>').toString();
+    }
+
+    /**
+     * A compact batch in the session's {@link BatchEncoding#DEFLATE_STREAM}: the same attributes,
+     * and as text the base64 of its items compressed in {@code stream} by {@code deflater}.
+     */
+    public static String compactDeflateStream(List<CompactItem> items, DeflateStream stream, java.util.zip.Deflater deflater) {
+        byte[] payload = compactItems(new StringBuilder(items.size() * 200), items).toString().getBytes(StandardCharsets.UTF_8);
+        DeflateStream.Chunk chunk = stream.next(payload, deflater);
+        String base64 = Base64.getEncoder().encodeToString(chunk.bytes());
+        StringBuilder xml = compactOpenTag(items, BatchEncoding.DEFLATE_STREAM);
+        return xml.append(' ').append(STREAM_NUMBER).append("=\"").append(chunk.n()).append("\" ").append(SIZE).append("=\"")
+                .append(payload.length).append("\">").append(base64).append("</").append(ELEMENT).append('>').toString();
+    }
+
+    private static StringBuilder compactOpenTag(List<CompactItem> items, BatchEncoding encoding) {
+        StringBuilder xml = openTag(new StringBuilder(items.size() * 200 + 160), items.size())
+                .append(' ').append(FORM).append("=\"").append(BatchForm.COMPACT.attributeValue()).append('"');
+        if (encoding != null) {
+            xml.append(' ').append(ENCODING).append("=\"").append(encoding.attributeValue()).append('"');
+        }
+        xml.append(' ').append(STAMP).append("=\"").append(java.time.Instant.ofEpochSecond(
+                Math.floorDiv(items.get(0).atMillis(), 1000)).toString()).append('"');
+        String prefix = stanzaIdPrefix(items.get(0).stanzaId());
+        if (prefix != null) {
+            xml.append(' ').append(STANZA_ID_PREFIX).append("=\"");
+            XmlText.appendAttribute(xml, prefix).append('"');
+        }
+        return xml;
+    }
+
+    /** The items with their stanza-id and time attributes, relative to the batch and to each other. */
+    private static StringBuilder compactItems(StringBuilder xml, List<CompactItem> items) {
+        String prefix = stanzaIdPrefix(items.get(0).stanzaId());
+        long previousSecond = Math.floorDiv(items.get(0).atMillis(), 1000);
+        long previousSuffix = -1;
+        for (CompactItem item : items) {
+            xml.append(item.head());
+            long suffix = -1;
+            String sid = item.stanzaId();
+            if (sid != null) {
+                suffix = prefix == null ? -1 : base36Suffix(sid, prefix);
+                if (suffix < 0) {
+                    xml.append(' ').append(CompactItem.STANZA_ID).append("=\"");
+                    XmlText.appendAttribute(xml, sid).append('"');
+                } else if (suffix != previousSuffix + 1 || previousSuffix < 0) {
+                    xml.append(' ').append(CompactItem.STANZA_ID_SUFFIX).append("=\"").append(Long.toString(suffix, 36)).append('"');
+                }
+            }
+            previousSuffix = suffix;
+            long second = Math.floorDiv(item.atMillis(), 1000);
+            if (second != previousSecond) {
+                xml.append(' ').append(CompactItem.TIME_STEP).append("=\"").append(second - previousSecond).append('"');
+                previousSecond = second;
+            }
+            xml.append(item.rest());
+        }
+        return xml;
+    }
+
+    /**
+     * What a stanza-id minted as prefix + base-36 counter (how this project's rooms mint them)
+     * starts with, up to its last {@code -}; null if it is not of that shape.
+     */
+    static String stanzaIdPrefix(String stanzaId) {
+        if (stanzaId == null) {
+            return null;
+        }
+        int dash = stanzaId.lastIndexOf('-');
+        return dash > 0 && base36Suffix(stanzaId, stanzaId.substring(0, dash + 1)) >= 0 ? stanzaId.substring(0, dash + 1) : null;
+    }
+
+    /** The base-36 number {@code stanzaId} holds after {@code prefix} (lower case, no leading zero), or -1. */
+    static long base36Suffix(String stanzaId, String prefix) {
+        if (!stanzaId.startsWith(prefix)) {
+            return -1;
+        }
+        String suffix = stanzaId.substring(prefix.length());
+        if (suffix.isEmpty() || suffix.length() > 12 || (suffix.length() > 1 && suffix.charAt(0) == '0')) {
+            return -1;
+        }
+        for (int i = 0; i < suffix.length(); i++) {
+            char c = suffix.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'z')) {
+                return -1;
+            }
+        }
+        return Long.parseLong(suffix, 36);
     }
 
     private static StringBuilder openTag(StringBuilder xml, int count) {

@@ -7,7 +7,12 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Arrays;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.List;
+import java.util.zip.DataFormatException;
+import java.util.zip.Inflater;
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
@@ -27,6 +32,12 @@ import org.reconmuc.codec.XmlText;
  * the protocol does not define (except in other namespaces). A batch that breaks a rule is refused
  * whole with a {@link MalformedBatchException} naming the rule.
  *
+ * <p>A {@link BatchForm#COMPACT} batch is expanded to the same forwarded items a
+ * {@link BatchForm#FORWARDED} batch would hold; the expansion needs the room's bare JID (the
+ * batch's {@code from}). A {@link BatchEncoding#DEFLATE_STREAM} batch continues the session's
+ * stream: this decoder keeps its inflater, checks that the batches come numbered 1, 2, 3…, and
+ * after a gap or a corrupt batch refuses the stream's batches until one starts a new stream.
+ *
  * <p>Keep one decoder per receiving session: encodings that carry state from one batch to the
  * next keep it here. Not thread-safe.
  */
@@ -37,6 +48,9 @@ public final class BatchDecoder {
     private static final XMLInputFactory XML = SecureXml.inputFactory();
 
     private final int maxInflatedBytes;
+    /** The session's deflate stream: its inflater, the number the next batch must carry (0: none yet). */
+    private Inflater stream;
+    private int nextInStream;
 
     /** A decoder with the default limit {@link #DEFAULT_MAX_INFLATED_BYTES}. */
     public BatchDecoder() {
@@ -50,11 +64,21 @@ public final class BatchDecoder {
 
     /**
      * Decodes one {@code <batch xmlns='urn:reconmuc:0'/>} element given as XML text (its namespace
-     * declared on it, as any serialiser of a stanza's child writes it).
+     * declared on it, as any serialiser of a stanza's child writes it) of the forwarded form.
      *
      * @throws MalformedBatchException naming the first rule the batch breaks
      */
     public DecodedBatch decode(CharSequence batchXml) throws MalformedBatchException {
+        return decode(batchXml, null);
+    }
+
+    /**
+     * Decodes one batch from the room {@code roomJid} (the bare JID the batch came from), in any
+     * form: compact items are expanded to the forwarded items they stand for.
+     *
+     * @throws MalformedBatchException naming the first rule the batch breaks
+     */
+    public DecodedBatch decode(CharSequence batchXml, String roomJid) throws MalformedBatchException {
         try {
             XMLStreamReader r = XML.createXMLStreamReader(new StringReader(batchXml.toString()));
             try {
@@ -64,14 +88,14 @@ public final class BatchDecoder {
                             + "'/> but <" + r.getLocalName() + " xmlns='" + r.getNamespaceURI() + "'/>");
                 }
                 Header header = Header.read(r);
+                if (header.form == BatchForm.COMPACT && (roomJid == null || roomJid.isEmpty())) {
+                    throw new IllegalArgumentException("a compact batch is expanded with its room's JID: decode(xml, room)");
+                }
+                Expansion expansion = new Expansion(header, roomJid);
                 List<String> items = switch (header.encoding) {
-                    case PLAIN -> {
-                        if (header.size != null || header.compressedSize != null) {
-                            throw new MalformedBatchException("a plain batch has no size or compressed-size");
-                        }
-                        yield items(r, header.form);
-                    }
-                    case DEFLATE -> items(inflate(r, header), header.form);
+                    case PLAIN -> items(r, expansion);
+                    case DEFLATE -> items(inflate(r, header), expansion);
+                    case DEFLATE_STREAM -> items(inflateStream(r, header), expansion);
                 };
                 toEndOfDocument(r);
                 if (items.size() != header.count) {
@@ -87,14 +111,27 @@ public final class BatchDecoder {
         }
     }
 
+    /** Forgets the session's deflate stream (the room starts a new one, numbered from 1, after a rejoin). */
+    public void resetStream() {
+        if (stream != null) {
+            stream.end();
+        }
+        stream = null;
+        nextInStream = 0;
+    }
+
     /** The attributes of a batch element, checked. */
-    private record Header(int count, BatchEncoding encoding, BatchForm form, Integer size, Integer compressedSize) {
+    private record Header(int count, BatchEncoding encoding, BatchForm form, Integer size, Integer compressedSize,
+            Instant stamp, String stanzaIdPrefix, Integer streamNumber) {
         static Header read(XMLStreamReader r) throws MalformedBatchException {
             Integer count = null;
             Integer size = null;
             Integer compressedSize = null;
+            Integer streamNumber = null;
             String encoding = null;
             String form = null;
+            String stamp = null;
+            String sid = null;
             for (int i = 0; i < r.getAttributeCount(); i++) {
                 String ns = r.getAttributeNamespace(i);
                 if (ns != null && !ns.isEmpty()) {
@@ -106,8 +143,11 @@ public final class BatchDecoder {
                     case Batch.COUNT -> count = positive(name, value);
                     case Batch.SIZE -> size = positive(name, value);
                     case Batch.COMPRESSED_SIZE -> compressedSize = positive(name, value);
+                    case Batch.STREAM_NUMBER -> streamNumber = positive(name, value);
                     case Batch.ENCODING -> encoding = value;
                     case Batch.FORM -> form = value;
+                    case Batch.STAMP -> stamp = value;
+                    case Batch.STANZA_ID_PREFIX -> sid = value;
                     default -> throw new MalformedBatchException("unknown attribute '" + name + "' on a batch");
                 }
             }
@@ -122,7 +162,32 @@ public final class BatchDecoder {
             if (f == null) {
                 throw new MalformedBatchException("unknown form '" + form + "'");
             }
-            return new Header(count, e, f, size, compressedSize);
+            switch (e) {
+                case PLAIN -> require(size == null && compressedSize == null && streamNumber == null,
+                        "a plain batch has no size, compressed-size or n");
+                case DEFLATE -> require(size != null && compressedSize != null && streamNumber == null,
+                        "a deflate batch needs 'size' and 'compressed-size' (and no 'n')");
+                case DEFLATE_STREAM -> require(size != null && streamNumber != null && compressedSize == null,
+                        "a deflate-stream batch needs 'n' and 'size' (and no 'compressed-size')");
+            }
+            Instant at = null;
+            if (f == BatchForm.COMPACT) {
+                require(stamp != null, "a compact batch has a 'stamp'");
+                try {
+                    at = Instant.parse(stamp);
+                } catch (DateTimeParseException ex) {
+                    throw new MalformedBatchException("'stamp' is not an XEP-0082 date and time: '" + stamp + "'");
+                }
+            } else {
+                require(stamp == null && sid == null, "only a compact batch has 'stamp' and 'sid'");
+            }
+            return new Header(count, e, f, size, compressedSize, at, sid, streamNumber);
+        }
+
+        private static void require(boolean rule, String text) throws MalformedBatchException {
+            if (!rule) {
+                throw new MalformedBatchException(text);
+            }
         }
 
         private static int positive(String name, String value) throws MalformedBatchException {
@@ -140,28 +205,83 @@ public final class BatchDecoder {
 
     /** The payload of a deflate batch (the reader is at its start tag; leaves it at its end tag), as text. */
     private String inflate(XMLStreamReader r, Header header) throws XMLStreamException, MalformedBatchException {
-        if (header.size == null || header.compressedSize == null) {
-            throw new MalformedBatchException("a deflate batch needs 'size' and 'compressed-size'");
-        }
-        StringBuilder text = new StringBuilder();
-        while (r.next() != XMLStreamConstants.END_ELEMENT) {
-            switch (r.getEventType()) {
-                case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA, XMLStreamConstants.SPACE -> text.append(r.getText());
-                case XMLStreamConstants.START_ELEMENT -> throw new MalformedBatchException("a deflate batch has no child elements");
-                default -> throw refused(r.getEventType());
-            }
-        }
-        byte[] deflated;
-        try {
-            deflated = Base64.getDecoder().decode(XmlText.withoutWhiteSpace(text));
-        } catch (IllegalArgumentException e) {
-            throw new MalformedBatchException("the payload is not base64: " + e.getMessage(), e);
-        }
+        byte[] deflated = base64Text(r);
         if (deflated.length != header.compressedSize) {
             throw new MalformedBatchException("compressed-size is " + header.compressedSize + " but the payload has "
                     + deflated.length + " bytes");
         }
-        byte[] payload = RawDeflate.inflate(deflated, header.size, maxInflatedBytes);
+        return utf8(RawDeflate.inflate(deflated, header.size, maxInflatedBytes));
+    }
+
+    /**
+     * The payload of a deflate-stream batch, inflated by the session's stream: batch 1 starts a new
+     * stream; any other must be the one after the last. A gap or a corrupt batch loses the stream.
+     */
+    private String inflateStream(XMLStreamReader r, Header header) throws XMLStreamException, MalformedBatchException {
+        byte[] deflated = base64Text(r);
+        int n = header.streamNumber;
+        if (n == 1) {
+            resetStream();
+            stream = new Inflater(true);
+        } else if (stream == null || n != nextInStream) {
+            String expected = stream == null ? "a new stream (n='1')" : "n='" + nextInStream + "'";
+            resetStream();
+            throw new MalformedBatchException("deflate-stream batch n='" + n + "' where " + expected
+                    + " was due: the stream is lost; ask for the aggregation again to start a new one");
+        }
+        if (header.size > maxInflatedBytes) {
+            resetStream();
+            throw new MalformedBatchException("refusing to inflate a declared size of " + header.size
+                    + " bytes (the limit is " + maxInflatedBytes + ")");
+        }
+        byte[] input = Arrays.copyOf(deflated, deflated.length + DeflateStream.SYNC_TRAILER.length);
+        System.arraycopy(DeflateStream.SYNC_TRAILER, 0, input, deflated.length, DeflateStream.SYNC_TRAILER.length);
+        byte[] out = new byte[header.size + 1];
+        int produced = 0;
+        try {
+            stream.setInput(input);
+            while (produced < out.length) {
+                int k = stream.inflate(out, produced, out.length - produced);
+                if (k == 0) {
+                    break; // all input used (or a dictionary asked for, or the stream ended: checked below)
+                }
+                produced += k;
+            }
+            if (produced != header.size || !stream.needsInput() || stream.finished()) {
+                throw new MalformedBatchException(produced > header.size
+                        ? "the payload inflates to more than its size of " + header.size + " bytes"
+                        : stream.finished() ? "a deflate-stream batch ended the stream"
+                        : "size is " + header.size + " but the payload inflates to " + produced + " bytes");
+            }
+        } catch (DataFormatException e) {
+            resetStream();
+            throw new MalformedBatchException("the payload does not continue the deflate stream: " + e.getMessage(), e);
+        } catch (MalformedBatchException e) {
+            resetStream();
+            throw e;
+        }
+        nextInStream = n + 1;
+        return utf8(Arrays.copyOf(out, produced));
+    }
+
+    /** The base64 text of an encoded batch (the reader is at its start tag; leaves it at its end tag), decoded. */
+    private static byte[] base64Text(XMLStreamReader r) throws XMLStreamException, MalformedBatchException {
+        StringBuilder text = new StringBuilder();
+        while (r.next() != XMLStreamConstants.END_ELEMENT) {
+            switch (r.getEventType()) {
+                case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA, XMLStreamConstants.SPACE -> text.append(r.getText());
+                case XMLStreamConstants.START_ELEMENT -> throw new MalformedBatchException("an encoded batch has no child elements");
+                default -> throw refused(r.getEventType());
+            }
+        }
+        try {
+            return Base64.getDecoder().decode(XmlText.withoutWhiteSpace(text));
+        } catch (IllegalArgumentException e) {
+            throw new MalformedBatchException("the payload is not base64: " + e.getMessage(), e);
+        }
+    }
+
+    private static String utf8(byte[] payload) throws MalformedBatchException {
         try {
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(payload)).toString();
@@ -171,14 +291,16 @@ public final class BatchDecoder {
     }
 
     /**
-     * The items of an inflated payload: concatenated elements, each declaring its own namespaces,
-     * so they are read inside a wrapper that declares none.
+     * The items of an inflated payload: concatenated elements, read inside a wrapper that gives
+     * them the batch's namespace context (forwarded items declare their own; compact items stand
+     * in the batch's namespace).
      */
-    private static List<String> items(String payload, BatchForm form) throws XMLStreamException, MalformedBatchException {
-        XMLStreamReader r = XML.createXMLStreamReader(new StringReader("<payload>" + payload + "</payload>"));
+    private static List<String> items(String payload, Expansion expansion) throws XMLStreamException, MalformedBatchException {
+        String wrapper = expansion.header.form == BatchForm.COMPACT ? "<payload xmlns=\"" + Batch.NAMESPACE + "\">" : "<payload>";
+        XMLStreamReader r = XML.createXMLStreamReader(new StringReader(wrapper + payload + "</payload>"));
         try {
             toRootElement(r);
-            List<String> items = items(r, form);
+            List<String> items = items(r, expansion);
             toEndOfDocument(r);
             return items;
         } finally {
@@ -187,7 +309,8 @@ public final class BatchDecoder {
     }
 
     /** The items under the element the reader is at (leaves it at that element's end tag). */
-    private static List<String> items(XMLStreamReader r, BatchForm form) throws XMLStreamException, MalformedBatchException {
+    private static List<String> items(XMLStreamReader r, Expansion expansion) throws XMLStreamException, MalformedBatchException {
+        BatchForm form = expansion.header.form;
         List<String> items = new ArrayList<>();
         while (r.next() != XMLStreamConstants.END_ELEMENT) {
             switch (r.getEventType()) {
@@ -197,7 +320,7 @@ public final class BatchDecoder {
                                 + form.itemNamespace() + "'/> items, not <" + r.getLocalName() + " xmlns='"
                                 + r.getNamespaceURI() + "'/>");
                     }
-                    items.add(forwardedItem(r));
+                    items.add(form == BatchForm.COMPACT ? expansion.expand(r) : forwardedItem(r));
                 }
                 case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA, XMLStreamConstants.SPACE -> {
                     if (!XmlText.isWhiteSpace(r.getText())) {
@@ -248,6 +371,158 @@ public final class BatchDecoder {
                     + XmlNamespaces.JABBER_CLIENT + "'/>, not " + children);
         }
         return out.toString();
+    }
+
+    /**
+     * Expands compact items in order (§5.9 rule 7): each stands for the forwarded item
+     * {@code <forwarded><delay stamp from=room/><message from=room/n type=groupchat id>children
+     * <occupant-id/><stanza-id by=room/></message></forwarded>}, its time and stanza-id counted
+     * on from the previous item's.
+     */
+    private static final class Expansion {
+        final Header header;
+        final String room;
+        Instant at;
+        long previousSuffix = -1;
+
+        Expansion(Header header, String room) {
+            this.header = header;
+            this.room = room;
+            this.at = header.stamp;
+        }
+
+        String expand(XMLStreamReader r) throws XMLStreamException, MalformedBatchException {
+            String nick = null;
+            String id = null;
+            String occupantId = null;
+            String lang = null;
+            String suffix = null;
+            String stanzaId = null;
+            long step = 0;
+            for (int i = 0; i < r.getAttributeCount(); i++) {
+                String ns = r.getAttributeNamespace(i);
+                String name = r.getAttributeLocalName(i);
+                String value = r.getAttributeValue(i);
+                if (javax.xml.XMLConstants.XML_NS_URI.equals(ns) && "lang".equals(name)) {
+                    lang = value;
+                    continue;
+                }
+                if (ns != null && !ns.isEmpty()) {
+                    throw new MalformedBatchException("a compact item has no attribute '" + name + "' in " + ns);
+                }
+                switch (name) {
+                    case CompactItem.NICK -> nick = value;
+                    case CompactItem.ID -> id = value;
+                    case CompactItem.OCCUPANT_ID -> occupantId = value;
+                    case CompactItem.STANZA_ID_SUFFIX -> suffix = value;
+                    case CompactItem.STANZA_ID -> stanzaId = value;
+                    case CompactItem.TIME_STEP -> {
+                        try {
+                            step = Long.parseLong(value);
+                        } catch (NumberFormatException e) {
+                            step = -1;
+                        }
+                        if (step < 0 || step > 31_536_000) {
+                            throw new MalformedBatchException("'t' is a whole number of seconds, not '" + value + "'");
+                        }
+                    }
+                    default -> throw new MalformedBatchException("unknown attribute '" + name + "' on a compact item");
+                }
+            }
+            if (nick == null || nick.isEmpty()) {
+                throw new MalformedBatchException("a compact item needs 'n', its sender's nick");
+            }
+            stanzaId = stanzaId(suffix, stanzaId);
+            at = at.plusSeconds(step);
+            StringBuilder out = new StringBuilder(512).append("<forwarded xmlns=\"").append(XmlNamespaces.FORWARD)
+                    .append("\"><delay xmlns=\"").append(XmlNamespaces.DELAY).append("\" stamp=\"").append(at)
+                    .append("\" from=\"");
+            XmlText.appendAttribute(out, room).append("\"/><message xmlns=\"").append(XmlNamespaces.JABBER_CLIENT).append('"');
+            if (lang != null) {
+                XmlText.appendAttribute(out.append(" xml:lang=\""), lang).append('"');
+            }
+            XmlText.appendAttribute(out.append(" from=\""), room + "/" + nick).append("\" type=\"groupchat\"");
+            if (id != null) {
+                XmlText.appendAttribute(out.append(" id=\""), id).append('"');
+            }
+            out.append('>');
+            copyChildren(r, out);
+            if (occupantId != null) {
+                out.append("<occupant-id xmlns=\"").append(XmlNamespaces.OCCUPANT_ID).append("\" id=\"");
+                XmlText.appendAttribute(out, occupantId).append("\"/>");
+            }
+            if (stanzaId != null) {
+                out.append("<stanza-id xmlns=\"").append(XmlNamespaces.STANZA_ID).append("\" by=\"");
+                XmlText.appendAttribute(out, room).append("\" id=\"");
+                XmlText.appendAttribute(out, stanzaId).append("\"/>");
+            }
+            return out.append("</message></forwarded>").toString();
+        }
+
+        /** The item's stanza-id: its own 'sid', the batch's prefix and its 's', or the previous suffix plus one. */
+        private String stanzaId(String suffix, String full) throws MalformedBatchException {
+            if (suffix != null && full != null) {
+                throw new MalformedBatchException("a compact item has 's' or 'sid', not both");
+            }
+            if (full != null) {
+                previousSuffix = -1;
+                return full;
+            }
+            String prefix = header.stanzaIdPrefix;
+            if (prefix == null) {
+                if (suffix != null) {
+                    throw new MalformedBatchException("'s' needs the batch's 'sid'");
+                }
+                return null;
+            }
+            long value;
+            if (suffix != null) {
+                value = Batch.base36Suffix(prefix + suffix, prefix);
+                if (value < 0) {
+                    throw new MalformedBatchException("'s' is a base-36 number, not '" + suffix + "'");
+                }
+            } else if (previousSuffix >= 0) {
+                value = previousSuffix + 1;
+            } else {
+                throw new MalformedBatchException("a compact item without 's' follows an item with one"
+                        + " (the first item of a batch with 'sid' has 's' or 'sid')");
+            }
+            previousSuffix = value;
+            return prefix + Long.toString(value, 36);
+        }
+
+        /** Copies the children of the compact item the reader is at into the message (leaves the reader at its end tag). */
+        private static void copyChildren(XMLStreamReader r, StringBuilder out) throws XMLStreamException, MalformedBatchException {
+            XmlElementWriter writer = new XmlElementWriter(out, XmlNamespaces.JABBER_CLIENT);
+            while (true) {
+                int event = r.next();
+                switch (event) {
+                    case XMLStreamConstants.START_ELEMENT -> {
+                        writer.startElement(r.getPrefix(), r.getNamespaceURI(), r.getLocalName());
+                        for (int i = 0; i < r.getAttributeCount(); i++) {
+                            writer.attribute(r.getAttributePrefix(i), r.getAttributeNamespace(i), r.getAttributeLocalName(i),
+                                    r.getAttributeValue(i));
+                        }
+                    }
+                    case XMLStreamConstants.END_ELEMENT -> {
+                        if (writer.depth() == 0) {
+                            return;
+                        }
+                        writer.endElement();
+                    }
+                    case XMLStreamConstants.CHARACTERS, XMLStreamConstants.CDATA, XMLStreamConstants.SPACE -> {
+                        if (writer.depth() == 0) {
+                            if (!XmlText.isWhiteSpace(r.getText())) {
+                                throw new MalformedBatchException("a compact item holds elements, not text");
+                            }
+                        } else {
+                            writer.text(r.getText());
+                        }
+                    }
+                    default -> throw refused(event);
+                }
+            }
+        }
     }
 
     private static void toRootElement(XMLStreamReader r) throws XMLStreamException, MalformedBatchException {

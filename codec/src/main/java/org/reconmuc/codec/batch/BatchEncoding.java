@@ -13,7 +13,14 @@ public enum BatchEncoding {
      * {@code encoding='deflate'}: the items' UTF-8 bytes concatenated, compressed as one raw
      * DEFLATE stream, base64 text; {@code size} and {@code compressed-size} give both lengths.
      */
-    DEFLATE("deflate");
+    DEFLATE("deflate"),
+    /**
+     * {@code encoding='deflate-stream'}: the items' UTF-8 bytes compressed in the receiving
+     * session's own raw DEFLATE stream, which runs from batch to batch (sync flush per batch, its
+     * trailing {@code 00 00 FF FF} left out); {@code n} numbers the batches of the stream and
+     * {@code n='1'} starts a new one; {@code size} is the inflated length (§5.9 rule 8).
+     */
+    DEFLATE_STREAM("deflate-stream");
 
     private final String attributeValue;
 

@@ -11,7 +11,12 @@ import org.reconmuc.codec.XmlNamespaces;
  */
 public enum BatchForm {
     /** No {@code form} attribute: each item is {@code <forwarded xmlns='urn:xmpp:forward:0'/>} (§5.9 rule 2). */
-    FORWARDED(null, "forwarded", XmlNamespaces.FORWARD);
+    FORWARDED(null, "forwarded", XmlNamespaces.FORWARD),
+    /**
+     * {@code form='compact'}: each item is {@code <m/>} in the batch's namespace, holding only what
+     * differs from item to item; the batch says the rest once (§5.9 rule 7). Expanded to forwarded.
+     */
+    COMPACT("compact", "m", XmlNamespaces.RECONMUC);
 
     private final String attributeValue;
     private final String itemElement;
