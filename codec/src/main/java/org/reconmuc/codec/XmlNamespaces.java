@@ -9,6 +9,10 @@ public final class XmlNamespaces {
     public static final String RECONMUC = "urn:reconmuc:0";
     /** The seed paper's namespace, accepted with the semantics of {@link #RECONMUC} (reconmuc.md §5.11). */
     public static final String JOOM = "http://joom.com/extensions";
+    /** disco#info feature: the room sends compact batches (aggregation {@code compact}, reconmuc.md §7 rule 5). */
+    public static final String FEATURE_COMPACT = RECONMUC + "#compact";
+    /** disco#info feature: the room keeps a deflate stream per session (aggregation {@code compact-deflate}). */
+    public static final String FEATURE_COMPACT_DEFLATE = RECONMUC + "#compact-deflate";
     /** FORM_TYPE of the XEP-0128 extended disco#info form that advertises a room's limits (§7). */
     public static final String LIMITS_FORM_TYPE = RECONMUC + "#limits";
 

@@ -79,7 +79,7 @@ final class Bot implements StanzaFilter {
         }
         ExtensionElement batch = m.getExtensionElement("batch", XmlNamespaces.RECONMUC);
         if (batch != null) {
-            onBatch(batch);
+            onBatch(batch, m.getFrom().asBareJid().toString());
             return;
         }
         if (m.getBody() == null) {
@@ -97,12 +97,12 @@ final class Bot implements StanzaFilter {
         deliver((int) id[0], id[1], delayed, System.nanoTime());
     }
 
-    private void onBatch(ExtensionElement batch) {
+    private void onBatch(ExtensionElement batch, String room) {
         long now = System.nanoTime();
         List<Element> items;
         try {
             items = new ArrayList<>();
-            for (String item : decoder.decode(toDom4j((StandardExtensionElement) batch).asXML()).items()) {
+            for (String item : decoder.decode(toDom4j((StandardExtensionElement) batch).asXML(), room).items()) {
                 items.add(DocumentHelper.parseText(item).getRootElement());
             }
         } catch (Exception ex) {

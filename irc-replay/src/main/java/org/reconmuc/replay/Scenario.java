@@ -14,7 +14,8 @@ import java.util.Locale;
 public record Scenario(Kind kind, int volume, int timeSeconds, String aggregation, boolean fixedVolume) {
 
     /** What a relaxed bot may ask for as its {@code <aggregation/>}. */
-    static final java.util.List<String> AGGREGATIONS = java.util.List.of("none", "plain", "deflate");
+    static final java.util.List<String> AGGREGATIONS = java.util.List.of("none", "plain", "deflate", "compact",
+            "compact-deflate");
 
     public enum Kind {
         STANDARD, STANDARD_MAM, OFF, RELAXED

@@ -9,10 +9,14 @@ public enum Aggregation {
     /** One batch stanza. */
     PLAIN,
     /** One batch stanza, its content raw-deflated and base64-encoded. */
-    DEFLATE;
+    DEFLATE,
+    /** One batch stanza of compact items: for streams the server compresses (reconmuc.md §5.9 rule 7). */
+    COMPACT,
+    /** Compact items in the session's own deflate stream: for streams nothing else compresses (§5.9 rule 8). */
+    COMPACT_DEFLATE;
 
     public String xmlValue() {
-        return name().toLowerCase(Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     public static Aggregation parse(String value) {

@@ -6,6 +6,8 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.reconmuc.codec.batch.CompactItem;
+import org.reconmuc.component.protocol.CompactItems;
 import org.reconmuc.component.protocol.ForwardedItems;
 import org.xmpp.packet.Message;
 
@@ -25,6 +27,7 @@ final class History {
         private final String stanzaId;
         private final int chars;
         private String forwardedXml;
+        private CompactItem compactItem;
 
         Entry(long seq, Instant at, Message broadcast, Occupant author, String stanzaId) {
             this.seq = seq;
@@ -54,6 +57,14 @@ final class History {
 
         int chars() {
             return chars;
+        }
+
+        /** Compact form for batches: rendered once, shared by every batch that carries it. */
+        CompactItem compactItem(String roomJid) {
+            if (compactItem == null) {
+                compactItem = CompactItems.of(broadcast.getElement(), at, roomJid);
+            }
+            return compactItem;
         }
 
         /** XEP-0297 form for batches, as XML text: rendered once, shared by every batch that carries it. */

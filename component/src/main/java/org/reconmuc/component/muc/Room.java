@@ -228,6 +228,7 @@ final class Room {
             consistency.joined(occupant);
         }
         occupantsBySession.put(session, occupant);
+        consistency.entered();
         sendRoomStateTo(occupant, session, presence, selfCodes, historyRequest);
         if (sameNick == null) {
             for (Occupant other : occupantsByNick.values()) {

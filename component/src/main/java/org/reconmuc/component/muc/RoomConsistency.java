@@ -11,12 +11,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.reconmuc.codec.batch.Batch;
+import org.reconmuc.codec.batch.CompactItem;
 import org.reconmuc.component.consistency.Aggregation;
 import org.reconmuc.component.consistency.ConsistencyEngine;
 import org.reconmuc.component.consistency.Delivery;
 import org.reconmuc.component.consistency.FilterKey;
 import org.reconmuc.component.consistency.Reader;
 import org.reconmuc.component.consistency.Requirements;
+import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.protocol.MessageMarks;
 import org.reconmuc.component.protocol.ProtocolException;
@@ -39,6 +41,8 @@ final class RoomConsistency {
     /** Occupants that stated no requirements: they get every message at once. */
     private final Set<Occupant> standard = new LinkedHashSet<>();
     private long wakeupAt = Long.MAX_VALUE;
+    /** The sessions' deflate streams (aggregation compact-deflate). */
+    private final DeflateStreams streams = new DeflateStreams();
     /** The aggregation of occupants returning to standard mode, for their final flush. */
     private final Map<Occupant, Aggregation> leavingRelaxedMode = new HashMap<>();
     /**
@@ -65,9 +69,19 @@ final class RoomConsistency {
         standard.add(occupant);
     }
 
+    /**
+     * Someone entered the room (a new occupant, or another session of one): every deflate stream
+     * starts anew, so no stream holds text from before the newcomer came that it could probe by
+     * compression (reconmuc.md §8.1).
+     */
+    void entered() {
+        streams.resetAll();
+    }
+
     /** The occupant left (or was removed): its retained state is dropped. */
     void left(Occupant occupant) {
         standard.remove(occupant);
+        streams.forgetAllBut(session -> room.occupantBySession(session) != null);
         if (occupant.reader() != null) {
             engine.remove(occupant.reader());
             occupant.setReader(null);
@@ -188,20 +202,56 @@ final class RoomConsistency {
             return;
         }
         String roomJid = room.jid().toString();
-        List<String> items = new ArrayList<>(seqs.length);
+        List<History.Entry> entries = new ArrayList<>(seqs.length);
         for (long seq : seqs) {
             History.Entry e = room.history().get(seq);
             if (e != null) {
-                items.add(e.forwardedXml(roomJid));
+                entries.add(e);
             }
         }
-        String batch = mode == Aggregation.DEFLATE ? Batch.deflate(items, DEFLATE_LEVEL) : Batch.plain(items);
+        if (entries.isEmpty()) {
+            return;
+        }
+        switch (mode) {
+            case PLAIN, DEFLATE -> {
+                List<String> items = entries.stream().map(e -> e.forwardedXml(roomJid)).toList();
+                String batch = mode == Aggregation.DEFLATE ? Batch.deflate(items, DEFLATE_LEVEL) : Batch.plain(items);
+                room.sendToAllSessions(o, batchMessage(batch, room.ids().messageId()));
+            }
+            case COMPACT -> room.sendToAllSessions(o, batchMessage(Batch.compact(compactItems(entries, roomJid)), null));
+            case COMPACT_DEFLATE -> {
+                List<CompactItem> items = compactItems(entries, roomJid);
+                for (RealJid session : o.sessions()) {
+                    Message m = batchMessage(streams.batch(session, items), null);
+                    m.setTo(session.jid());
+                    room.send(m);
+                }
+            }
+            default -> throw new IllegalStateException(mode + " is not a batch");
+        }
+        room.context().counters().batchSent(entries.size());
+    }
+
+    private static List<CompactItem> compactItems(List<History.Entry> entries, String roomJid) {
+        List<CompactItem> items = new ArrayList<>(entries.size());
+        for (History.Entry e : entries) {
+            items.add(e.compactItem(roomJid));
+        }
+        return items;
+    }
+
+    /**
+     * A batch from the room. Compact batches carry no id: nothing answers or refers to a batch, and
+     * an id on every batch costs bytes that no stream compresses in world B (reconmuc.md §5.9 rule 1).
+     */
+    private Message batchMessage(String batch, String id) {
         Message m = new PrerenderedMessage(batch);
         m.setType(Message.Type.groupchat);
         m.setFrom(room.jid().jid());
-        m.setID(room.ids().messageId());
-        room.sendToAllSessions(o, m);
-        room.context().counters().batchSent(items.size());
+        if (id != null) {
+            m.setID(id);
+        }
+        return m;
     }
 
     // ---- requirements ---------------------------------------------------------------------------
@@ -253,6 +303,9 @@ final class RoomConsistency {
             }
         }
         answer(iq, request, sender);
+        // A successful set starts the occupant's deflate streams anew (§5.9 rule 8): a client that lost
+        // its stream asks again for its aggregation.
+        streams.reset(sender.sessions());
         deliver(deliveries, 0, null);
         leavingRelaxedMode.clear();
     }

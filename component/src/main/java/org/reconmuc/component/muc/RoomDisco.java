@@ -35,6 +35,8 @@ final class RoomDisco {
         feature(query, STABLE_ID);
         feature(query, SELF_PING_OPTIMIZATION);
         feature(query, XmlNamespaces.RECONMUC);
+        feature(query, XmlNamespaces.FEATURE_COMPACT);
+        feature(query, XmlNamespaces.FEATURE_COMPACT_DEFLATE);
         feature(query, RoomRegistration.NAMESPACE);
         if (room.hasOccupantIds()) {
             feature(query, OccupantIds.NAMESPACE);

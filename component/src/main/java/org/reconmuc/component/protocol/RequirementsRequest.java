@@ -62,7 +62,8 @@ public record RequirementsRequest(String namespace, List<Entry> entries, Long ti
                     aggregation = Aggregation.parse(text);
                     if (aggregation == null) {
                         throw new ProtocolException(Kind.BAD_REQUEST,
-                                "<aggregation/> must be 'none', 'plain' or 'deflate', not '" + text + "'");
+                                "<aggregation/> must be 'none', 'plain', 'deflate', 'compact' or 'compact-deflate', not '"
+                                        + text + "'");
                     }
                 }
                 case "standard" -> standard = true;

@@ -95,6 +95,66 @@ class RelaxedConsistencyTest {
     }
 
     @Test
+    void aliceAsksForCompactBatchesAndReadsTheSameMessagesWithTheirStanzaIdsAndTimes() throws Exception {
+        require(ALICE, NS, "<volume>3</volume><aggregation>compact</aggregation>");
+        List<String> ids = new ArrayList<>();
+        ids.add(post(BOB, "one", "<topic xmlns='" + NS + "'>movies</topic>"));
+        muc.clock.advance(Duration.ofSeconds(7));
+        ids.add(post(CAROL, "two &amp; &lt;three&gt;", ""));
+        ids.add(post(BOB, "four", "<reply xmlns='urn:xmpp:reply:0' to='" + ROOM + "/Carol' id='" + ids.get(1) + "'/>"));
+        List<Packet> alice = muc.receivedBy(ALICE);
+        assertThat(alice).hasSize(1);
+        Element batch = alice.get(0).getElement().element(QName.get("batch", NS));
+        assertThat(batch.attributeValue("form")).isEqualTo("compact");
+        assertThat(alice.get(0).getID()).as("a compact batch carries no id").isNull();
+        List<Element> items = Dom4jBatches.items(batch, ROOM, new org.reconmuc.codec.batch.BatchDecoder());
+        assertThat(items).extracting(f -> f.element("message").elementText("body")).containsExactly("one", "two & <three>", "four");
+        assertThat(items).extracting(f -> f.element("message").element(QName.get("stanza-id", XmlNamespaces.STANZA_ID))
+                .attributeValue("id")).isEqualTo(ids);
+        assertThat(items).extracting(f -> f.element("delay").attributeValue("stamp"))
+                .containsExactly("2026-01-01T10:00:00Z", "2026-01-01T10:00:07Z", "2026-01-01T10:00:07Z");
+        assertThat(items.get(0).element("message").element(QName.get("topic", NS)).getText()).isEqualTo("movies");
+        assertThat(items.get(2).element("message").element(QName.get("reply", "urn:xmpp:reply:0")).attributeValue("id"))
+                .isEqualTo(ids.get(1));
+        assertThat(items.get(1).element("message").attributeValue("from")).isEqualTo(ROOM + "/Carol");
+    }
+
+    @Test
+    void aliceOnCompactDeflateGetsOneStreamThatStartsAnewWhenSheChangesHerRequirementsOrSomeoneComesIn() throws Exception {
+        require(ALICE, NS, "<volume>2</volume><aggregation>compact-deflate</aggregation>");
+        org.reconmuc.codec.batch.BatchDecoder alicesDecoder = new org.reconmuc.codec.batch.BatchDecoder();
+        List<String> numbers = new ArrayList<>();
+        List<String> read = new ArrayList<>();
+        Runnable twoMessages = () -> {
+            post(BOB, "the same words again and again " + read.size(), "");
+            post(BOB, "the same words again and again " + (read.size() + 1), "");
+            for (Packet p : muc.receivedBy(ALICE)) {
+                Element batch = p.getElement().element(QName.get("batch", NS));
+                assertThat(batch).as("only batches reach Alice: " + p.toXML()).isNotNull();
+                numbers.add(batch.attributeValue("n"));
+                try {
+                    for (Element f : Dom4jBatches.items(batch, ROOM, alicesDecoder)) {
+                        read.add(f.element("message").elementText("body"));
+                    }
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            }
+        };
+        twoMessages.run();
+        twoMessages.run();
+        require(ALICE, NS, "<time>30</time>");
+        muc.receivedBy(ALICE);
+        twoMessages.run();
+        muc.join("dave@example.org/x", ROOM, "Dave");
+        muc.receivedBy(ALICE);
+        twoMessages.run();
+        twoMessages.run();
+        assertThat(numbers).containsExactly("1", "2", "1", "1", "2");
+        assertThat(read).hasSize(10).allMatch(b -> b.startsWith("the same words again and again"));
+    }
+
+    @Test
     void aReplyReachesItsParentsAuthorAtOnce() {
         require(ALICE, NS, "<time>600</time>");
         String question = post(ALICE, "Anyone for tea?", "");

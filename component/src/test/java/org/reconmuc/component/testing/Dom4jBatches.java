@@ -16,8 +16,16 @@ public final class Dom4jBatches {
 
     /** The {@code <forwarded/>} items of a batch, plain or deflate, each parsed on its own. */
     public static List<Element> items(Element batch) throws MalformedBatchException {
+        return items(batch, null, new BatchDecoder());
+    }
+
+    /**
+     * The {@code <forwarded/>} items of a batch of any form from {@code room}, read by the
+     * recipient's own decoder (a deflate stream runs on from batch to batch).
+     */
+    public static List<Element> items(Element batch, String room, BatchDecoder decoder) throws MalformedBatchException {
         List<Element> items = new ArrayList<>();
-        for (String item : new BatchDecoder().decode(batch.asXML()).items()) {
+        for (String item : decoder.decode(batch.asXML(), room).items()) {
             try {
                 items.add(DocumentHelper.parseText(item).getRootElement());
             } catch (DocumentException e) {
