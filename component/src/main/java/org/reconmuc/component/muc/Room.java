@@ -48,6 +48,7 @@ final class Room {
     private final IqProxy iqProxy = new IqProxy();
     private final RoomFloodControl floodControl;
     private final RoomRegistration registration = new RoomRegistration();
+    private final RoomLock lock = new RoomLock();
     /** XEP-0421; null when the service is configured without occupant ids. */
     private final OccupantIds occupantIds;
     private final RoomIds ids = new RoomIds();
@@ -173,6 +174,9 @@ final class Room {
         Element mucJoin = presence.getChildElement("x", Namespaces.MUC);
         Affiliation affiliation = justCreated ? Affiliation.OWNER : affiliationOf(session);
         Occupant sameNick = occupantsByNick.get(target.nick());
+        if (!justCreated && lock.refuses(this, session, presence)) {
+            return;
+        }
         if (affiliation == Affiliation.OUTCAST) {
             reply(presence, Condition.FORBIDDEN, "You are banned from this room");
             return;
@@ -213,6 +217,7 @@ final class Room {
         if (justCreated) {
             affiliations.put(session.bare(), Affiliation.OWNER);
             selfCodes.add(MucPresences.ROOM_CREATED);
+            lock.created(this, presence);
         }
         Occupant occupant;
         if (sameNick != null) {
@@ -537,6 +542,10 @@ final class Room {
 
     RoomRegistration registration() {
         return registration;
+    }
+
+    RoomLock lock() {
+        return lock;
     }
 
     IqProxy iqProxy() {

@@ -170,6 +170,21 @@ abstract class MucConformanceIT {
     }
 
     @Test
+    void aNewRoomIsLockedUntilItsOwnerAcceptsTheInstantRoom() throws Exception {
+        EntityBareJid room = newRoom();
+        MultiUserChat.MucCreateConfigFormHandle handle = muc(client("romeo"), room).createOrJoin(Resourcepart.from("Romeo"));
+        assertThat(handle).as("status 201").isNotNull();
+        XMPPTCPConnection julietC = client("juliet");
+        assertThatThrownBy(() -> join(julietC, room, "Juliet"))
+                .isInstanceOfSatisfying(XMPPErrorException.class, e -> {
+                    assertThat(e.getStanzaError().getCondition()).isEqualTo(StanzaError.Condition.item_not_found);
+                    assertThat(e.getStanzaError().getDescriptiveText()).contains("locked");
+                });
+        handle.makeInstant();
+        assertThat(join(julietC, room, "Juliet").isJoined()).isTrue();
+    }
+
+    @Test
     void aLateJoinerGetsTheRequestedHistoryWithDelaysThenTheSubject() throws Exception {
         EntityBareJid room = newRoom();
         XMPPTCPConnection romeoC = client("romeo");
