@@ -352,7 +352,10 @@ final class Room {
             Set<Integer> codes = viewer == occupant
                     ? Set.of(MucPresences.NICK_CHANGED, MucPresences.SELF) : Set.of(MucPresences.NICK_CHANGED);
             Presence p = unavailableOf(occupant, goodbye, viewer, codes);
-            p.getChildElement("x", Namespaces.MUC_USER).element("item").addAttribute("nick", target.nick());
+            Element item = p.getChildElement("x", Namespaces.MUC_USER).element("item");
+            // §7.6 Examples 51/52: the occupant stays in the room, so the 303 keeps its current role.
+            item.addAttribute("role", occupant.role().xmlValue());
+            item.addAttribute("nick", target.nick());
             sendToAllSessions(viewer, p);
         }
         occupantsByNick.remove(occupant.nick());
@@ -459,7 +462,7 @@ final class Room {
         return p;
     }
 
-    private String realJidVisibleTo(Occupant subjectOccupant, Occupant viewer) {
+    String realJidVisibleTo(Occupant subjectOccupant, Occupant viewer) {
         boolean visible = config.nonAnonymous() || viewer == subjectOccupant
                 || (viewer != null && viewer.role() == Role.MODERATOR);
         return visible ? subjectOccupant.shownRealJid().toString() : null;
