@@ -3,9 +3,6 @@ package org.reconmuc.openfire;
 import java.io.File;
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.jivesoftware.openfire.XMPPServer;
 import org.jivesoftware.openfire.component.InternalComponentManager;
 import org.jivesoftware.openfire.container.Plugin;
@@ -13,6 +10,7 @@ import org.jivesoftware.openfire.container.PluginManager;
 import org.jivesoftware.util.JiveGlobals;
 import org.reconmuc.component.config.ConfigLoader.ConfigException;
 import org.reconmuc.component.muc.MucService;
+import org.reconmuc.component.muc.RoomThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xmpp.component.ComponentException;
@@ -45,8 +43,7 @@ public final class ReconMucPlugin implements Plugin {
             LOG.warn("ReConMUC: the system property {} means nothing to the plugin (settings: {}, {})", ignored,
                     PluginSettings.SUBDOMAIN, PluginSettings.OPTIONS);
         }
-        roomThreads = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
-                new RoomThreads());
+        roomThreads = RoomThreads.start("reconmuc-room");
         MucService service = new MucService(settings.config(), Clock.systemUTC(), roomThreads);
         registered = new InProcessService(service, settings.config().maxStanzaBytes());
         subdomain = settings.subdomain();
@@ -67,27 +64,8 @@ public final class ReconMucPlugin implements Plugin {
             registered = null;
         }
         if (roomThreads != null) {
-            roomThreads.shutdown();
-            try {
-                if (!roomThreads.awaitTermination(5, TimeUnit.SECONDS)) {
-                    roomThreads.shutdownNow();
-                }
-            } catch (InterruptedException e) {
-                roomThreads.shutdownNow();
-                Thread.currentThread().interrupt();
-            }
+            RoomThreads.stop(roomThreads);
             roomThreads = null;
-        }
-    }
-
-    private static final class RoomThreads implements java.util.concurrent.ThreadFactory {
-        private final AtomicInteger count = new AtomicInteger();
-
-        @Override
-        public Thread newThread(Runnable r) {
-            Thread t = new Thread(r, "reconmuc-room-" + count.incrementAndGet());
-            t.setDaemon(true);
-            return t;
         }
     }
 }
