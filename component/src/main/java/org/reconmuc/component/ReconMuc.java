@@ -3,15 +3,12 @@ package org.reconmuc.component;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.metrics.ServiceMetrics;
 import java.util.function.Consumer;
 import org.reconmuc.component.muc.MucService;
 import org.reconmuc.component.muc.Outbox;
+import org.reconmuc.component.muc.RoomThreads;
 import org.reconmuc.component.transport.ExternalComponentConnection;
 import org.reconmuc.component.transport.Termination;
 import org.xmpp.component.ComponentException;
@@ -29,8 +26,7 @@ public final class ReconMuc implements AutoCloseable {
     private ServiceMetrics metrics;
 
     private ReconMuc(ServiceConfig config, Consumer<Packet> observer) {
-        int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
-        this.roomThreads = Executors.newFixedThreadPool(threads, new RoomThreadFactory());
+        this.roomThreads = RoomThreads.start("room");
         Outbox outbox = observer == null ? null : packet -> {
             observer.accept(packet);
             sendThroughConnection(packet);
@@ -91,25 +87,6 @@ public final class ReconMuc implements AutoCloseable {
         if (metrics != null) {
             metrics.close();
         }
-        roomThreads.shutdown();
-        try {
-            if (!roomThreads.awaitTermination(5, TimeUnit.SECONDS)) {
-                roomThreads.shutdownNow();
-            }
-        } catch (InterruptedException e) {
-            roomThreads.shutdownNow();
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private static final class RoomThreadFactory implements ThreadFactory {
-        private final AtomicInteger count = new AtomicInteger();
-
-        @Override
-        public Thread newThread(Runnable r) {
-            Thread t = new Thread(r, "room-" + count.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        }
+        RoomThreads.stop(roomThreads);
     }
 }

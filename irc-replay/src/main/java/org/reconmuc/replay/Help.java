@@ -43,7 +43,9 @@ final class Help {
                            a relaxed scenario with its own parameters (any of them; the rest from the flags)
 
             Options (defaults in brackets):
-              --server prosody|ejabberd  the XMPP server [ejabberd: ~4x Prosody's fan-out on 2 cores]
+              --server prosody|ejabberd|openfire  the XMPP server [ejabberd: ~4x Prosody's fan-out on 2 cores];
+                                         openfire: Openfire 5.1.1 from ../shared/openfire, bots log in
+                                         anonymously, its own MUC's room is configured for every bot
               --bots N                   bots in the room [800]
               --messages N               messages to replay, split evenly over the channels [5400]
               --rate R                   pace to R messages/s across all channels: each channel's real timing

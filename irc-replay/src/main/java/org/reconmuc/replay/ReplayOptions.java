@@ -107,8 +107,8 @@ final class ReplayOptions {
             try {
                 switch (key) {
                     case "server" -> {
-                        if (!value.equals("prosody") && !value.equals("ejabberd")) {
-                            throw new IllegalArgumentException("--server is prosody or ejabberd");
+                        if (!value.equals("prosody") && !value.equals("ejabberd") && !value.equals("openfire")) {
+                            throw new IllegalArgumentException("--server is prosody, ejabberd or openfire");
                         }
                         o.server = value;
                     }

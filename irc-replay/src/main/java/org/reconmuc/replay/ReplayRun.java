@@ -304,7 +304,9 @@ final class ReplayRun {
             }
             MUCUser user = MUCUser.from(p);
             if (first && user != null && user.getStatus().contains(MUCUser.Status.ROOM_CREATED_201)) {
-                InstantRoomIq form = new InstantRoomIq();
+                // Unlocks the room (XEP-0045 §10.1). Openfire's own MUC would cap it at 30 occupants.
+                InstantRoomIq form = server.kind().equals("openfire") && !scenario.usesComponent()
+                        ? InstantRoomIq.withMaxUsers(0) : new InstantRoomIq();
                 form.setTo(room);
                 c.createStanzaCollectorAndSend(form).nextResultOrThrow(30_000);
             }

@@ -39,15 +39,29 @@ final class RequirementsIq extends IQ {
 
 /** The owner's "instant room" form (XEP-0045 §10.1.2), for a native room that reports 201. */
 final class InstantRoomIq extends IQ {
+    private final String fields;
+
     InstantRoomIq() {
+        this("");
+    }
+
+    private InstantRoomIq(String fields) {
         super("query", "http://jabber.org/protocol/muc#owner");
+        this.fields = fields;
         setType(Type.set);
+    }
+
+    /** The default configuration but {@code muc#roomconfig_maxusers} (0: no limit). */
+    static InstantRoomIq withMaxUsers(int maxUsers) {
+        return new InstantRoomIq("<field var='FORM_TYPE'><value>http://jabber.org/protocol/muc#roomconfig</value></field>"
+                + "<field var='muc#roomconfig_maxusers'><value>" + maxUsers + "</value></field>");
     }
 
     @Override
     protected IQChildElementXmlStringBuilder getIQChildElementBuilder(IQChildElementXmlStringBuilder xml) {
         xml.rightAngleBracket();
-        xml.append("<x xmlns='jabber:x:data' type='submit'/>");
+        xml.append(fields.isEmpty() ? "<x xmlns='jabber:x:data' type='submit'/>"
+                : "<x xmlns='jabber:x:data' type='submit'>" + fields + "</x>");
         return xml;
     }
 }

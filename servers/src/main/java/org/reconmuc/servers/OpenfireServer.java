@@ -41,20 +41,125 @@ final class OpenfireServer extends LocalXmppServer {
     }
 
     static OpenfireServer start(Path repoRoot, Path runDir, int[] ports) throws XmppServerStartException, IOException {
+        return start(repoRoot, runDir, ports, null, Map.of());
+    }
+
+    /**
+     * Like {@link #start(Path, Path, int[])}, with {@code plugin} (a jar, or null) in {@code plugins/}
+     * before the first start and {@code properties} (name to value) among the system properties the
+     * autosetup writes into the database. With a plugin, ready also means that
+     * {@link #componentDomain()} answers a client's disco#info: the plugin serves it.
+     */
+    static OpenfireServer start(Path repoRoot, Path runDir, int[] ports, Path plugin, Map<String, String> properties)
+            throws XmppServerStartException, IOException {
         OpenfireServer server = new OpenfireServer(runDir, ports[0], ports[1]);
         Path tarball = distribution(repoRoot);
         run(new ProcessBuilder("tar", "-C", runDir.toString(), "-xzf", tarball.toString()));
         Path home = runDir.resolve("openfire");
-        Files.writeString(home.resolve("conf/openfire.xml"), Templates.render(
-                Files.readString(home.resolve("conf/openfire.xml.template")), Map.of(
-                        "C2S_PORT", Integer.toString(server.c2sPort()),
-                        "COMPONENT_PORT", Integer.toString(server.componentPort()),
-                        "SECRET", COMPONENT_SECRET)));
+        String config = Templates.render(Files.readString(home.resolve("conf/openfire.xml.template")), Map.of(
+                "C2S_PORT", Integer.toString(server.c2sPort()),
+                "COMPONENT_PORT", Integer.toString(server.componentPort()),
+                "SECRET", COMPONENT_SECRET));
+        Files.writeString(home.resolve("conf/openfire.xml"), withProperties(config, properties));
+        if (plugin != null) {
+            Files.copy(plugin, home.resolve("plugins").resolve(plugin.getFileName()));
+        }
         ProcessBuilder builder = new ProcessBuilder(home.resolve("bin/openfire.sh").toString());
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         server.launch(builder, READY_TIMEOUT);
-        server.awaitComponentHandshake();
+        // The plugin holds the component domain: probe the component port under another name.
+        server.awaitComponentHandshake(plugin == null ? COMPONENT_DOMAIN : "probe." + DOMAIN);
+        if (plugin != null) {
+            server.awaitServiceAnswers(server.componentDomain());
+        }
         return server;
+    }
+
+    /**
+     * The autosetup copies every property of openfire.xml into the database on the first start:
+     * {@code a.b=v} and {@code a.c=w} become {@code <a><b>v</b><c>w</c></a>} before {@code </jive>}
+     * (one element per name part: Openfire reads only the first of two sibling {@code <a>}s).
+     */
+    static String withProperties(String config, Map<String, String> properties) {
+        Map<String, Object> tree = new java.util.TreeMap<>();
+        properties.forEach((name, value) -> {
+            Map<String, Object> node = tree;
+            String[] parts = name.split("\\.");
+            for (int i = 0; i < parts.length - 1; i++) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> child = (Map<String, Object>) node.computeIfAbsent(parts[i],
+                        k -> new java.util.TreeMap<String, Object>());
+                node = child;
+            }
+            node.put(parts[parts.length - 1], value);
+        });
+        StringBuilder xml = new StringBuilder();
+        appendTree(tree, xml);
+        int end = config.lastIndexOf("</jive>");
+        return config.substring(0, end) + xml + config.substring(end);
+    }
+
+    private static void appendTree(Map<String, Object> tree, StringBuilder xml) {
+        tree.forEach((name, value) -> {
+            xml.append('<').append(name).append('>');
+            if (value instanceof Map<?, ?> children) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> typed = (Map<String, Object>) children;
+                appendTree(typed, xml);
+            } else {
+                xml.append(value.toString().replace("&", "&amp;").replace("<", "&lt;"));
+            }
+            xml.append("</").append(name).append(">\n");
+        });
+    }
+
+    /** Until {@code address} answers a client's disco#info with a result (not 503: nothing serves it yet). */
+    private void awaitServiceAnswers(String address) throws XmppServerStartException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        String last = null;
+        while (System.nanoTime() < deadline) {
+            XMPPTCPConnection c = null;
+            try {
+                c = new XMPPTCPConnection(clientConfig("probe").build());
+                c.connect().login();
+                DiscoInfoProbe probe = new DiscoInfoProbe(JidCreate.domainBareFrom(address));
+                org.jivesoftware.smack.packet.IQ answer = c.createStanzaCollectorAndSend(probe).nextResult(5_000);
+                if (answer != null && answer.getType() == org.jivesoftware.smack.packet.IQ.Type.result) {
+                    return;
+                }
+                last = answer == null ? "no answer" : answer.toXML().toString();
+            } catch (Exception e) {
+                last = e.toString();
+            } finally {
+                if (c != null) {
+                    c.disconnect();
+                }
+            }
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        close();
+        throw new XmppServerStartException("openfire: nothing answered at " + address + " (last: " + last + ")\n"
+                + logTail(60), false);
+    }
+
+    /** A bare disco#info request (smack-extensions is not a dependency of this module). */
+    private static final class DiscoInfoProbe extends org.jivesoftware.smack.packet.IQ {
+        DiscoInfoProbe(org.jxmpp.jid.Jid to) {
+            super("query", "http://jabber.org/protocol/disco#info");
+            setType(Type.get);
+            setTo(to);
+        }
+
+        @Override
+        protected IQChildElementXmlStringBuilder getIQChildElementBuilder(IQChildElementXmlStringBuilder xml) {
+            xml.setEmptyElement();
+            return xml;
+        }
     }
 
     /**
@@ -62,12 +167,12 @@ final class OpenfireServer extends LocalXmppServer {
      * handshake in its first second fails with internal-server-error): ready means a real
      * handshake succeeds.
      */
-    private void awaitComponentHandshake() throws XmppServerStartException {
+    private void awaitComponentHandshake(String domain) throws XmppServerStartException {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         String last = null;
         while (System.nanoTime() < deadline) {
             try {
-                last = StreamProbe.componentHandshake(HOST, componentPort(), COMPONENT_DOMAIN, COMPONENT_SECRET,
+                last = StreamProbe.componentHandshake(HOST, componentPort(), domain, COMPONENT_SECRET,
                         Duration.ofSeconds(5));
                 if (StreamProbe.handshakeSucceeded(last)) {
                     return;

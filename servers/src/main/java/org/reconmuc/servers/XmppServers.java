@@ -80,6 +80,32 @@ public final class XmppServers {
         }
     }
 
+    /**
+     * Openfire with {@code plugin} (a plugin jar) dropped into its {@code plugins/} before the first
+     * start, and {@code properties} among its system properties (e.g. the plugin's settings).
+     * Returns once the plugin answers at {@link XmppServer#componentDomain()}; the component port
+     * stays open for other components.
+     */
+    public static XmppServer startOpenfireWithPlugin(Path runDir, Path plugin, java.util.Map<String, String> properties)
+            throws Exception {
+        if (!Files.isRegularFile(plugin)) {
+            throw new IllegalArgumentException("no plugin jar at " + plugin);
+        }
+        Path repoRoot = repoRoot();
+        Path dir = runDir.toAbsolutePath().normalize();
+        for (int attempt = 1; ; attempt++) {
+            prepareRunDir(dir);
+            try {
+                return OpenfireServer.start(repoRoot, dir, freePorts(2), plugin, properties);
+            } catch (XmppServerStartException e) {
+                if (!e.isPortConflict() || attempt >= ATTEMPTS) {
+                    throw e;
+                }
+                System.err.println("[xmpp-server] openfire: a chosen port was taken, retrying with new ones");
+            }
+        }
+    }
+
     /** The repository root, where {@code deploy/} lives. */
     public static Path repoRoot() {
         String property = System.getProperty("reconmuc.repoRoot");

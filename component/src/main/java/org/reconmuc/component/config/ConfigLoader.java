@@ -52,7 +52,11 @@ public final class ConfigLoader {
                     String.valueOf(ServiceConfig.DEFAULT_PRESENCE_AND_IQ_BURST)),
             new Option("metrics-port", "serve Prometheus metrics at http://127.0.0.1:PORT/metrics (0: off)", "0"),
             new Option("occupant-ids", "XEP-0421 occupant ids on presences and messages from occupants (true/false)",
-                    "true"));
+                    "true"),
+            new Option("lock-new-rooms", "a room created by a join stays locked (others get item-not-found) until"
+                    + " its owner configures it or accepts the instant room, XEP-0045 §10.1.1 (true/false)", "true"),
+            new Option("room-lock-timeout-seconds", "a locked room nobody configured within this time is destroyed",
+                    String.valueOf(ServiceConfig.RoomLocking.DEFAULT.timeout().toSeconds())));
 
     /** Thrown for a bad flag or value; the message is meant for the user. */
     public static final class ConfigException extends Exception {
@@ -134,7 +138,9 @@ public final class ConfigLoader {
                     decimal(values, "rate-presences-iqs-per-second"),
                     integer(values, "rate-presences-iqs-burst"),
                     integer(values, "metrics-port"),
-                    bool(values, "occupant-ids"));
+                    bool(values, "occupant-ids"),
+                    new ServiceConfig.RoomLocking(bool(values, "lock-new-rooms"),
+                            Duration.ofSeconds(integer(values, "room-lock-timeout-seconds"))));
         } catch (IllegalArgumentException e) {
             throw new ConfigException("invalid configuration: " + e.getMessage());
         }

@@ -26,7 +26,8 @@ public record ServiceConfig(
         double presencesAndIqsPerSecond,
         int presenceAndIqBurst,
         int metricsPort,
-        boolean occupantIds) {
+        boolean occupantIds,
+        RoomLocking roomLocking) {
 
     public ServiceConfig {
         Objects.requireNonNull(serverHost, "server-host");
@@ -48,6 +49,22 @@ public record ServiceConfig(
         require(presencesAndIqsPerSecond > 0, "rate-presences-iqs-per-second must be > 0");
         require(presenceAndIqBurst >= 1, "rate-presences-iqs-burst must be >= 1");
         require(metricsPort >= 0 && metricsPort < 65536, "metrics-port must be in 0..65535 (0: off)");
+        Objects.requireNonNull(roomLocking, "room locking");
+    }
+
+    /**
+     * XEP-0045 §10.1.1: a room created by a join stays locked (others get item-not-found) until its
+     * owner accepts the instant room or submits the form; one nobody configures within
+     * {@code timeout} is destroyed. Off: rooms open at once, as before.
+     */
+    public record RoomLocking(boolean enabled, Duration timeout) {
+        public static final RoomLocking DEFAULT = new RoomLocking(true, Duration.ofMinutes(5));
+        public static final RoomLocking OFF = new RoomLocking(false, DEFAULT.timeout());
+
+        public RoomLocking {
+            Objects.requireNonNull(timeout, "room-lock-timeout-seconds");
+            require(!timeout.isNegative() && !timeout.isZero(), "room-lock-timeout-seconds must be > 0");
+        }
     }
 
     /** The settings before flow control, flood control and metrics had their own (their defaults). */
@@ -58,7 +75,7 @@ public record ServiceConfig(
         this(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes, messagesPerSecond, messageBurst,
                 maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff,
                 DEFAULT_MAX_PENDING_STANZAS, DEFAULT_MAX_QUEUED_CHARS, DEFAULT_PRESENCES_AND_IQS_PER_SECOND,
-                DEFAULT_PRESENCE_AND_IQ_BURST, 0, true);
+                DEFAULT_PRESENCE_AND_IQ_BURST, 0, true, RoomLocking.DEFAULT);
     }
 
     public static final int DEFAULT_MAX_PENDING_STANZAS = 10_000;
@@ -85,33 +102,33 @@ public record ServiceConfig(
     public ServiceConfig withServer(String host, int port) {
         return new ServiceConfig(host, port, domain, secret, historySize, maxStanzaBytes, messagesPerSecond,
                 messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff,
-                maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds);
+                maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking);
     }
 
     public ServiceConfig withHistorySize(int newHistorySize) {
         return new ServiceConfig(serverHost, serverPort, domain, secret, newHistorySize, maxStanzaBytes, messagesPerSecond,
                 messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff,
-                maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds);
+                maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking);
     }
 
     /** The relaxed-consistency limits a service advertises (reconmuc.md, Discovery). */
     public ServiceConfig withConsistencyLimits(int newMaxFilterEntries, int newMaxTimeSeconds) {
         return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes, messagesPerSecond,
                 messageBurst, maxOccupantsPerRoom, newMaxFilterEntries, newMaxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds);
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking);
     }
 
     public ServiceConfig withDomainAndSecret(String newDomain, String newSecret) {
         return new ServiceConfig(serverHost, serverPort, newDomain, newSecret, historySize, maxStanzaBytes,
                 messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds);
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking);
     }
 
     /** Presence and IQ flood limits per sender (messages have their own). */
     public ServiceConfig withPresenceAndIqRate(double perSecond, int burst) {
         return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
                 messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, perSecond, burst, metricsPort, occupantIds);
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, perSecond, burst, metricsPort, occupantIds, roomLocking);
     }
 
     /** With or without XEP-0421 occupant ids on what the rooms send from occupants. */
@@ -119,14 +136,22 @@ public record ServiceConfig(
         return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
                 messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
                 reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst,
-                metricsPort, on);
+                metricsPort, on, roomLocking);
+    }
+
+    /** Rooms created by a join locked until configured (XEP-0045 §10.1.1), or not. */
+    public ServiceConfig withRoomLocking(RoomLocking locking) {
+        return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
+                messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst,
+                metricsPort, occupantIds, locking);
     }
 
     /** Serve Prometheus metrics on 127.0.0.1:{@code port} (0: off). */
     public ServiceConfig withMetricsPort(int port) {
         return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
                 messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, port, occupantIds);
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, port, occupantIds, roomLocking);
     }
 
     @Override
@@ -141,6 +166,7 @@ public record ServiceConfig(
                 + ", max-queued-chars=" + maxQueuedChars
                 + ", presence/iq rate=" + presencesAndIqsPerSecond + "/s burst " + presenceAndIqBurst
                 + ", metrics=" + (metricsPort == 0 ? "off" : "127.0.0.1:" + metricsPort)
-                + ", occupant-ids=" + occupantIds + "]";
+                + ", occupant-ids=" + occupantIds
+                + ", lock-new-rooms=" + (roomLocking.enabled() ? roomLocking.timeout().toSeconds() + "s" : "off") + "]";
     }
 }

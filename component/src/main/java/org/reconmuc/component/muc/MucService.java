@@ -105,7 +105,8 @@ public final class MucService implements Component, ConnectionListener {
                     LOG.trace("out: {}", packet.toXML());
                 }
                 try {
-                    componentManager.sendPacket(this, packet);
+                    // In-process (Openfire's plugin) the server reads the DOM, not toXML().
+                    componentManager.sendPacket(this, PrerenderedMessage.standalone(packet));
                 } catch (ComponentException e) {
                     LOG.debug("could not send a {}: {}", packet.getElement().getName(), e.getMessage());
                 }

@@ -49,6 +49,7 @@ final class Room {
     private final IqProxy iqProxy = new IqProxy();
     private final RoomFloodControl floodControl;
     private final RoomRegistration registration = new RoomRegistration();
+    private final RoomLock lock = new RoomLock();
     /** XEP-0421; null when the service is configured without occupant ids. */
     private final OccupantIds occupantIds;
     private final RoomIds ids = new RoomIds();
@@ -174,6 +175,9 @@ final class Room {
         Element mucJoin = presence.getChildElement("x", Namespaces.MUC);
         Affiliation affiliation = justCreated ? Affiliation.OWNER : affiliationOf(session);
         Occupant sameNick = occupantsByNick.get(target.nick());
+        if (!justCreated && lock.refuses(this, session, presence)) {
+            return;
+        }
         if (affiliation == Affiliation.OUTCAST) {
             reply(presence, Condition.FORBIDDEN, "You are banned from this room");
             return;
@@ -214,6 +218,7 @@ final class Room {
         if (justCreated) {
             affiliations.put(session.bare(), Affiliation.OWNER);
             selfCodes.add(MucPresences.ROOM_CREATED);
+            lock.created(this, presence);
         }
         Occupant occupant;
         if (sameNick != null) {
@@ -349,7 +354,10 @@ final class Room {
             Set<Integer> codes = viewer == occupant
                     ? Set.of(MucPresences.NICK_CHANGED, MucPresences.SELF) : Set.of(MucPresences.NICK_CHANGED);
             Presence p = unavailableOf(occupant, goodbye, viewer, codes);
-            p.getChildElement("x", Namespaces.MUC_USER).element("item").addAttribute("nick", target.nick());
+            Element item = p.getChildElement("x", Namespaces.MUC_USER).element("item");
+            // §7.6 Examples 51/52: the occupant stays in the room, so the 303 keeps its current role.
+            item.addAttribute("role", occupant.role().xmlValue());
+            item.addAttribute("nick", target.nick());
             sendToAllSessions(viewer, p);
         }
         occupantsByNick.remove(occupant.nick());
@@ -456,7 +464,7 @@ final class Room {
         return p;
     }
 
-    private String realJidVisibleTo(Occupant subjectOccupant, Occupant viewer) {
+    String realJidVisibleTo(Occupant subjectOccupant, Occupant viewer) {
         boolean visible = config.nonAnonymous() || viewer == subjectOccupant
                 || (viewer != null && viewer.role() == Role.MODERATOR);
         return visible ? subjectOccupant.shownRealJid().toString() : null;
@@ -539,6 +547,10 @@ final class Room {
 
     RoomRegistration registration() {
         return registration;
+    }
+
+    RoomLock lock() {
+        return lock;
     }
 
     IqProxy iqProxy() {

@@ -9,6 +9,7 @@ import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.xmpp.packet.IQ;
 import org.xmpp.packet.JID;
+import org.xmpp.packet.Presence;
 
 /**
  * The {@code muc#admin} namespace: roles (kick, voice, moderator; XEP-0045 §8 and §9.6–9.7)
@@ -171,7 +172,7 @@ final class RoomAdmin {
                 room.removeOccupant(rc.target(), MucPresences.KICKED, actorNick, rc.reason());
             } else {
                 rc.target().setRole(rc.role());
-                room.broadcastPresence(rc.target(), Set.of());
+                broadcastChange(room, rc.target(), actor, rc.reason());
             }
             return;
         }
@@ -187,7 +188,33 @@ final class RoomAdmin {
                 room.removeOccupant(o, MucPresences.AFFILIATION_REMOVED, actorNick, ac.reason());
             } else {
                 o.setRole(room.defaultRole(ac.affiliation()));
-                room.broadcastPresence(o, Set.of());
+                broadcastChange(room, o, actor, ac.reason());
+            }
+        }
+    }
+
+    /**
+     * Everyone learns {@code target}'s new role or affiliation (XEP-0045 §8.4, §9.3 examples), with
+     * who changed it ({@code <actor/>}: the nick, and the real JID to those who may see real JIDs,
+     * as Prosody sends it) and why.
+     */
+    private static void broadcastChange(Room room, Occupant target, Occupant actor, String reason) {
+        for (Occupant viewer : room.occupants()) {
+            Set<Integer> codes = viewer == target ? Set.of(MucPresences.SELF) : Set.of();
+            for (RealJid session : viewer.sessions()) {
+                Presence p = room.presenceOf(target, viewer, session, codes);
+                Element item = p.getChildElement("x", Namespaces.MUC_USER).element("item");
+                if (actor != null) {
+                    Element actorElement = item.addElement("actor").addAttribute("nick", actor.nick());
+                    String actorJid = room.realJidVisibleTo(actor, viewer);
+                    if (actorJid != null) {
+                        actorElement.addAttribute("jid", actorJid);
+                    }
+                }
+                if (reason != null && !reason.isEmpty()) {
+                    item.addElement("reason").setText(reason);
+                }
+                room.send(p);
             }
         }
     }

@@ -51,6 +51,7 @@ final class RoomOwner {
         String type = form.attributeValue("type");
         if ("cancel".equals(type)) {
             room.send(IQ.createResultIQ(iq));
+            room.lock().cancelled(room);
             return;
         }
         if (!"submit".equals(type)) {
@@ -68,6 +69,7 @@ final class RoomOwner {
             return;
         }
         room.setConfig(after);
+        room.lock().configured();
         room.send(IQ.createResultIQ(iq));
         RoomAdmin.applyAffiliations(room, actor, listChanges);
         if (!after.equals(before)) {

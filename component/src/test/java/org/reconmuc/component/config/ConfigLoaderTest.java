@@ -19,6 +19,17 @@ class ConfigLoaderTest {
         assertThat(c.historySize()).isEqualTo(100);
         assertThat(c.maxPendingStanzas()).isEqualTo(ServiceConfig.DEFAULT_MAX_PENDING_STANZAS);
         assertThat(c.metricsPort()).as("metrics are off by default").isZero();
+        assertThat(c.roomLocking()).as("new rooms locked until configured").isEqualTo(ServiceConfig.RoomLocking.DEFAULT);
+    }
+
+    @Test
+    void roomLockingCanBeTurnedOffOrGivenAnotherTimeout() throws Exception {
+        assertThat(ConfigLoader.load(new String[] {"--secret", "s", "--lock-new-rooms", "false"}, Map.of())
+                .roomLocking().enabled()).isFalse();
+        assertThat(ConfigLoader.load(new String[] {"--secret", "s"}, Map.of("RECONMUC_ROOM_LOCK_TIMEOUT_SECONDS", "60"))
+                .roomLocking().timeout()).hasSeconds(60);
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--room-lock-timeout-seconds", "0"}, Map.of()))
+                .hasMessageContaining("room-lock-timeout-seconds");
     }
 
     @Test

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import org.jivesoftware.smack.StanzaCollector;
 import org.jivesoftware.smack.XMPPException.XMPPErrorException;
 import org.jivesoftware.smack.filter.AndFilter;
@@ -62,11 +63,16 @@ abstract class MucConformanceIT {
 
     @BeforeAll
     void startServerAndComponent() throws Exception {
-        live = LiveService.start(serverKind(), "it-" + serverKind() + "-" + getClass().getSimpleName(),
+        live = startService("it-" + serverKind() + "-" + getClass().getSimpleName(),
                 c -> new ServiceConfig(c.serverHost(), c.serverPort(), c.domain(), c.secret(), 100, MAX_STANZA_BYTES, 5.0,
                         10, c.maxOccupantsPerRoom(), c.maxFilterEntries(), c.maxTimeSeconds(), c.keepaliveInterval(),
                         Duration.ofSeconds(2)));
         server = live.server;
+    }
+
+    /** The server with the service configured by {@code adjust}: attached as an external component. */
+    LiveService startService(String runDir, UnaryOperator<ServiceConfig> adjust) throws Exception {
+        return LiveService.start(serverKind(), runDir, adjust);
     }
 
     @AfterAll
@@ -167,6 +173,21 @@ abstract class MucConformanceIT {
         assertThat(StanzaIdElement.getStanzaId(echo).getId()).isEqualTo(id.getId());
         assertThat(OriginIdElement.getOriginId(atRomeo).getId()).isEqualTo(origin.getId());
         assertThat(echo.getStanzaId()).as("the echo keeps the sender's id").isEqualTo(sent.getStanzaId());
+    }
+
+    @Test
+    void aNewRoomIsLockedUntilItsOwnerAcceptsTheInstantRoom() throws Exception {
+        EntityBareJid room = newRoom();
+        MultiUserChat.MucCreateConfigFormHandle handle = muc(client("romeo"), room).createOrJoin(Resourcepart.from("Romeo"));
+        assertThat(handle).as("status 201").isNotNull();
+        XMPPTCPConnection julietC = client("juliet");
+        assertThatThrownBy(() -> join(julietC, room, "Juliet"))
+                .isInstanceOfSatisfying(XMPPErrorException.class, e -> {
+                    assertThat(e.getStanzaError().getCondition()).isEqualTo(StanzaError.Condition.item_not_found);
+                    assertThat(e.getStanzaError().getDescriptiveText()).contains("locked");
+                });
+        handle.makeInstant();
+        assertThat(join(julietC, room, "Juliet").isJoined()).isTrue();
     }
 
     @Test

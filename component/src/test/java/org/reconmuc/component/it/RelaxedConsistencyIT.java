@@ -47,14 +47,23 @@ abstract class RelaxedConsistencyIT {
 
     @BeforeAll
     void start() throws Exception {
-        live = LiveService.start(serverKind(), "it-relaxed-" + serverKind(), c -> c);
+        live = startService("it-relaxed-" + serverKind());
         server = live.server;
+    }
+
+    /** The server with the service: attached as an external component. */
+    LiveService startService(String runDir) throws Exception {
+        return LiveService.start(serverKind(), runDir, c -> c);
     }
 
     @AfterAll
     void stop() {
         if (live != null) {
-            assertThat(live.closeAndValidate()).as("protocol elements emitted and validated").isGreaterThan(5);
+            boolean observed = live.observesEmitted();
+            int validated = live.closeAndValidate();
+            if (observed) {
+                assertThat(validated).as("protocol elements emitted and validated").isGreaterThan(5);
+            }
         }
     }
 

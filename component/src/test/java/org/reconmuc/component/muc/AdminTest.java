@@ -83,8 +83,16 @@ class AdminTest {
 
     @Test
     void revokingVoiceMakesAVisitorWhoCannotSpeak() {
-        admin("romeo@montague.lit/phone", "set", "<item nick='Tybalt' role='visitor'/>");
-        assertThat(item(muc.lastReceivedBy("juliet@capulet.lit/balcony")).attributeValue("role")).isEqualTo("visitor");
+        admin("romeo@montague.lit/phone", "set", "<item nick='Tybalt' role='visitor'><reason>brawling</reason></item>");
+        // §8.4: the new role, who changed it (his nick; his real JID only to moderators) and why.
+        Element atJuliet = item(muc.lastReceivedBy("juliet@capulet.lit/balcony"));
+        assertThat(atJuliet.attributeValue("role")).isEqualTo("visitor");
+        assertThat(atJuliet.element("actor").attributeValue("nick")).isEqualTo("Romeo");
+        assertThat(atJuliet.element("actor").attributeValue("jid")).as("semi-anonymous room").isNull();
+        assertThat(atJuliet.elementText("reason")).isEqualTo("brawling");
+        Element atRomeo = item(muc.receivedBy("romeo@montague.lit/phone").stream().filter(p -> p instanceof Presence)
+                .findFirst().orElseThrow());
+        assertThat(atRomeo.element("actor").attributeValue("jid")).isEqualTo("romeo@montague.lit/phone");
         muc.say("tybalt@capulet.lit/sword", ROOM, "let me speak");
         assertThat(errorCondition(muc.lastReceivedBy("tybalt@capulet.lit/sword"))).isEqualTo("forbidden");
     }

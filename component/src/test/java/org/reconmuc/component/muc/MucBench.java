@@ -137,10 +137,23 @@ final class MucBench {
         outbox.clear();
     }
 
-    /** {@code user} joins {@code room} as {@code nick} with a plain MUC join; the join's output is dropped. */
+    /**
+     * {@code user} joins {@code room} as {@code nick} with a plain MUC join, and accepts the
+     * instant room if the join created it (as Smack's {@code createOrJoin} and {@code makeInstant});
+     * the output is dropped.
+     */
     void join(String user, String room, String nick) {
         send("<presence from='" + user + "' to='" + room + "/" + nick + "'><x xmlns='http://jabber.org/protocol/muc'/></presence>");
+        if (receivedBy(user).stream().anyMatch(p -> statusCodes(p).contains("201"))) {
+            acceptInstantRoom(user, room);
+        }
         clear();
+    }
+
+    /** The owner accepts the default configuration (XEP-0045 §10.1.2), which unlocks a new room. */
+    void acceptInstantRoom(String owner, String room) {
+        send("<iq from='" + owner + "' to='" + room + "' type='set' id='instant'>"
+                + "<query xmlns='http://jabber.org/protocol/muc#owner'><x xmlns='jabber:x:data' type='submit'/></query></iq>");
     }
 
     void say(String user, String room, String body) {

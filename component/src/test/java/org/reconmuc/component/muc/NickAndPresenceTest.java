@@ -32,6 +32,8 @@ class NickAndPresenceTest {
         assertThat(gone.getFrom().toString()).isEqualTo(ROOM + "/Juliet");
         assertThat(statusCodes(gone)).containsExactly("303");
         assertThat(item(gone).attributeValue("nick")).isEqualTo("Jules");
+        assertThat(item(gone).attributeValue("role")).as("§7.6: the current role, not none").isEqualTo("participant");
+        assertThat(item(gone).attributeValue("affiliation")).isEqualTo("none");
         Presence back = (Presence) romeo.get(1);
         assertThat(back.getType()).isNull();
         assertThat(back.getFrom().toString()).isEqualTo(ROOM + "/Jules");

@@ -110,7 +110,12 @@ class ScenarioConformanceTest {
             nicks.put(who, step.getAttribute("nick"));
             presence(who, step.getAttribute("nick"), "",
                     "<x xmlns='http://jabber.org/protocol/muc'><history maxstanzas='0'/></x>");
-            muc.receivedBy(jids.get(who)); // the join's presences and the subject
+            // The join's presences and the subject; a creator accepts the instant room (XEP-0045
+            // §10.1.2), which unlocks it for the others: that is part of the join being complete.
+            if (muc.receivedBy(jids.get(who)).stream().anyMatch(p -> MucBench.statusCodes(p).contains("201"))) {
+                muc.acceptInstantRoom(jids.get(who), room);
+                muc.receivedBy(jids.get(who));
+            }
         }
 
         void presence(String who, String nick, String type, String payload) {

@@ -1,0 +1,53 @@
+package org.reconmuc.openfire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.reconmuc.component.config.ConfigLoader.ConfigException;
+import org.reconmuc.component.config.ServiceConfig;
+
+class PluginSettingsTest {
+
+    private static PluginSettings.Read read(Map<String, String> properties) throws ConfigException {
+        return PluginSettings.read("example.org", properties::get, properties.keySet());
+    }
+
+    @Test
+    void withNothingSetTheServiceIsReconmucUnderTheServersDomainWithTheDefaults() throws Exception {
+        PluginSettings.Read read = read(Map.of());
+        assertThat(read.subdomain()).isEqualTo("reconmuc");
+        assertThat(read.config().domain()).isEqualTo("reconmuc.example.org");
+        assertThat(read.config().historySize()).isEqualTo(100);
+        assertThat(read.config().roomLocking()).isEqualTo(ServiceConfig.RoomLocking.DEFAULT);
+        assertThat(read.ignored()).isEmpty();
+    }
+
+    @Test
+    void everyMucSettingOfTheComponentIsAPropertyOfTheSameName() throws Exception {
+        ServiceConfig wanted = ServiceConfig.defaults().withHistorySize(7).withConsistencyLimits(3, 60)
+                .withPresenceAndIqRate(2.5, 4).withOccupantIds(false)
+                .withRoomLocking(new ServiceConfig.RoomLocking(false, Duration.ofSeconds(30)));
+        Map<String, String> properties = new HashMap<>(PluginProperties.of(wanted));
+        properties.put(PluginSettings.SUBDOMAIN, "chat");
+        ServiceConfig read = read(properties).config();
+        assertThat(read.domain()).isEqualTo("chat.example.org");
+        assertThat(read).usingRecursiveComparison()
+                .ignoringFields("serverHost", "serverPort", "domain", "secret", "keepaliveInterval",
+                        "reconnectMaxBackoff", "maxQueuedChars", "metricsPort")
+                .isEqualTo(wanted);
+    }
+
+    @Test
+    void badValuesStopThePluginWithTheReasonAndUnknownNamesAreReported() throws Exception {
+        assertThatThrownBy(() -> read(Map.of("reconmuc.history-size", "lots")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("history-size");
+        assertThatThrownBy(() -> read(Map.of(PluginSettings.SUBDOMAIN, "muc.example")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("one DNS label");
+        assertThat(read(Map.of("reconmuc.histroy-size", "5", "reconmuc.secret", "x")).ignored())
+                .containsExactlyInAnyOrder("reconmuc.histroy-size", "reconmuc.secret");
+    }
+}
