@@ -10,7 +10,7 @@ import org.dom4j.Element;
 import org.dom4j.QName;
 import org.junit.jupiter.api.Test;
 import org.reconmuc.component.config.ServiceConfig;
-import org.reconmuc.component.protocol.ReconMucNamespaces;
+import org.reconmuc.codec.XmlNamespaces;
 import org.xmpp.component.Component;
 import org.xmpp.component.ComponentManager;
 import org.xmpp.component.IQResultListener;
@@ -99,10 +99,10 @@ class InProcessDeliveryTest {
 
         Message batch = server.routed.stream()
                 .filter(p -> p instanceof Message m && ALICE.equals(String.valueOf(m.getTo()))
-                        && m.getElement().element(QName.get("batch", ReconMucNamespaces.RECONMUC)) != null)
+                        && m.getElement().element(QName.get("batch", XmlNamespaces.RECONMUC)) != null)
                 .map(p -> (Message) p).findFirst()
                 .orElseThrow(() -> new AssertionError("no batch with its content in the DOM: " + server.routed));
         assertThat(batch.getClass()).isEqualTo(Message.class);
-        assertThat(batch.getElement().element(QName.get("batch", ReconMucNamespaces.RECONMUC)).elements()).hasSize(2);
+        assertThat(batch.getElement().element(QName.get("batch", XmlNamespaces.RECONMUC)).elements()).hasSize(2);
     }
 }
