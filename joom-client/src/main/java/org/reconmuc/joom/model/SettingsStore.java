@@ -52,7 +52,8 @@ public final class SettingsStore {
         return new Settings(p.getProperty("server", d.server()), number(p, "port", d.port(), 1, 65535),
                 p.getProperty("jid", d.jid()), Boolean.parseBoolean(p.getProperty("anonymous", "false")),
                 p.getProperty("room", d.room()), p.getProperty("nick", d.nick()),
-                number(p, "time", d.timeSeconds(), 1, 86_400), number(p, "volume", d.volume(), 1, 10_000));
+                number(p, "time", d.timeSeconds(), 1, 86_400), number(p, "volume", d.volume(), 1, 10_000),
+                p.getProperty("topic", d.topic()));
     }
 
     private static int number(Properties p, String key, int fallback, int min, int max) {
@@ -75,6 +76,7 @@ public final class SettingsStore {
         p.setProperty("nick", s.nick());
         p.setProperty("time", Integer.toString(s.timeSeconds()));
         p.setProperty("volume", Integer.toString(s.volume()));
+        p.setProperty("topic", s.topic());
         Files.createDirectories(file.getParent());
         Path tmp = file.resolveSibling(FILE + ".tmp");
         try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {

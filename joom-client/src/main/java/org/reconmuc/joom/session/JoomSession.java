@@ -109,7 +109,7 @@ public final class JoomSession implements AutoCloseable {
                     .setHost(o.host())
                     .setPort(o.port())
                     .setSecurityMode(o.tls() ? SecurityMode.required : SecurityMode.disabled)
-                    .setResource("joom")
+                    .setResource("joom-" + Integer.toHexString(new java.security.SecureRandom().nextInt(0x10000)))
                     .setSocketFactory(new CountingSocketFactory(bytesReceived))
                     .setConnectTimeout(10_000);
             if (o.anonymous()) {

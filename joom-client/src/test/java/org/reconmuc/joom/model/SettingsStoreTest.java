@@ -16,7 +16,7 @@ class SettingsStoreTest {
         SettingsStore store = new SettingsStore(dir.resolve("joom"));
         assertThat(store.load()).isEqualTo(Settings.DEFAULTS);
         Settings s = Settings.DEFAULTS.withAccount("xmpp.example.org", 5223, "alice@example.org", false)
-                .withRoom("chat@conference.example.org", "Alice").withBounds(30, 10);
+                .withRoom("chat@conference.example.org", "Alice").withBounds(30, 10).withTopic("movies");
         store.save(s);
         assertThat(store.load()).isEqualTo(s);
         assertThat(Files.readString(store.file())).doesNotContainIgnoringCase("password");
