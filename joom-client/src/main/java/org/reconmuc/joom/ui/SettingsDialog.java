@@ -39,6 +39,7 @@ final class SettingsDialog extends JDialog {
         JButton ok = new JButton("OK");
         ok.addActionListener(e -> {
             controller.setBounds((Integer) time.getValue(), (Integer) volume.getValue());
+            owner.state(controller.state(), controller.mode()); // the status bar names the bounds
             dispose();
         });
         JButton cancel = new JButton("Cancel");
