@@ -4,6 +4,7 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.SocketFactory;
@@ -23,31 +24,30 @@ final class CountingSocketFactory extends SocketFactory {
 
     @Override
     public Socket createSocket(String host, int port) throws IOException {
-        Socket s = createSocket();
-        s.connect(new java.net.InetSocketAddress(host, port));
-        return s;
+        return connected(null, new InetSocketAddress(host, port));
     }
 
     @Override
     public Socket createSocket(String host, int port, InetAddress localHost, int localPort) throws IOException {
-        Socket s = createSocket();
-        s.bind(new java.net.InetSocketAddress(localHost, localPort));
-        s.connect(new java.net.InetSocketAddress(host, port));
-        return s;
+        return connected(new InetSocketAddress(localHost, localPort), new InetSocketAddress(host, port));
     }
 
     @Override
     public Socket createSocket(InetAddress host, int port) throws IOException {
-        Socket s = createSocket();
-        s.connect(new java.net.InetSocketAddress(host, port));
-        return s;
+        return connected(null, new InetSocketAddress(host, port));
     }
 
     @Override
     public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort) throws IOException {
+        return connected(new InetSocketAddress(localAddress, localPort), new InetSocketAddress(address, port));
+    }
+
+    private Socket connected(InetSocketAddress local, InetSocketAddress remote) throws IOException {
         Socket s = createSocket();
-        s.bind(new java.net.InetSocketAddress(localAddress, localPort));
-        s.connect(new java.net.InetSocketAddress(address, port));
+        if (local != null) {
+            s.bind(local);
+        }
+        s.connect(remote);
         return s;
     }
 

@@ -75,17 +75,22 @@ final class ConnectDialog extends JDialog {
                 }
             });
         });
+        layOut(this, form, error, cancel, connect);
+    }
+
+    /** A dialog's layout: the form, a line of text under it, Cancel and the default button at the bottom right. */
+    static void layOut(JDialog dialog, JComponent form, JComponent text, JButton cancel, JButton ok) {
         JPanel buttons = new JPanel(new FlowLayout(FlowLayout.RIGHT));
         buttons.add(cancel);
-        buttons.add(connect);
+        buttons.add(ok);
         JPanel south = new JPanel(new BorderLayout());
-        south.add(error, BorderLayout.NORTH);
+        south.add(text, BorderLayout.NORTH);
         south.add(buttons, BorderLayout.SOUTH);
-        getContentPane().add(form, BorderLayout.CENTER);
-        getContentPane().add(south, BorderLayout.SOUTH);
-        getRootPane().setDefaultButton(connect);
-        pack();
-        setLocationRelativeTo(owner);
+        dialog.getContentPane().add(form, BorderLayout.CENTER);
+        dialog.getContentPane().add(south, BorderLayout.SOUTH);
+        dialog.getRootPane().setDefaultButton(ok);
+        dialog.pack();
+        dialog.setLocationRelativeTo(dialog.getOwner());
     }
 
     /** The nick when none is given: the account's local part, else "guest". */

@@ -1,7 +1,5 @@
 package org.reconmuc.joom.ui;
 
-import java.awt.BorderLayout;
-import java.awt.FlowLayout;
 import java.awt.GridBagLayout;
 import javax.swing.BorderFactory;
 import javax.swing.JButton;
@@ -44,16 +42,6 @@ final class SettingsDialog extends JDialog {
         });
         JButton cancel = new JButton("Cancel");
         cancel.addActionListener(e -> dispose());
-        JPanel buttons = new JPanel(new FlowLayout(FlowLayout.RIGHT));
-        buttons.add(cancel);
-        buttons.add(ok);
-        JPanel south = new JPanel(new BorderLayout());
-        south.add(explain, BorderLayout.NORTH);
-        south.add(buttons, BorderLayout.SOUTH);
-        getContentPane().add(form, BorderLayout.CENTER);
-        getContentPane().add(south, BorderLayout.SOUTH);
-        getRootPane().setDefaultButton(ok);
-        pack();
-        setLocationRelativeTo(owner);
+        ConnectDialog.layOut(this, form, explain, cancel, ok);
     }
 }
