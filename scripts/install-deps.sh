@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what ReConMUC needs from Debian/Ubuntu packages - only what is missing.
 #   --runtime (default)  JDK 17, Maven, Prosody (+ prosody-modules, lua-zlib, lua-unbound)
-#   --test               the same plus ejabberd (the integration tests run against both), iproute2, ethtool
+#   --test               the same plus ejabberd (the integration tests run against both), iproute2 and
+#                        ethtool (the replay's veth link), and for Joom's window test Xvfb, a JRE with
+#                        the X11 toolkit, and a font
 # Uses sudo for apt-get when not root. Runs apt-get update only if something must be installed.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -29,8 +31,8 @@ find_jdk17 >/dev/null || need_jdk=1
 command -v mvn >/dev/null 2>&1 || missing+=(maven)
 packages=(prosody prosody-modules lua-zlib lua-unbound)
 # ejabberd: the ITs run against it too; iproute2 and ethtool: the veth link of the replay's real-link
-# measurement (VethLinkIT).
-[[ "$mode" == test ]] && packages+=(ejabberd iproute2 ethtool)
+# measurement (VethLinkIT); xvfb and a font: Joom's window test.
+[[ "$mode" == test ]] && packages+=(ejabberd iproute2 ethtool xvfb fonts-dejavu-core)
 if (( have_dpkg )); then
   for p in "${packages[@]}"; do
     installed "$p" || missing+=("$p")
@@ -40,7 +42,13 @@ else
   [[ "$mode" == test && ! -x /usr/bin/erl ]] && missing+=(ejabberd)
 fi
 
-if (( need_jdk == 0 )) && (( ${#missing[@]} == 0 )); then
+# Joom's window test draws Swing on Xvfb: a headless JDK lacks the X11 toolkit (libawt_xawt).
+need_jre_x11=0
+if [[ "$mode" == test ]] && home="$(find_jdk17)" && [[ ! -e "$home/lib/libawt_xawt.so" ]]; then
+  need_jre_x11=1
+fi
+
+if (( need_jdk == 0 )) && (( need_jre_x11 == 0 )) && (( ${#missing[@]} == 0 )); then
   say "install-deps ($mode): everything is already installed"
   exit 0
 fi
@@ -62,6 +70,13 @@ if (( need_jdk )); then
     missing=(openjdk-17-jdk-headless "${missing[@]}")
   else
     missing=(default-jdk-headless "${missing[@]}")
+  fi
+fi
+if (( need_jre_x11 )) || { (( need_jdk )) && [[ "$mode" == test ]]; }; then
+  if apt-cache show openjdk-17-jre >/dev/null 2>&1; then
+    missing+=(openjdk-17-jre)
+  else
+    missing+=(default-jre)
   fi
 fi
 say "install-deps ($mode): installing ${missing[*]}"

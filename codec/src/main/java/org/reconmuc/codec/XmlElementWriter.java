@@ -71,6 +71,21 @@ public final class XmlElementWriter {
         XmlText.appendText(out, text);
     }
 
+    /**
+     * A comment, written as is: XMPP allows none (RFC 6120 §11.1), so the copy keeps it for a
+     * strict reader to refuse rather than hiding it.
+     */
+    public void comment(String text) {
+        closeStartTag();
+        out.append("<!--").append(text).append("-->");
+    }
+
+    /** A processing instruction, written as is, for the same reason as {@link #comment}. */
+    public void processingInstruction(String text) {
+        closeStartTag();
+        out.append("<?").append(text).append("?>");
+    }
+
     /** Closes the current element. */
     public void endElement() {
         int last = names.size() - 1;

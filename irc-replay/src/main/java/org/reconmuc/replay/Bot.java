@@ -1,23 +1,21 @@
 package org.reconmuc.replay;
 
-import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
-import org.dom4j.DocumentHelper;
-import org.dom4j.Element;
-import org.dom4j.QName;
 import org.jivesoftware.smack.filter.StanzaFilter;
-import org.jivesoftware.smack.packet.ExtensionElement;
 import org.jivesoftware.smack.packet.Message;
 import org.jivesoftware.smack.packet.Presence;
-import org.jivesoftware.smack.packet.StandardExtensionElement;
 import org.jivesoftware.smack.packet.Stanza;
 import org.jivesoftware.smack.tcp.XMPPTCPConnection;
 import org.jivesoftware.smackx.sid.element.StanzaIdElement;
 import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.codec.batch.BatchDecoder;
+import org.reconmuc.codec.batch.MalformedBatchException;
 import org.reconmuc.replay.meter.BotMeter;
 import org.reconmuc.replay.meter.Series.Metric;
+import org.reconmuc.smack.ReconMucManager;
+import org.reconmuc.smack.element.BatchElement;
+import org.reconmuc.smack.provider.ReconMucProviders;
 
 /**
  * One replay participant: a real Smack connection, its meter, and the record of what it received.
@@ -25,6 +23,10 @@ import org.reconmuc.replay.meter.Series.Metric;
  * accepts nothing), so the receipt time is taken right after parsing, with no listener queue.
  */
 final class Bot implements StanzaFilter {
+    static {
+        ReconMucProviders.register(); // before any bot connects: batches and results parse into the library's elements
+    }
+
     final Workload.BotSpec spec;
     final World world;
     final BotMeter meter;
@@ -77,9 +79,8 @@ final class Bot implements StanzaFilter {
             run.errorsReceived.incrementAndGet();
             return;
         }
-        ExtensionElement batch = m.getExtensionElement("batch", XmlNamespaces.RECONMUC);
-        if (batch != null) {
-            onBatch(batch, m.getFrom().asBareJid().toString());
+        if (BatchElement.from(m) != null) {
+            onBatch(m);
             return;
         }
         if (m.getBody() == null) {
@@ -97,15 +98,12 @@ final class Bot implements StanzaFilter {
         deliver((int) id[0], id[1], delayed, System.nanoTime());
     }
 
-    private void onBatch(ExtensionElement batch, String room) {
+    private void onBatch(Message batch) {
         long now = System.nanoTime();
-        List<Element> items;
+        List<Message> items;
         try {
-            items = new ArrayList<>();
-            for (String item : decoder.decode(toDom4j((StandardExtensionElement) batch).asXML(), room).items()) {
-                items.add(DocumentHelper.parseText(item).getRootElement());
-            }
-        } catch (Exception ex) {
+            items = ReconMucManager.unpack(batch, decoder);
+        } catch (MalformedBatchException ex) {
             synchronized (this) {
                 batchErrors++;
             }
@@ -117,39 +115,16 @@ final class Bot implements StanzaFilter {
         int second = run.series.second(now);
         run.series.add(Metric.BATCHES, second, 1);
         measures.series.add(Metric.BATCHES, second, 1);
-        for (Element f : items) {
-            Element msg = f.element("message");
-            if (msg == null) {
-                continue;
-            }
-            long[] id = MessageIds.parse(msg.attributeValue("id"));
-            Element sid = msg.element("stanza-id");
+        for (Message msg : items) {
+            long[] id = MessageIds.parse(msg.getStanzaId());
+            StanzaIdElement sid = StanzaIdElement.getStanzaId(msg);
             if (id != null && sid != null && id[0] >= 0 && id[0] < run.parent.length) {
-                run.stanzaIds.compareAndSet((int) id[0], null, sid.attributeValue("id"));
+                run.stanzaIds.compareAndSet((int) id[0], null, sid.getId());
             }
             if (id != null) {
                 deliver((int) id[0], id[1], true, now);
             }
         }
-    }
-
-    /**
-     * The parsed extension as a dom4j element, whose text goes to the codec's {@link BatchDecoder}. (Not via
-     * {@code toXML().toString()}: Smack 4.4's LazyStringBuilder makes that quadratic in the size
-     * of the element, which took two cores at 400 batches a second.)
-     */
-    static Element toDom4j(StandardExtensionElement x) {
-        Element e = DocumentHelper.createElement(QName.get(x.getElementName(), x.getNamespace()));
-        for (java.util.Map.Entry<String, String> a : x.getAttributes().entrySet()) {
-            e.addAttribute(a.getKey(), a.getValue());
-        }
-        if (x.getText() != null) {
-            e.addText(x.getText());
-        }
-        for (StandardExtensionElement child : x.getElements()) {
-            e.add(toDom4j(child));
-        }
-        return e;
     }
 
     private synchronized void deliver(int seq, long sentMicros, boolean retained, long now) {

@@ -2,38 +2,33 @@ package org.reconmuc.replay;
 
 import org.jivesoftware.smack.packet.IQ;
 import org.reconmuc.codec.XmlNamespaces;
+import org.reconmuc.smack.element.Aggregation;
+import org.reconmuc.smack.element.ConsistencyRequirements;
+import org.reconmuc.smack.element.ConsistencyRequirementsIQ;
+import org.reconmuc.smack.element.FilterEntry;
 
-/** {@code <iq type='set'><consistency-requirements xmlns='urn:reconmuc:0'>…</consistency-requirements></iq>}. */
-final class RequirementsIq extends IQ {
+/**
+ * A bot's {@code <consistency-requirements/>} set, built with the client library (reconmuc-smack):
+ * its first request, and the update of a topic switch.
+ */
+final class RequirementsIq extends ConsistencyRequirementsIQ {
     static final String NS = XmlNamespaces.RECONMUC;
-    private final String content;
 
-    RequirementsIq(String content) {
-        super("consistency-requirements", NS);
-        this.content = content;
+    private RequirementsIq(ConsistencyRequirements requirements) {
+        super(requirements);
         setType(Type.set);
-    }
-
-    @Override
-    protected IQChildElementXmlStringBuilder getIQChildElementBuilder(IQChildElementXmlStringBuilder xml) {
-        xml.rightAngleBracket();
-        xml.append(content);
-        return xml;
-    }
-
-    static String topicEntry(String topic, boolean active) {
-        return "<filter-entry element='topic' value='" + topic + "'" + (active ? "" : " active='false'") + "/>";
     }
 
     /** The first request of a bot: its topic, time, volume and aggregation. */
     static RequirementsIq initial(String topic, int time, int volume, String aggregation) {
-        return new RequirementsIq("<filter>" + topicEntry(topic, true) + "</filter><time>" + time + "</time><volume>"
-                + volume + "</volume><aggregation>" + aggregation + "</aggregation>");
+        return new RequirementsIq(ConsistencyRequirements.builder().addFilterEntry(FilterEntry.topic(topic, true))
+                .setTimeSeconds(time).setVolume(volume).setAggregation(Aggregation.fromValue(aggregation)).build());
     }
 
     /** A topic switch: the old topic's entry off, the new one on. */
     static RequirementsIq switchTopic(String from, String to) {
-        return new RequirementsIq("<filter>" + topicEntry(from, false) + topicEntry(to, true) + "</filter>");
+        return new RequirementsIq(ConsistencyRequirements.builder().addFilterEntry(FilterEntry.topic(from, false))
+                .addFilterEntry(FilterEntry.topic(to, true)).build());
     }
 }
 

@@ -159,6 +159,7 @@ class TestVectorsTest {
         assertThat(conditions.get(0).getLocalName()).isIn("bad-request", "not-acceptable", "policy-violation");
         assertThat(conditions.get(1).getLocalName()).isEqualTo("text");
         assertThat(TemplateMatcher.text(conditions.get(1))).isNotEmpty();
+        assertThat(TemplateMatcher.children(conditions.get(1))).as("<text/> is character data only (RFC 6120 §8.3.2)").isEmpty();
         String expected = name.contains("bad-request") ? "bad-request"
                 : name.contains("policy-violation") ? "policy-violation" : "not-acceptable";
         assertThat(conditions.get(0).getLocalName()).isEqualTo(expected);

@@ -5,13 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.dom4j.DocumentHelper;
-import org.dom4j.Element;
-import org.jivesoftware.smack.packet.ExtensionElement;
-import org.jivesoftware.smack.packet.IQ;
 import org.jivesoftware.smack.packet.Message;
-import org.jivesoftware.smack.packet.StandardExtensionElement;
-import org.jivesoftware.smack.packet.UnparsedIQ;
 import org.jivesoftware.smack.tcp.XMPPTCPConnection;
 import org.jivesoftware.smackx.delay.packet.DelayInformation;
 import org.jivesoftware.smackx.disco.ServiceDiscoveryManager;
@@ -26,8 +20,16 @@ import org.jxmpp.jid.EntityBareJid;
 import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
 import org.reconmuc.codec.XmlNamespaces;
-import org.reconmuc.component.testing.Dom4jBatches;
+import org.reconmuc.codec.batch.BatchDecoder;
+import org.reconmuc.codec.batch.BatchEncoding;
+import org.reconmuc.component.testing.Await;
 import org.reconmuc.servers.XmppServer;
+import org.reconmuc.smack.ReconMucManager;
+import org.reconmuc.smack.element.Aggregation;
+import org.reconmuc.smack.element.BatchElement;
+import org.reconmuc.smack.element.ConsistencyRequirements;
+import org.reconmuc.smack.element.FilterEntry;
+import org.reconmuc.smack.reply.element.ReplyElement;
 
 /**
  * Relaxed consistency as real Smack clients see it through a real server: the paper's Figure 1
@@ -67,24 +69,6 @@ abstract class RelaxedConsistencyIT {
         }
     }
 
-    /** {@code <consistency-requirements/>} with the given content, as any client would send it. */
-    static final class RequirementsIq extends IQ {
-        private final String content;
-
-        RequirementsIq(String namespace, String content) {
-            super("consistency-requirements", namespace);
-            this.content = content;
-            setType(Type.set);
-        }
-
-        @Override
-        protected IQChildElementXmlStringBuilder getIQChildElementBuilder(IQChildElementXmlStringBuilder xml) {
-            xml.rightAngleBracket();
-            xml.append(content);
-            return xml;
-        }
-    }
-
     private EntityBareJid newRoom() throws Exception {
         return JidCreate.entityBareFrom("relaxed" + (++rooms) + "-" + System.nanoTime() % 100000 + "@" + server.componentDomain());
     }
@@ -99,12 +83,16 @@ abstract class RelaxedConsistencyIT {
         return m;
     }
 
-    private Element require(XMPPTCPConnection c, EntityBareJid room, String content) throws Exception {
-        RequirementsIq iq = new RequirementsIq(NS, content);
-        iq.setTo(room);
-        IQ result = c.createStanzaCollectorAndSend(iq).nextResultOrThrow(WAIT_MS);
-        assertThat(result).isInstanceOf(UnparsedIQ.class);
-        return DocumentHelper.parseText(((UnparsedIQ) result).getContent().toString()).getRootElement();
+    /** States requirements as Joom does, through the client library; returns the effective ones. */
+    private static ConsistencyRequirements require(XMPPTCPConnection c, EntityBareJid room, ConsistencyRequirements.Builder r)
+            throws Exception {
+        ReconMucManager manager = ReconMucManager.forConnection(c);
+        assertThat(manager.discoverSupport(room).supported()).as("checked before the first request").isTrue();
+        return manager.setRequirements(room, r.build());
+    }
+
+    private static ConsistencyRequirements.Builder requirements() {
+        return ConsistencyRequirements.builder();
     }
 
     private static void drain(MultiUserChat m) throws Exception {
@@ -118,22 +106,20 @@ abstract class RelaxedConsistencyIT {
         long deadline = System.currentTimeMillis() + timeoutMs;
         while (System.currentTimeMillis() < deadline) {
             Message msg = m.nextMessage(Math.max(1, deadline - System.currentTimeMillis()));
-            if (msg != null && (msg.getBody() != null || msg.getExtension("batch", NS) != null)) {
+            if (msg != null && (msg.getBody() != null || BatchElement.from(msg) != null)) {
                 return msg;
             }
         }
         return null;
     }
 
-    /** The bodies a batch carries, decoded as a client would (plain or deflate). */
+    /** The bodies a batch carries, decoded as a client would (plain or deflate) by the client library. */
     private static List<String> batchBodies(Message m) throws Exception {
-        ExtensionElement ext = m.getExtension("batch", NS);
-        assertThat(ext).as("a batch").isInstanceOf(StandardExtensionElement.class);
-        Element batch = DocumentHelper.parseText(ext.toXML().toString()).getRootElement();
+        assertThat(BatchElement.from(m)).as("a batch").isNotNull();
         List<String> bodies = new ArrayList<>();
-        for (Element forwarded : Dom4jBatches.items(batch)) {
-            assertThat(forwarded.element("delay")).as("each item has its XEP-0203 delay").isNotNull();
-            bodies.add(forwarded.element("message").elementText("body"));
+        for (Message retained : ReconMucManager.unpack(m, new BatchDecoder())) {
+            assertThat(DelayInformation.from(retained)).as("each item has its XEP-0203 delay").isNotNull();
+            bodies.add(retained.getBody());
         }
         return bodies;
     }
@@ -155,9 +141,9 @@ abstract class RelaxedConsistencyIT {
         XMPPTCPConnection aliceC = server.newClient("alice");
         MultiUserChat alice = enter(aliceC, room, "Alice");
         MultiUserChat bob = enter(server.newClient("bob"), room, "Bob");
-        Element effective = require(aliceC, room,
-                "<filter><filter-entry element='topic' value='gossip' active='true'/></filter><time>3</time>");
-        assertThat(effective.elementText("time")).isEqualTo("3");
+        ConsistencyRequirements effective = require(aliceC, room,
+                requirements().addFilterEntry(FilterEntry.topic("gossip", true)).setTimeSeconds(3));
+        assertThat(effective.getTimeSeconds()).isEqualTo(3);
 
         long sent = System.nanoTime();
         say(bob, "Did you hear? #gossip");
@@ -182,7 +168,7 @@ abstract class RelaxedConsistencyIT {
         MultiUserChat alice = enter(aliceC, room, "Alice");
         XMPPTCPConnection bobC = server.newClient("bob");
         MultiUserChat bob = enter(bobC, room, "Bob");
-        require(aliceC, room, "<time>600</time>");
+        require(aliceC, room, requirements().setTimeSeconds(600));
 
         say(alice, "Anyone for tea?");
         Message echo = next(alice, WAIT_MS);
@@ -192,8 +178,7 @@ abstract class RelaxedConsistencyIT {
 
         Message reply = bobC.getStanzaFactory().buildMessageStanza().to(room).ofType(Message.Type.groupchat)
                 .setBody("Yes please")
-                .addExtension(StandardExtensionElement.builder("reply", "urn:xmpp:reply:0")
-                        .addAttribute("to", room + "/Alice").addAttribute("id", parentId).build())
+                .addExtension(new ReplyElement(room + "/Alice", parentId))
                 .build();
         long sent = System.nanoTime();
         bob.sendMessage(reply);
@@ -204,6 +189,37 @@ abstract class RelaxedConsistencyIT {
     }
 
     @Test
+    void compactBatchesAndADeflateStreamAreDecodedByTheClient() throws Exception {
+        EntityBareJid room = newRoom();
+        XMPPTCPConnection aliceC = server.newClient("alice");
+        MultiUserChat alice = enter(aliceC, room, "Alice");
+        XMPPTCPConnection carolC = server.newClient("carol");
+        MultiUserChat carol = enter(carolC, room, "Carol");
+        MultiUserChat bob = enter(server.newClient("bob"), room, "Bob");
+        assertThat(ReconMucManager.forConnection(carolC).discoverSupport(room).compactDeflate()).isTrue();
+        require(aliceC, room, requirements().setTimeSeconds(600).setVolume(2).setAggregation(Aggregation.COMPACT));
+        require(carolC, room, requirements().setTimeSeconds(600).setVolume(2).setAggregation(Aggregation.COMPACT_DEFLATE));
+        List<Message> heardByCarol = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ReconMucManager.forConnection(carolC).addRetainedMessageListener((r, m) -> heardByCarol.add(m));
+
+        for (String body : List.of("one", "two \u00e9\u00e8 \u2603", "three", "four")) {
+            say(bob, body);
+        }
+        List<String> alices = new ArrayList<>();
+        List<String> streamNumbers = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            alices.addAll(batchBodies(next(alice, WAIT_MS)));
+            String xml = BatchElement.from(next(carol, WAIT_MS)).getXml();
+            streamNumbers.add(xml.replaceFirst("(?s).* n=\"(\\d+)\".*", "$1"));
+        }
+        assertThat(alices).containsExactly("one", "two \u00e9\u00e8 \u2603", "three", "four");
+        assertThat(streamNumbers).as("Carol's two batches continue one stream").containsExactly("1", "2");
+        Await.until(() -> heardByCarol.size() == 4, Duration.ofSeconds(5), "the listener heard all four");
+        assertThat(heardByCarol).allSatisfy(m -> assertThat(DelayInformation.from(m)).isNotNull())
+                .extracting(Message::getBody).containsExactly("one", "two \u00e9\u00e8 \u2603", "three", "four");
+    }
+
+    @Test
     void batchesPlainAndDeflateAreDecodedByTheClient() throws Exception {
         EntityBareJid room = newRoom();
         XMPPTCPConnection aliceC = server.newClient("alice");
@@ -211,8 +227,10 @@ abstract class RelaxedConsistencyIT {
         XMPPTCPConnection carolC = server.newClient("carol");
         MultiUserChat carol = enter(carolC, room, "Carol");
         MultiUserChat bob = enter(server.newClient("bob"), room, "Bob");
-        require(aliceC, room, "<time>600</time><volume>3</volume>");
-        require(carolC, room, "<time>600</time><volume>3</volume><aggregation>deflate</aggregation>");
+        require(aliceC, room, requirements().setTimeSeconds(600).setVolume(3));
+        require(carolC, room, requirements().setTimeSeconds(600).setVolume(3).setAggregation(Aggregation.DEFLATE));
+        List<Message> heardByCarol = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ReconMucManager.forConnection(carolC).addRetainedMessageListener((r, m) -> heardByCarol.add(m));
 
         for (String body : List.of("one", "two \u00e9\u00e8 \u2603", "three")) {
             say(bob, body);
@@ -221,8 +239,13 @@ abstract class RelaxedConsistencyIT {
         Message deflated = next(carol, WAIT_MS);
         assertThat(batchBodies(plain)).containsExactly("one", "two \u00e9\u00e8 \u2603", "three");
         assertThat(batchBodies(deflated)).containsExactly("one", "two \u00e9\u00e8 \u2603", "three");
-        Element raw = DocumentHelper.parseText(deflated.getExtension("batch", NS).toXML().toString()).getRootElement();
-        assertThat(raw.attributeValue("encoding")).isEqualTo("deflate");
+        assertThat(BatchElement.from(deflated).decode(new BatchDecoder(), room.toString()).encoding())
+                .isEqualTo(BatchEncoding.DEFLATE);
+        // The manager's listener runs on Smack's listener thread: wait for it.
+        Await.until(() -> heardByCarol.size() >= 3, Duration.ofSeconds(5), "the listener heard all three");
+        assertThat(heardByCarol).as("the manager's listener got each message with its delay").hasSize(3)
+                .allSatisfy(m -> assertThat(DelayInformation.from(m)).isNotNull())
+                .extracting(Message::getBody).containsExactly("one", "two \u00e9\u00e8 \u2603", "three");
         assertThat(next(alice, 500)).as("nothing else").isNull();
     }
 
@@ -232,14 +255,13 @@ abstract class RelaxedConsistencyIT {
         XMPPTCPConnection aliceC = server.newClient("alice");
         MultiUserChat alice = enter(aliceC, room, "Alice");
         MultiUserChat bob = enter(server.newClient("bob"), room, "Bob");
-        require(aliceC, room, "<filter><filter-entry element='topic' value='gossip'/></filter><time>600</time>");
+        require(aliceC, room, requirements().addFilterEntry(FilterEntry.topic("gossip", true)).setTimeSeconds(600));
         say(bob, "first #movie");
         say(bob, "a #sports result");
         say(bob, "second #movie");
         assertThat(next(alice, 1000)).as("all retained").isNull();
 
-        require(aliceC, room, "<filter><filter-entry element='topic' value='gossip' active='false'/>"
-                + "<filter-entry element='topic' value='movie'/></filter>");
+        ReconMucManager.forConnection(aliceC).switchTopic(room, "gossip", "movie");
         assertThat(batchBodies(next(alice, WAIT_MS))).as("released as one batch")
                 .containsExactly("first #movie", "second #movie");
         assertThat(next(alice, 500)).as("sports stays retained").isNull();
