@@ -27,6 +27,9 @@ public final class ConfigLoader {
         }
     }
 
+    /** The embedded default, relative to the working directory. */
+    public static final String DEFAULT_STORE = "sqlite:reconmuc-data/rooms.db";
+
     public static final List<Option> OPTIONS = List.of(
             new Option("server-host", "XMPP server to attach to (its component port)", "127.0.0.1"),
             new Option("server-port", "the server's XEP-0114 component port", "5347"),
@@ -52,7 +55,12 @@ public final class ConfigLoader {
                     String.valueOf(ServiceConfig.DEFAULT_PRESENCE_AND_IQ_BURST)),
             new Option("metrics-port", "serve Prometheus metrics at http://127.0.0.1:PORT/metrics (0: off)", "0"),
             new Option("occupant-ids", "XEP-0421 occupant ids on presences and messages from occupants (true/false)",
-                    "true"));
+                    "true"),
+            new Option("store", "where persistent rooms and their archives are kept: sqlite:PATH, h2:PATH,"
+                    + " jdbc:postgresql://HOST:PORT/DB?user=U&password=P, or none (memory only)", DEFAULT_STORE),
+            new Option("room-default-persistent", "new rooms start persistent (muc#roomconfig_persistentroom;"
+                    + " true/false)", "false"));
+
 
     /** Thrown for a bad flag or value; the message is meant for the user. */
     public static final class ConfigException extends Exception {
@@ -86,7 +94,7 @@ public final class ConfigLoader {
         b.append(String.format("  --%-26s %s%n", "config FILE", "properties file with any of the keys above"));
         b.append(String.format("  --%-26s %s%n", "help", "this text"));
         b.append("\nLogging: RECONMUC_LOG_LEVEL (INFO by default).\n");
-        b.append("Exit codes: 0 stopped, 2 bad configuration or the server refused the secret.\n");
+        b.append("Exit codes: 0 stopped, 2 bad configuration, a store that cannot be opened, or the server refused the secret.\n");
         return b.toString();
     }
 
@@ -134,7 +142,9 @@ public final class ConfigLoader {
                     decimal(values, "rate-presences-iqs-per-second"),
                     integer(values, "rate-presences-iqs-burst"),
                     integer(values, "metrics-port"),
-                    bool(values, "occupant-ids"));
+                    bool(values, "occupant-ids"),
+                    values.get("store"),
+                    bool(values, "room-default-persistent"));
         } catch (IllegalArgumentException e) {
             throw new ConfigException("invalid configuration: " + e.getMessage());
         }

@@ -2,6 +2,7 @@ package org.reconmuc.component.config;
 
 import java.time.Duration;
 import java.util.Objects;
+import org.reconmuc.component.store.StoreLocation;
 
 /**
  * Everything the service needs to run, already validated. Built by {@link ConfigLoader} from
@@ -26,7 +27,9 @@ public record ServiceConfig(
         double presencesAndIqsPerSecond,
         int presenceAndIqBurst,
         int metricsPort,
-        boolean occupantIds) {
+        boolean occupantIds,
+        String store,
+        boolean roomDefaultPersistent) {
 
     public ServiceConfig {
         Objects.requireNonNull(serverHost, "server-host");
@@ -48,6 +51,20 @@ public record ServiceConfig(
         require(presencesAndIqsPerSecond > 0, "rate-presences-iqs-per-second must be > 0");
         require(presenceAndIqBurst >= 1, "rate-presences-iqs-burst must be >= 1");
         require(metricsPort >= 0 && metricsPort < 65536, "metrics-port must be in 0..65535 (0: off)");
+        Objects.requireNonNull(store, "store");
+        StoreLocation.parse(store);   // a bad store setting is a configuration error, said at start
+    }
+
+    /** The settings before the store had its own (memory only, rooms temporary until configured). */
+    public ServiceConfig(String serverHost, int serverPort, String domain, String secret, int historySize,
+                         int maxStanzaBytes, double messagesPerSecond, int messageBurst, int maxOccupantsPerRoom,
+                         int maxFilterEntries, int maxTimeSeconds, Duration keepaliveInterval,
+                         Duration reconnectMaxBackoff, int maxPendingStanzas, long maxQueuedChars,
+                         double presencesAndIqsPerSecond, int presenceAndIqBurst, int metricsPort, boolean occupantIds) {
+        this(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes, messagesPerSecond, messageBurst,
+                maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff,
+                maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort,
+                occupantIds, "none", false);
     }
 
     /** The settings before flow control, flood control and metrics had their own (their defaults). */
@@ -58,7 +75,7 @@ public record ServiceConfig(
         this(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes, messagesPerSecond, messageBurst,
                 maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff,
                 DEFAULT_MAX_PENDING_STANZAS, DEFAULT_MAX_QUEUED_CHARS, DEFAULT_PRESENCES_AND_IQS_PER_SECOND,
-                DEFAULT_PRESENCE_AND_IQ_BURST, 0, true);
+                DEFAULT_PRESENCE_AND_IQ_BURST, 0, true, "none", false);
     }
 
     public static final int DEFAULT_MAX_PENDING_STANZAS = 10_000;
@@ -85,33 +102,33 @@ public record ServiceConfig(
     public ServiceConfig withServer(String host, int port) {
         return new ServiceConfig(host, port, domain, secret, historySize, maxStanzaBytes, messagesPerSecond,
                 messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff,
-                maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds);
+                maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, store, roomDefaultPersistent);
     }
 
     public ServiceConfig withHistorySize(int newHistorySize) {
         return new ServiceConfig(serverHost, serverPort, domain, secret, newHistorySize, maxStanzaBytes, messagesPerSecond,
                 messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff,
-                maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds);
+                maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, store, roomDefaultPersistent);
     }
 
     /** The relaxed-consistency limits a service advertises (reconmuc.md, Discovery). */
     public ServiceConfig withConsistencyLimits(int newMaxFilterEntries, int newMaxTimeSeconds) {
         return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes, messagesPerSecond,
                 messageBurst, maxOccupantsPerRoom, newMaxFilterEntries, newMaxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds);
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, store, roomDefaultPersistent);
     }
 
     public ServiceConfig withDomainAndSecret(String newDomain, String newSecret) {
         return new ServiceConfig(serverHost, serverPort, newDomain, newSecret, historySize, maxStanzaBytes,
                 messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds);
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, store, roomDefaultPersistent);
     }
 
     /** Presence and IQ flood limits per sender (messages have their own). */
     public ServiceConfig withPresenceAndIqRate(double perSecond, int burst) {
         return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
                 messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, perSecond, burst, metricsPort, occupantIds);
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, perSecond, burst, metricsPort, occupantIds, store, roomDefaultPersistent);
     }
 
     /** With or without XEP-0421 occupant ids on what the rooms send from occupants. */
@@ -119,14 +136,34 @@ public record ServiceConfig(
         return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
                 messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
                 reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst,
-                metricsPort, on);
+                metricsPort, on, store, roomDefaultPersistent);
     }
 
     /** Serve Prometheus metrics on 127.0.0.1:{@code port} (0: off). */
     public ServiceConfig withMetricsPort(int port) {
         return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
                 messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, port, occupantIds);
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, port, occupantIds, store, roomDefaultPersistent);
+    }
+
+    /** Where persistent rooms are kept ({@link StoreLocation}: none, sqlite:PATH, h2:PATH, a JDBC URL). */
+    public ServiceConfig withStore(String newStore) {
+        return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
+                messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst,
+                metricsPort, occupantIds, newStore, roomDefaultPersistent);
+    }
+
+    /** New rooms start persistent (the owner may still make them temporary). */
+    public ServiceConfig withRoomDefaultPersistent(boolean persistent) {
+        return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
+                messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst,
+                metricsPort, occupantIds, store, persistent);
+    }
+
+    public StoreLocation storeLocation() {
+        return StoreLocation.parse(store);
     }
 
     @Override
@@ -141,6 +178,7 @@ public record ServiceConfig(
                 + ", max-queued-chars=" + maxQueuedChars
                 + ", presence/iq rate=" + presencesAndIqsPerSecond + "/s burst " + presenceAndIqBurst
                 + ", metrics=" + (metricsPort == 0 ? "off" : "127.0.0.1:" + metricsPort)
-                + ", occupant-ids=" + occupantIds + "]";
+                + ", occupant-ids=" + occupantIds + ", store=" + StoreLocation.parse(store).display()
+                + ", room-default-persistent=" + roomDefaultPersistent + "]";
     }
 }
