@@ -36,6 +36,7 @@ final class RoomDisco {
         feature(query, SELF_PING_OPTIMIZATION);
         feature(query, ReconMucNamespaces.RECONMUC);
         feature(query, RoomRegistration.NAMESPACE);
+        feature(query, RoomArchive.NAMESPACE);
         if (room.hasOccupantIds()) {
             feature(query, OccupantIds.NAMESPACE);
         }

@@ -53,8 +53,12 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
     /** The reader thread's connection (also used to load the rooms before the threads start). */
     private Connection readConnection;
 
-    private JdbcStore(StoreLocation location, long maxHeldChars) {
+    /** False: no threads; writes wait for {@link #commitQueued()}, queries run on the caller's thread. */
+    private final boolean threads;
+
+    private JdbcStore(StoreLocation location, long maxHeldChars, boolean threads) {
         this.location = location;
+        this.threads = threads;
         this.budget = new HeldBudget(maxHeldChars);
         this.writer = new StoreWriter(this, MAX_QUEUED_WRITES, MAX_BATCH);
         this.reader = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(MAX_QUEUED_QUERIES),
@@ -65,8 +69,8 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
                 });
     }
 
-    static JdbcStore open(StoreLocation location, long maxHeldChars) throws StoreException {
-        JdbcStore store = new JdbcStore(location, maxHeldChars);
+    static JdbcStore open(StoreLocation location, long maxHeldChars, boolean threads) throws StoreException {
+        JdbcStore store = new JdbcStore(location, maxHeldChars, threads);
         try {
             store.readConnection = store.connect();
             store.createSchema(store.readConnection);
@@ -74,7 +78,9 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
             store.closeConnections();
             throw new StoreException("cannot open the store " + location.display() + ": " + e.getMessage(), e);
         }
-        store.writer.start();
+        if (threads) {
+            store.writer.start();
+        }
         LOG.info("store: {}", location.display());
         return store;
     }
@@ -336,24 +342,37 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
     @Override
     public void query(String roomJid, ArchiveQuery query, Consumer<ArchiveQuery.Page> result,
                       Consumer<Exception> failure) {
-        try {
-            reader.execute(() -> {
-                ArchiveQuery.Page page;
-                try {
-                    page = page(roomJid, query);
-                } catch (Exception e) {
-                    if (!(e instanceof ArchiveQuery.UnknownIdException)) {
-                        LOG.warn("store: an archive query on {} failed: {}", roomJid, e.toString());
-                        dropReadConnection();
-                    }
-                    failure.accept(e);
-                    return;
+        Runnable task = () -> {
+            ArchiveQuery.Page page;
+            try {
+                page = page(roomJid, query);
+            } catch (Exception e) {
+                if (!(e instanceof ArchiveQuery.UnknownIdException)) {
+                    LOG.warn("store: an archive query on {} failed: {}", roomJid, e.toString());
+                    dropReadConnection();
                 }
-                result.accept(page);
-            });
+                failure.accept(e);
+                return;
+            }
+            result.accept(page);
+        };
+        if (!threads) {
+            task.run();
+            return;
+        }
+        try {
+            reader.execute(task);
         } catch (RejectedExecutionException e) {
             failure.accept(e);
         }
+    }
+
+    @Override
+    public void commitQueued() {
+        if (threads) {
+            throw new IllegalStateException("the writer thread commits this store");
+        }
+        writer.commitQueued();
     }
 
     /** {@link ArchiveQuery#over} in SQL. */

@@ -39,14 +39,32 @@ public interface Store extends AutoCloseable {
         }
 
         @Override
+        public void commitQueued() {
+        }
+
+        @Override
         public void close() {
         }
     };
 
-    /** Opens (creating if needed) the store at {@code location}. */
+    /**
+     * Opens (creating if needed) the store at {@code location}; rooms may hold up to
+     * {@code maxHeldChars} of stanzas for commits before they wait.
+     */
     static Store open(StoreLocation location, long maxHeldChars) throws StoreException {
-        return location.kind() == StoreLocation.Kind.NONE ? NONE : JdbcStore.open(location, maxHeldChars);
+        return location.kind() == StoreLocation.Kind.NONE ? NONE : JdbcStore.open(location, maxHeldChars, true);
     }
+
+    /**
+     * The same store without threads: writes are committed by {@link #commitQueued()} and queries
+     * answered on the caller's thread. For deterministic tests and the benchmark.
+     */
+    static Store openWithoutThreads(StoreLocation location) throws StoreException {
+        return location.kind() == StoreLocation.Kind.NONE ? NONE : JdbcStore.open(location, Long.MAX_VALUE, false);
+    }
+
+    /** Commits what is queued now, on this thread (a store opened {@link #openWithoutThreads without threads}). */
+    void commitQueued();
 
     /** Every persistent room, with its newest {@code newestPerRoom} messages. */
     List<StoredRoom> loadRooms(int newestPerRoom) throws StoreException;
