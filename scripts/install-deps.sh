@@ -14,7 +14,7 @@ for arg in "$@"; do
   case "$arg" in
     --runtime) mode='runtime' ;;
     --test) mode='test' ;;
-    -h|--help) sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$arg' (use --runtime or --test)" ;;
   esac
 done
