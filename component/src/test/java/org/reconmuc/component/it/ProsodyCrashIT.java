@@ -159,6 +159,18 @@ class ProsodyCrashIT {
         assertThat(affiliates(owner.getOwners())).contains(ownerC.getUser().asBareJid().toString());
     }
 
+    @Test
+    void anUnreachableStoreIsAClearErrorAtStartWithExitCode2() throws Exception {
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "org.reconmuc.component.Main",
+                "--server-port", String.valueOf(server.componentPort()), "--secret", "s",
+                "--store", "jdbc:postgresql://127.0.0.1:1/rooms?user=muc&password=hidden").redirectErrorStream(true).start();
+        assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.exitValue()).isEqualTo(2);
+        assertThat(output).contains("cannot open the store jdbc:postgresql://127.0.0.1:1/rooms").doesNotContain("hidden");
+    }
+
     private static List<String> bodies(List<Message> messages) {
         return messages.stream().map(Message::getBody).collect(Collectors.toList());
     }
