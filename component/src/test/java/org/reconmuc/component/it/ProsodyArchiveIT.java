@@ -59,11 +59,8 @@ class ProsodyArchiveIT {
         Path dir = Files.createDirectories(Path.of("target", "it-prosody-archive"));
         Files.deleteIfExists(dir.resolve("rooms.db"));
         server = XmppServers.start("prosody", dir.resolve("prosody"));
-        ServiceConfig d = ServiceConfig.defaults();
-        config = new ServiceConfig(server.host(), server.componentPort(), server.componentDomain(), server.componentSecret(),
-                100, d.maxStanzaBytes(), 100.0, 100, d.maxOccupantsPerRoom(), d.maxFilterEntries(), d.maxTimeSeconds(),
-                d.keepaliveInterval(), Duration.ofSeconds(1), d.maxPendingStanzas(), d.maxQueuedChars(),
-                d.presencesAndIqsPerSecond(), d.presenceAndIqBurst(), 0, true)
+        config = ServiceConfig.defaults().withServer(server.host(), server.componentPort())
+                .withDomainAndSecret(server.componentDomain(), server.componentSecret())
                 .withStore("sqlite:" + dir.resolve("rooms.db").toAbsolutePath());
         muc = ReconMuc.start(config);
         assertThat(muc.awaitConnected(Duration.ofSeconds(20))).isTrue();
@@ -128,6 +125,7 @@ class ProsodyArchiveIT {
                 tenth = new Date();
             }
             say(julietC, juliet, "m" + i);
+            Thread.sleep(110);   // within the default rate limit (10 a second)
         }
         XMPPTCPConnection romeoC = server.newClient("romeo");
         MultiUserChat romeo = join(romeoC, room, "Romeo");

@@ -222,4 +222,36 @@ class DurableRoomTest {
         muc.send(query("q", null, null));
         assertThat(answer(muc, ROMEO, "q").bodies()).containsExactly("before", "after");
     }
+
+    @Test
+    void whileTheDatabaseFailsHeldMessagesWaitAndNewOnesAreRefusedThenAllGoesOnInOrder() throws Exception {
+        muc.join(JULIET, ROOM, "Juliet");
+        muc.join(ROMEO, ROOM, "Romeo");
+        makePersistent();
+        String url = "jdbc:sqlite:" + dir.resolve("rooms.db");
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(url); java.sql.Statement s = c.createStatement()) {
+            s.execute("ALTER TABLE reconmuc_message RENAME TO reconmuc_message_away");
+        }
+        muc.say(ROMEO, ROOM, "accepted before the failure");
+        muc.commit();   // fails: the message stays queued, its echo held
+        assertThat(muc.receivedBy(ROMEO)).isEmpty();
+
+        muc.say(JULIET, ROOM, "sent while the database is down");
+        Packet refusal = muc.lastReceivedBy(JULIET);
+        assertThat(errorCondition(refusal)).isEqualTo("resource-constraint");
+        assertThat(refusal.getElement().element("error").attributeValue("type")).isEqualTo("wait");
+        assertThat(MucBench.errorText(refusal)).contains("not delivered");
+
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(url); java.sql.Statement s = c.createStatement()) {
+            s.execute("ALTER TABLE reconmuc_message_away RENAME TO reconmuc_message");
+        }
+        muc.commit();   // the retry succeeds
+        assertThat(bodies(muc.receivedBy(ROMEO))).containsExactly("accepted before the failure");
+        assertThat(bodies(muc.receivedBy(JULIET))).containsExactly("accepted before the failure");
+        muc.say(JULIET, ROOM, "back");
+        muc.commit();
+        assertThat(bodies(muc.receivedBy(ROMEO))).containsExactly("back");
+        muc.send(query("q", null, null));
+        assertThat(answer(muc, ROMEO, "q").bodies()).containsExactly("accepted before the failure", "back");
+    }
 }
