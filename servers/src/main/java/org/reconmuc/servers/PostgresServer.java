@@ -140,14 +140,6 @@ public final class PostgresServer implements AutoCloseable {
         return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=" + USER;
     }
 
-    public int port() {
-        return port;
-    }
-
-    public long pid() {
-        return process.pid();
-    }
-
     public String logTail() {
         try {
             List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);

@@ -111,9 +111,4 @@ public final class RoomJournal {
             budget.release(h.chars());
         }
     }
-
-    /** Stanzas waiting for a commit. */
-    synchronized int heldStanzas() {
-        return held.size();
-    }
 }

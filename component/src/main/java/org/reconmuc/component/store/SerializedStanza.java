@@ -30,11 +30,6 @@ public final class SerializedStanza extends Packet {
         return new SerializedStanza(head, packet.toXML());
     }
 
-    /** The name of the stanza: message, presence or iq. */
-    public String name() {
-        return element.getName();
-    }
-
     @Override
     public String toXML() {
         return xml;

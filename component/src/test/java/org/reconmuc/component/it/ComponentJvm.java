@@ -61,10 +61,6 @@ final class ComponentJvm implements AutoCloseable {
         process.waitFor(10, TimeUnit.SECONDS);
     }
 
-    long pid() {
-        return process.pid();
-    }
-
     /** SIGTERM and a bounded wait, then SIGKILL. */
     @Override
     public void close() throws InterruptedException {

@@ -254,4 +254,19 @@ class DurableRoomTest {
         muc.send(query("q", null, null));
         assertThat(answer(muc, ROMEO, "q").bodies()).containsExactly("accepted before the failure", "back");
     }
+
+    @Test
+    void withRoomsPersistentByDefaultTheFirstMessageIsAlreadyKept() throws Exception {
+        store.close();
+        store = Store.openWithoutThreads(StoreLocation.parse("sqlite:" + dir.resolve("rooms.db")));
+        muc = new MucBench(CONFIG.withRoomDefaultPersistent(true), Instant.parse("2026-01-01T10:00:00Z"), store);
+        muc.join(JULIET, ROOM, "Juliet");
+        muc.commit();
+        muc.clear();
+        muc.say(JULIET, ROOM, "kept from the start");
+        muc.commit();
+        restart();
+        muc.send(query("q", null, null));
+        assertThat(answer(muc, ROMEO, "q").bodies()).containsExactly("kept from the start");
+    }
 }
