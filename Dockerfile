@@ -26,6 +26,10 @@ ENV RECONMUC_SERVER_HOST=127.0.0.1 \
     RECONMUC_SERVER_PORT=5347 \
     RECONMUC_DOMAIN=reconmuc.localhost \
     RECONMUC_HISTORY_SIZE=100 \
+    RECONMUC_STORE=sqlite:/var/lib/reconmuc/rooms.db \
     RECONMUC_LOG_LEVEL=INFO
+# Persistent rooms and their archives (mount a volume here to keep them).
+RUN mkdir -p /var/lib/reconmuc && chown reconmuc:reconmuc /var/lib/reconmuc
+VOLUME /var/lib/reconmuc
 USER reconmuc
 ENTRYPOINT ["java","-jar","/app/reconmuc-component.jar"]

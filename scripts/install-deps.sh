@@ -2,8 +2,8 @@
 # Installs what ReConMUC needs from Debian/Ubuntu packages - only what is missing.
 #   --runtime (default)  JDK 17, Maven, Prosody (+ prosody-modules, lua-zlib, lua-unbound)
 #   --test               the same plus ejabberd (the integration tests run against both), iproute2 and
-#                        ethtool (the replay's veth link), and for Joom's window test Xvfb, a JRE with
-#                        the X11 toolkit, and a font
+#                        ethtool (the replay's veth link), postgresql (the store's tests on PostgreSQL),
+#                        and for Joom's window test Xvfb, a JRE with the X11 toolkit, and a font
 # Uses sudo for apt-get when not root. Runs apt-get update only if something must be installed.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -15,7 +15,7 @@ for arg in "$@"; do
   case "$arg" in
     --runtime) mode='runtime' ;;
     --test) mode='test' ;;
-    -h|--help) sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$arg' (use --runtime or --test)" ;;
   esac
 done
@@ -31,8 +31,9 @@ find_jdk17 >/dev/null || need_jdk=1
 command -v mvn >/dev/null 2>&1 || missing+=(maven)
 packages=(prosody prosody-modules lua-zlib lua-unbound)
 # ejabberd: the ITs run against it too; iproute2 and ethtool: the veth link of the replay's real-link
-# measurement (VethLinkIT); xvfb and a font: Joom's window test.
-[[ "$mode" == test ]] && packages+=(ejabberd iproute2 ethtool xvfb fonts-dejavu-core)
+# measurement (VethLinkIT); xvfb and a font: Joom's window test; postgresql: PostgresStoreIT starts its
+# own cluster as a local process (PostgresServer; the package's own cluster is not used).
+[[ "$mode" == test ]] && packages+=(ejabberd iproute2 ethtool xvfb fonts-dejavu-core postgresql)
 if (( have_dpkg )); then
   for p in "${packages[@]}"; do
     installed "$p" || missing+=("$p")
@@ -40,6 +41,7 @@ if (( have_dpkg )); then
 else
   command -v prosody >/dev/null 2>&1 || missing+=(prosody prosody-modules lua-zlib lua-unbound)
   [[ "$mode" == test && ! -x /usr/bin/erl ]] && missing+=(ejabberd)
+  [[ "$mode" == test ]] && ! compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null && missing+=(postgresql)
 fi
 
 # Joom's window test draws Swing on Xvfb: a headless JDK lacks the X11 toolkit (libawt_xawt).
@@ -86,7 +88,7 @@ apt_get install -y -q --no-install-recommends "${missing[@]}"
 # port 5222 with Debian's default config. The project starts its own servers (run-local,
 # tests), so a service that this script just installed is stopped and disabled again.
 if [[ -d /run/systemd/system ]] && command -v systemctl >/dev/null 2>&1; then
-  for svc in prosody ejabberd; do
+  for svc in prosody ejabberd postgresql; do
     if [[ " ${missing[*]} " == *" $svc "* ]] && systemctl is-active --quiet "$svc" 2>/dev/null; then
       say "install-deps: stopping and disabling the system-wide $svc service that the package started"
       "${SUDO[@]}" systemctl disable --now "$svc" || warn "could not stop $svc.service"

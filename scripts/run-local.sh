@@ -12,7 +12,8 @@
 # Environment: RECONMUC_C2S_PORT (5222), RECONMUC_COMPONENT_PORT (5347),
 #   RECONMUC_DOMAIN (reconmuc.localhost), RECONMUC_SECRET (s3cret),
 #   RECONMUC_JAR (use this jar instead of building component/target/reconmuc-component.jar),
-#   RECONMUC_ATTACH_TIMEOUT (seconds to wait for the component to attach, 60).
+#   RECONMUC_ATTACH_TIMEOUT (seconds to wait for the component to attach, 60),
+#   RECONMUC_STORE (where persistent rooms are kept: sqlite:run/store/rooms.db; none for memory only).
 # Other RECONMUC_* variables (e.g. RECONMUC_HISTORY_SIZE) are read by the component itself.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -199,7 +200,10 @@ say "run-local: $SERVER is up (pid $SERVER_PID), log $PLOG"
 
 # ---- the component -------------------------------------------------------------------------
 : >"$CLOG"
-component=(java -jar "$JAR" --server-host "$HOST" --server-port "$COMPONENT_PORT" --domain "$DOMAIN" --secret "$SECRET")
+# Persistent rooms and their archives: run/store/rooms.db (SQLite), unless RECONMUC_STORE says otherwise.
+STORE="${RECONMUC_STORE:-sqlite:$RUN/store/rooms.db}"
+component=(java -jar "$JAR" --server-host "$HOST" --server-port "$COMPONENT_PORT" --domain "$DOMAIN" --secret "$SECRET"
+           --store "$STORE")
 if (( check )); then
   "${component[@]}" >>"$CLOG" 2>&1 </dev/null &
 else

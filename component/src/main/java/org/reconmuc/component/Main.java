@@ -2,6 +2,7 @@ package org.reconmuc.component;
 
 import org.reconmuc.component.config.ConfigLoader;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.store.StoreException;
 import org.reconmuc.component.transport.Termination;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,7 +29,14 @@ public final class Main {
             return;
         }
         LOG.info("starting with {}", config);
-        ReconMuc muc = ReconMuc.start(config);
+        ReconMuc muc;
+        try {
+            muc = ReconMuc.start(config);
+        } catch (StoreException e) {
+            System.err.println("reconmuc: " + e.getMessage());
+            System.exit(EXIT_CONFIG_OR_AUTH);
+            return;
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(muc::close, "shutdown"));
         Termination termination = muc.awaitTermination();
         if (termination == Termination.AUTHENTICATION_FAILED) {

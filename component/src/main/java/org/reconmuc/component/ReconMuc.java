@@ -9,6 +9,8 @@ import java.util.function.Consumer;
 import org.reconmuc.component.muc.MucService;
 import org.reconmuc.component.muc.Outbox;
 import org.reconmuc.component.muc.RoomThreads;
+import org.reconmuc.component.store.Store;
+import org.reconmuc.component.store.StoreException;
 import org.reconmuc.component.transport.ExternalComponentConnection;
 import org.reconmuc.component.transport.Termination;
 import org.xmpp.component.ComponentException;
@@ -22,21 +24,26 @@ public final class ReconMuc implements AutoCloseable {
     private final ExecutorService roomThreads;
     private final MucService service;
     private final ExternalComponentConnection connection;
+    private final Store store;
     /** Null unless metrics were asked for ({@link ServiceConfig#metricsPort()}). */
     private ServiceMetrics metrics;
 
-    private ReconMuc(ServiceConfig config, Consumer<Packet> observer) {
+    private ReconMuc(ServiceConfig config, Consumer<Packet> observer, Store store) {
+        this.store = store;
         this.roomThreads = RoomThreads.start("room");
         Outbox outbox = observer == null ? null : packet -> {
             observer.accept(packet);
             sendThroughConnection(packet);
         };
-        this.service = new MucService(config, Clock.systemUTC(), roomThreads, outbox, null);
+        this.service = new MucService(config, Clock.systemUTC(), roomThreads, outbox, null, store);
         this.connection = new ExternalComponentConnection(config, service);
     }
 
-    /** Starts connecting (and reconnecting) in the background; returns at once. */
-    public static ReconMuc start(ServiceConfig config) throws ComponentException {
+    /**
+     * Opens the store, brings back its persistent rooms, and starts connecting (and reconnecting)
+     * in the background; returns at once. A store that cannot be opened or read fails here.
+     */
+    public static ReconMuc start(ServiceConfig config) throws ComponentException, StoreException {
         return start(config, null);
     }
 
@@ -44,14 +51,22 @@ public final class ReconMuc implements AutoCloseable {
      * Like {@link #start(ServiceConfig)}, with every stanza the service sends shown to
      * {@code observer} first, on the sending thread (tests check them against the schemas).
      */
-    public static ReconMuc start(ServiceConfig config, Consumer<Packet> observer) throws ComponentException {
-        ReconMuc muc = new ReconMuc(config, observer);
+    public static ReconMuc start(ServiceConfig config, Consumer<Packet> observer)
+            throws ComponentException, StoreException {
+        Store store = Store.open(config.storeLocation(), config.maxQueuedChars());
+        ReconMuc muc = new ReconMuc(config, observer, store);
+        try {
+            muc.service.restoreRooms();
+        } catch (StoreException e) {
+            muc.close();
+            throw e;
+        }
         if (config.metricsPort() != 0) {
             muc.metrics = new ServiceMetrics(muc.service, muc.connection);
             try {
                 muc.metrics.serve(config.metricsPort());
             } catch (java.io.IOException e) {
-                muc.metrics.close();
+                muc.close();
                 throw new ComponentException("cannot serve metrics on 127.0.0.1:" + config.metricsPort() + ": " + e.getMessage(), e);
             }
         }
@@ -81,6 +96,10 @@ public final class ReconMuc implements AutoCloseable {
         return connection;
     }
 
+    /**
+     * Stops: the connection (what is queued is sent), the rooms, then the store (what is queued is
+     * committed; a stanza still held for a commit is never sent, so nothing unstored was acknowledged).
+     */
     @Override
     public void close() {
         connection.close();
@@ -88,5 +107,6 @@ public final class ReconMuc implements AutoCloseable {
             metrics.close();
         }
         RoomThreads.stop(roomThreads);
+        store.close();
     }
 }

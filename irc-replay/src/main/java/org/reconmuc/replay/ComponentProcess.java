@@ -36,11 +36,12 @@ final class ComponentProcess implements AutoCloseable {
 
     /** Starts the component where the server runs ({@link XmppServer#host()}, in its namespace if it has one). */
     static ComponentProcess start(XmppServer server, ServerPlacement placement, int historySize, String heap,
-            Path log) throws IOException, InterruptedException {
+            List<String> storeArgs, Path log) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + heap, "-Xms" + heap, "-XX:+UseParallelGC",
                 "-cp", System.getProperty("java.class.path"), ComponentMain.class.getName()));
         cmd.addAll(args(server, historySize));
+        cmd.addAll(storeArgs);
         ProcessBuilder b = new ProcessBuilder(placement.wrap(cmd));
         b.environment().put("RECONMUC_LOG_LEVEL", "WARN");
         b.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
@@ -60,6 +61,24 @@ final class ComponentProcess implements AutoCloseable {
                 "--history-size", Integer.toString(historySize),
                 // The replay's speakers are not the flooders this limit is for.
                 "--rate-messages-per-second", "1000", "--rate-burst", "1000");
+    }
+
+    /**
+     * The store flags for {@code --component-store}: none, or a fresh database of that kind in
+     * {@code runDir} with the replay's room persistent (so every message is stored before it is sent).
+     */
+    static List<String> storeArgs(String store, Path runDir) throws IOException {
+        if (store.equals("none")) {
+            return List.of("--store", "none");
+        }
+        Path dir = runDir.resolve("store");
+        if (java.nio.file.Files.exists(dir)) {
+            try (java.util.stream.Stream<Path> old = java.nio.file.Files.walk(dir)) {
+                old.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+        return List.of("--store", store + ":" + dir.resolve(store.equals("sqlite") ? "rooms.db" : "rooms"),
+                "--room-default-persistent", "true");
     }
 
     private void read() {

@@ -72,6 +72,9 @@ final class Help {
               --component process|inprocess  the component in its own JVM (CPU, RSS and heap sampled by PID)
                                          or inside the harness [process]
               --component-heap SIZE      -Xmx/-Xms of the component's JVM [1g]
+              --component-store none|sqlite|h2  the component keeps the room (made persistent) and its
+                                         messages in a store in the run directory: latency with the store
+                                         on vs off [none]
               --link loopback|veth       where the server (and the component) run: on loopback, or in a network
                                          namespace of their own joined to the bots by a veth pair (MTU 1500,
                                          segmentation offloads off), whose packets and bytes the kernel counts:

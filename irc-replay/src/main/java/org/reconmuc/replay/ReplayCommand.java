@@ -135,6 +135,7 @@ final class ReplayCommand {
         params.put("scenarios_concurrent", o.concurrent);
         params.put("link", o.link);
         params.put("component_heap", o.componentHeap);
+        params.put("component_store", o.componentStore);
         params.put("component_history_size", history);
         params.put("seed", o.seed);
         params.put("logs", o.logs.toString());

@@ -33,6 +33,8 @@ final class ReplayOptions {
     /** Where the server runs: "loopback", or "veth" (its own network namespace over a real 1500-MTU link). */
     String link = "loopback";
     String componentHeap = "1g";
+    /** The component's store: none (rooms in memory), or sqlite / h2 in the scenario's run directory. */
+    String componentStore = "none";
     int historySize = -1;
     boolean perBotSeries;
     boolean status = true;
@@ -148,6 +150,12 @@ final class ReplayOptions {
                         o.componentMode = value;
                     }
                     case "component-heap" -> o.componentHeap = value;
+                    case "component-store" -> {
+                        if (!value.equals("none") && !value.equals("sqlite") && !value.equals("h2")) {
+                            throw new IllegalArgumentException("--component-store is none, sqlite or h2");
+                        }
+                        o.componentStore = value;
+                    }
                     case "link" -> {
                         if (!value.equals("loopback") && !value.equals("veth")) {
                             throw new IllegalArgumentException("--link is loopback or veth");

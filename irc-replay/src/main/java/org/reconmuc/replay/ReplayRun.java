@@ -192,11 +192,13 @@ final class ReplayRun {
         status.phase(scenario.label() + ": starting the component (" + o.componentMode + ", history " + historySize + ")");
         if (o.componentMode.equals("process")) {
             componentProcess = ComponentProcess.start(server, placement(), historySize, o.componentHeap,
+                    ComponentProcess.storeArgs(o.componentStore, runDir),
                     runDir.resolve("component.log"));
             facts.put("component_pid", componentProcess.pid());
         } else {
-            ServiceConfig config = ConfigLoader.load(ComponentProcess.args(server, historySize).toArray(new String[0]),
-                    java.util.Map.of());
+            List<String> args = new ArrayList<>(ComponentProcess.args(server, historySize));
+            args.addAll(ComponentProcess.storeArgs(o.componentStore, runDir));
+            ServiceConfig config = ConfigLoader.load(args.toArray(new String[0]), java.util.Map.of());
             componentInProcess = ReconMuc.start(config);
             if (!componentInProcess.awaitConnected(Duration.ofSeconds(30))) {
                 throw new IllegalStateException("the component did not attach within 30 s");

@@ -28,7 +28,7 @@ public final class PluginSettings {
     public static final Set<String> OPTIONS = Set.of("history-size", "max-stanza-bytes", "rate-messages-per-second",
             "rate-burst", "max-occupants", "max-filter-entries", "max-time-seconds", "max-pending-stanzas",
             "rate-presences-iqs-per-second", "rate-presences-iqs-burst", "occupant-ids", "lock-new-rooms",
-            "room-lock-timeout-seconds");
+            "room-lock-timeout-seconds", "store", "room-default-persistent");
 
     /** ServiceConfig insists on a secret; in-process there is no connection to authenticate. */
     private static final String NO_SECRET = "unused-in-process";
@@ -43,9 +43,10 @@ public final class PluginSettings {
     /**
      * Reads the settings for a server whose XMPP domain is {@code xmppDomain} from {@code property}
      * (name to value, null when unset); {@code names} are the {@code reconmuc.*} properties that exist.
+     * Persistent rooms are kept in {@code defaultStore} unless {@code reconmuc.store} says otherwise.
      */
-    public static Read read(String xmppDomain, Function<String, String> property, Collection<String> names)
-            throws ConfigException {
+    public static Read read(String xmppDomain, Function<String, String> property, Collection<String> names,
+            String defaultStore) throws ConfigException {
         String subdomain = property.apply(SUBDOMAIN);
         if (subdomain == null || subdomain.isBlank()) {
             subdomain = DEFAULT_SUBDOMAIN;
@@ -55,7 +56,8 @@ public final class PluginSettings {
             throw new ConfigException(SUBDOMAIN + " must be one DNS label (the service is <label>." + xmppDomain
                     + "), not '" + subdomain + "'");
         }
-        List<String> args = new ArrayList<>(List.of("--domain", subdomain + "." + xmppDomain, "--secret", NO_SECRET));
+        List<String> args = new ArrayList<>(List.of("--domain", subdomain + "." + xmppDomain, "--secret", NO_SECRET,
+                "--store", defaultStore));
         for (String option : OPTIONS) {
             String value = property.apply(PREFIX + option);
             if (value != null && !value.isBlank()) {

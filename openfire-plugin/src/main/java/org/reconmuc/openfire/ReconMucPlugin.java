@@ -10,6 +10,8 @@ import org.jivesoftware.openfire.container.PluginManager;
 import org.jivesoftware.util.JiveGlobals;
 import org.reconmuc.component.config.ConfigLoader.ConfigException;
 import org.reconmuc.component.muc.MucService;
+import org.reconmuc.component.store.Store;
+import org.reconmuc.component.store.StoreException;
 import org.reconmuc.component.muc.RoomThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +30,7 @@ public final class ReconMucPlugin implements Plugin {
     private ExecutorService roomThreads;
     private InProcessService registered;
     private String subdomain;
+    private Store store;
 
     @Override
     public void initializePlugin(PluginManager manager, File pluginDirectory) {
@@ -35,7 +38,8 @@ public final class ReconMucPlugin implements Plugin {
         PluginSettings.Read settings;
         try {
             settings = PluginSettings.read(xmppDomain, JiveGlobals::getProperty,
-                    JiveGlobals.getPropertyNames(PluginSettings.PREFIX.substring(0, PluginSettings.PREFIX.length() - 1)));
+                    JiveGlobals.getPropertyNames(PluginSettings.PREFIX.substring(0, PluginSettings.PREFIX.length() - 1)),
+                    "sqlite:" + JiveGlobals.getHomePath().resolve("reconmuc").resolve("rooms.db"));
         } catch (ConfigException e) {
             throw new IllegalStateException("ReConMUC not started: " + e.getMessage(), e);
         }
@@ -43,14 +47,25 @@ public final class ReconMucPlugin implements Plugin {
             LOG.warn("ReConMUC: the system property {} means nothing to the plugin (settings: {}, {})", ignored,
                     PluginSettings.SUBDOMAIN, PluginSettings.OPTIONS);
         }
+        try {
+            store = Store.open(settings.config().storeLocation(), settings.config().maxQueuedChars());
+        } catch (StoreException e) {
+            throw new IllegalStateException("ReConMUC not started: cannot open its store: " + e.getMessage(), e);
+        }
         roomThreads = RoomThreads.start("reconmuc-room");
-        MucService service = new MucService(settings.config(), Clock.systemUTC(), roomThreads);
+        MucService service = new MucService(settings.config(), Clock.systemUTC(), roomThreads, null, null, store);
+        try {
+            LOG.info("ReConMUC restored {} persistent rooms", service.restoreRooms());
+        } catch (StoreException e) {
+            stop();
+            throw new IllegalStateException("ReConMUC not started: cannot read its store: " + e.getMessage(), e);
+        }
         registered = new InProcessService(service, settings.config().maxStanzaBytes());
         subdomain = settings.subdomain();
         try {
             InternalComponentManager.getInstance().addComponent(subdomain, registered);
         } catch (ComponentException e) {
-            roomThreads.shutdownNow();
+            stop();
             throw new IllegalStateException("ReConMUC could not register " + settings.config().domain() + ": "
                     + e.getMessage(), e);
         }
@@ -63,9 +78,18 @@ public final class ReconMucPlugin implements Plugin {
             InternalComponentManager.getInstance().removeComponent(subdomain, registered); // calls shutdown()
             registered = null;
         }
+        stop();
+    }
+
+    /** The rooms, then the store (what is queued is committed). */
+    private void stop() {
         if (roomThreads != null) {
             RoomThreads.stop(roomThreads);
             roomThreads = null;
+        }
+        if (store != null) {
+            store.close();
+            store = null;
         }
     }
 }

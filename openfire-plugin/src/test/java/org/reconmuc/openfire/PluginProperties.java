@@ -24,6 +24,8 @@ public final class PluginProperties {
         p.put("occupant-ids", Boolean.toString(config.occupantIds()));
         p.put("lock-new-rooms", Boolean.toString(config.roomLocking().enabled()));
         p.put("room-lock-timeout-seconds", Long.toString(config.roomLocking().timeout().toSeconds()));
+        p.put("store", config.store());
+        p.put("room-default-persistent", Boolean.toString(config.roomDefaultPersistent()));
         Map<String, String> named = new LinkedHashMap<>();
         p.forEach((k, v) -> named.put(PluginSettings.PREFIX + k, v));
         return named;

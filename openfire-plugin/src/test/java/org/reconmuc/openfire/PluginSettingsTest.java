@@ -13,7 +13,7 @@ import org.reconmuc.component.config.ServiceConfig;
 class PluginSettingsTest {
 
     private static PluginSettings.Read read(Map<String, String> properties) throws ConfigException {
-        return PluginSettings.read("example.org", properties::get, properties.keySet());
+        return PluginSettings.read("example.org", properties::get, properties.keySet(), "sqlite:/openfire/reconmuc/rooms.db");
     }
 
     @Test
@@ -23,6 +23,7 @@ class PluginSettingsTest {
         assertThat(read.config().domain()).isEqualTo("reconmuc.example.org");
         assertThat(read.config().historySize()).isEqualTo(100);
         assertThat(read.config().roomLocking()).isEqualTo(ServiceConfig.RoomLocking.DEFAULT);
+        assertThat(read.config().store()).as("persistent rooms kept under Openfire's home").isEqualTo("sqlite:/openfire/reconmuc/rooms.db");
         assertThat(read.ignored()).isEmpty();
     }
 
@@ -30,7 +31,8 @@ class PluginSettingsTest {
     void everyMucSettingOfTheComponentIsAPropertyOfTheSameName() throws Exception {
         ServiceConfig wanted = ServiceConfig.defaults().withHistorySize(7).withConsistencyLimits(3, 60)
                 .withPresenceAndIqRate(2.5, 4).withOccupantIds(false)
-                .withRoomLocking(new ServiceConfig.RoomLocking(false, Duration.ofSeconds(30)));
+                .withRoomLocking(new ServiceConfig.RoomLocking(false, Duration.ofSeconds(30)))
+                .withStore("h2:/var/lib/openfire/rooms").withRoomDefaultPersistent(true);
         Map<String, String> properties = new HashMap<>(PluginProperties.of(wanted));
         properties.put(PluginSettings.SUBDOMAIN, "chat");
         ServiceConfig read = read(properties).config();

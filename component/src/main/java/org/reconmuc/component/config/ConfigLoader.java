@@ -27,6 +27,9 @@ public final class ConfigLoader {
         }
     }
 
+    /** The embedded default, relative to the working directory. */
+    public static final String DEFAULT_STORE = "sqlite:reconmuc-data/rooms.db";
+
     public static final List<Option> OPTIONS = List.of(
             new Option("server-host", "XMPP server to attach to (its component port)", "127.0.0.1"),
             new Option("server-port", "the server's XEP-0114 component port", "5347"),
@@ -56,7 +59,12 @@ public final class ConfigLoader {
             new Option("lock-new-rooms", "a room created by a join stays locked (others get item-not-found) until"
                     + " its owner configures it or accepts the instant room, XEP-0045 §10.1.1 (true/false)", "true"),
             new Option("room-lock-timeout-seconds", "a locked room nobody configured within this time is destroyed",
-                    String.valueOf(ServiceConfig.RoomLocking.DEFAULT.timeout().toSeconds())));
+                    String.valueOf(ServiceConfig.RoomLocking.DEFAULT.timeout().toSeconds())),
+            new Option("store", "where persistent rooms and their archives are kept: sqlite:PATH, h2:PATH,"
+                    + " jdbc:postgresql://HOST:PORT/DB?user=U&password=P, or none (memory only)", DEFAULT_STORE),
+            new Option("room-default-persistent", "new rooms start persistent (muc#roomconfig_persistentroom;"
+                    + " true/false)", "false"));
+
 
     /** Thrown for a bad flag or value; the message is meant for the user. */
     public static final class ConfigException extends Exception {
@@ -90,7 +98,7 @@ public final class ConfigLoader {
         b.append(String.format("  --%-26s %s%n", "config FILE", "properties file with any of the keys above"));
         b.append(String.format("  --%-26s %s%n", "help", "this text"));
         b.append("\nLogging: RECONMUC_LOG_LEVEL (INFO by default).\n");
-        b.append("Exit codes: 0 stopped, 2 bad configuration or the server refused the secret.\n");
+        b.append("Exit codes: 0 stopped, 2 bad configuration, a store that cannot be opened, or the server refused the secret.\n");
         return b.toString();
     }
 
@@ -140,7 +148,9 @@ public final class ConfigLoader {
                     integer(values, "metrics-port"),
                     bool(values, "occupant-ids"),
                     new ServiceConfig.RoomLocking(bool(values, "lock-new-rooms"),
-                            Duration.ofSeconds(integer(values, "room-lock-timeout-seconds"))));
+                            Duration.ofSeconds(integer(values, "room-lock-timeout-seconds"))),
+                    values.get("store"),
+                    bool(values, "room-default-persistent"));
         } catch (IllegalArgumentException e) {
             throw new ConfigException("invalid configuration: " + e.getMessage());
         }

@@ -2,6 +2,7 @@ package org.reconmuc.component.config;
 
 import java.time.Duration;
 import java.util.Objects;
+import org.reconmuc.component.store.StoreLocation;
 
 /**
  * Everything the service needs to run, already validated. Built by {@link ConfigLoader} from
@@ -27,7 +28,9 @@ public record ServiceConfig(
         int presenceAndIqBurst,
         int metricsPort,
         boolean occupantIds,
-        RoomLocking roomLocking) {
+        RoomLocking roomLocking,
+        String store,
+        boolean roomDefaultPersistent) {
 
     public ServiceConfig {
         Objects.requireNonNull(serverHost, "server-host");
@@ -50,6 +53,8 @@ public record ServiceConfig(
         require(presenceAndIqBurst >= 1, "rate-presences-iqs-burst must be >= 1");
         require(metricsPort >= 0 && metricsPort < 65536, "metrics-port must be in 0..65535 (0: off)");
         Objects.requireNonNull(roomLocking, "room locking");
+        Objects.requireNonNull(store, "store");
+        StoreLocation.parse(store);   // a bad store setting is a configuration error, said at start
     }
 
     /**
@@ -67,6 +72,18 @@ public record ServiceConfig(
         }
     }
 
+    /** The settings before the store had its own (memory only, rooms temporary until configured). */
+    public ServiceConfig(String serverHost, int serverPort, String domain, String secret, int historySize,
+                         int maxStanzaBytes, double messagesPerSecond, int messageBurst, int maxOccupantsPerRoom,
+                         int maxFilterEntries, int maxTimeSeconds, Duration keepaliveInterval,
+                         Duration reconnectMaxBackoff, int maxPendingStanzas, long maxQueuedChars,
+                         double presencesAndIqsPerSecond, int presenceAndIqBurst, int metricsPort, boolean occupantIds) {
+        this(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes, messagesPerSecond, messageBurst,
+                maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff,
+                maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort,
+                occupantIds, RoomLocking.DEFAULT, "none", false);
+    }
+
     /** The settings before flow control, flood control and metrics had their own (their defaults). */
     public ServiceConfig(String serverHost, int serverPort, String domain, String secret, int historySize,
                          int maxStanzaBytes, double messagesPerSecond, int messageBurst, int maxOccupantsPerRoom,
@@ -75,7 +92,7 @@ public record ServiceConfig(
         this(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes, messagesPerSecond, messageBurst,
                 maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff,
                 DEFAULT_MAX_PENDING_STANZAS, DEFAULT_MAX_QUEUED_CHARS, DEFAULT_PRESENCES_AND_IQS_PER_SECOND,
-                DEFAULT_PRESENCE_AND_IQ_BURST, 0, true, RoomLocking.DEFAULT);
+                DEFAULT_PRESENCE_AND_IQ_BURST, 0, true, RoomLocking.DEFAULT, "none", false);
     }
 
     public static final int DEFAULT_MAX_PENDING_STANZAS = 10_000;
@@ -102,33 +119,33 @@ public record ServiceConfig(
     public ServiceConfig withServer(String host, int port) {
         return new ServiceConfig(host, port, domain, secret, historySize, maxStanzaBytes, messagesPerSecond,
                 messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff,
-                maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking);
+                maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking, store, roomDefaultPersistent);
     }
 
     public ServiceConfig withHistorySize(int newHistorySize) {
         return new ServiceConfig(serverHost, serverPort, domain, secret, newHistorySize, maxStanzaBytes, messagesPerSecond,
                 messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff,
-                maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking);
+                maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking, store, roomDefaultPersistent);
     }
 
     /** The relaxed-consistency limits a service advertises (reconmuc.md, Discovery). */
     public ServiceConfig withConsistencyLimits(int newMaxFilterEntries, int newMaxTimeSeconds) {
         return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes, messagesPerSecond,
                 messageBurst, maxOccupantsPerRoom, newMaxFilterEntries, newMaxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking);
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking, store, roomDefaultPersistent);
     }
 
     public ServiceConfig withDomainAndSecret(String newDomain, String newSecret) {
         return new ServiceConfig(serverHost, serverPort, newDomain, newSecret, historySize, maxStanzaBytes,
                 messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking);
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking, store, roomDefaultPersistent);
     }
 
     /** Presence and IQ flood limits per sender (messages have their own). */
     public ServiceConfig withPresenceAndIqRate(double perSecond, int burst) {
         return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
                 messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, perSecond, burst, metricsPort, occupantIds, roomLocking);
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, perSecond, burst, metricsPort, occupantIds, roomLocking, store, roomDefaultPersistent);
     }
 
     /** With or without XEP-0421 occupant ids on what the rooms send from occupants. */
@@ -136,7 +153,7 @@ public record ServiceConfig(
         return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
                 messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
                 reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst,
-                metricsPort, on, roomLocking);
+                metricsPort, on, roomLocking, store, roomDefaultPersistent);
     }
 
     /** Rooms created by a join locked until configured (XEP-0045 §10.1.1), or not. */
@@ -144,14 +161,34 @@ public record ServiceConfig(
         return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
                 messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
                 reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst,
-                metricsPort, occupantIds, locking);
+                metricsPort, occupantIds, locking, store, roomDefaultPersistent);
     }
 
     /** Serve Prometheus metrics on 127.0.0.1:{@code port} (0: off). */
     public ServiceConfig withMetricsPort(int port) {
         return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
                 messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, port, occupantIds, roomLocking);
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, port, occupantIds, roomLocking, store, roomDefaultPersistent);
+    }
+
+    /** Where persistent rooms are kept ({@link StoreLocation}: none, sqlite:PATH, h2:PATH, a JDBC URL). */
+    public ServiceConfig withStore(String newStore) {
+        return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
+                messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst,
+                metricsPort, occupantIds, roomLocking, newStore, roomDefaultPersistent);
+    }
+
+    /** New rooms start persistent (the owner may still make them temporary). */
+    public ServiceConfig withRoomDefaultPersistent(boolean persistent) {
+        return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
+                messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
+                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst,
+                metricsPort, occupantIds, roomLocking, store, persistent);
+    }
+
+    public StoreLocation storeLocation() {
+        return StoreLocation.parse(store);
     }
 
     @Override
@@ -167,6 +204,8 @@ public record ServiceConfig(
                 + ", presence/iq rate=" + presencesAndIqsPerSecond + "/s burst " + presenceAndIqBurst
                 + ", metrics=" + (metricsPort == 0 ? "off" : "127.0.0.1:" + metricsPort)
                 + ", occupant-ids=" + occupantIds
-                + ", lock-new-rooms=" + (roomLocking.enabled() ? roomLocking.timeout().toSeconds() + "s" : "off") + "]";
+                + ", lock-new-rooms=" + (roomLocking.enabled() ? roomLocking.timeout().toSeconds() + "s" : "off")
+                + ", store=" + StoreLocation.parse(store).display()
+                + ", room-default-persistent=" + roomDefaultPersistent + "]";
     }
 }

@@ -90,6 +90,17 @@ public final class ConsistencyEngine<R> {
         return head;
     }
 
+    /**
+     * The room's log already holds messages up to {@code seq} (a room restored from its store):
+     * the next message is {@code seq + 1}. Only before any message or reader.
+     */
+    public void startAfter(long seq) {
+        if (head != 0 || !timeClasses.isEmpty() || !filterIndex.isEmpty()) {
+            throw new IllegalStateException("startAfter is for a new engine");
+        }
+        head = seq;
+    }
+
     /** A new relaxed reader with nothing retained: everything up to now counts as delivered. */
     public Reader<R> relax(R owner, Requirements requirements) {
         checkVolume(requirements);

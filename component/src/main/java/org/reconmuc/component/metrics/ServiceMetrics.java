@@ -5,10 +5,12 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -19,6 +21,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.reconmuc.component.muc.MucCounters;
 import org.reconmuc.component.muc.MucService;
+import org.reconmuc.component.store.StoreStats;
 import org.reconmuc.component.transport.ExternalComponentConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,6 +80,28 @@ public final class ServiceMetrics implements AutoCloseable {
                 .description("retained messages sent inside batches").register(registry);
         FunctionCounter.builder("reconmuc.delayed.singles", counters, MucCounters::delayedSingles)
                 .description("retained messages sent one by one (aggregation none)").register(registry);
+        registerStore(registry, service.store().stats());
+    }
+
+    /** The store's group commits: their time and size, what waits for them, and failures. */
+    static void registerStore(MeterRegistry registry, StoreStats store) {
+        FunctionTimer.builder("reconmuc.store.commits", store, StoreStats::commits, StoreStats::commitSeconds, TimeUnit.SECONDS)
+                .description("store transactions (group commits) and the time they took").register(registry);
+        Gauge.builder("reconmuc.store.last.commit.seconds", store, StoreStats::lastCommitSeconds)
+                .description("time of the last group commit").baseUnit("seconds").register(registry);
+        FunctionCounter.builder("reconmuc.store.writes", store, StoreStats::writesCommitted)
+                .description("writes committed (messages, room records, deletions); per commit: the mean batch")
+                .register(registry);
+        Gauge.builder("reconmuc.store.last.batch.writes", store, StoreStats::lastBatchSize)
+                .description("writes in the last group commit").register(registry);
+        Gauge.builder("reconmuc.store.queue.writes", store, StoreStats::queuedWrites)
+                .description("writes waiting for the store").register(registry);
+        Gauge.builder("reconmuc.store.held.stanzas", store, StoreStats::heldStanzas)
+                .description("stanzas the rooms hold until the writes before them are committed").register(registry);
+        FunctionCounter.builder("reconmuc.store.failures", store, StoreStats::failures)
+                .description("failed commits (retried; nothing is dropped)").register(registry);
+        Gauge.builder("reconmuc.store.available", store, s -> s.available() ? 1 : 0)
+                .description("0 while commits fail or stall (persistent rooms refuse new messages)").register(registry);
     }
 
     public MeterRegistry registry() {

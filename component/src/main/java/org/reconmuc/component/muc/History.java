@@ -55,6 +55,11 @@ final class History {
             return author;
         }
 
+        /** The room's XEP-0359 stanza-id of this message (its archive id). */
+        String stanzaId() {
+            return stanzaId;
+        }
+
         int chars() {
             return chars;
         }
@@ -114,7 +119,19 @@ final class History {
         if (seq < 1 || seq > head || seq <= head - ring.length) {
             return null;
         }
-        return ring[(int) (seq % ring.length)];
+        Entry e = ring[(int) (seq % ring.length)];
+        return e != null && e.seq == seq ? e : null;   // a restored log may have gaps
+    }
+
+    /** Puts back a message of a restored room under its old sequence number (oldest first). */
+    void restore(long seq, Instant at, Message broadcast, String stanzaId) {
+        head = seq - 1;
+        append(broadcast, at, null, stanzaId);
+    }
+
+    /** A restored room's log goes on after {@code lastSeq}, the newest number it ever gave. */
+    void restoreHead(long lastSeq) {
+        head = Math.max(head, lastSeq);
     }
 
     /** The sequence number of the message with this room stanza-id, or 0. */
@@ -133,6 +150,9 @@ final class History {
         Instant notBefore = request.seconds() == null ? null : now.minusSeconds(request.seconds());
         for (long seq = head; seq > 0 && seq > head - ring.length; seq--) {
             Entry e = get(seq);
+            if (e == null) {
+                continue;
+            }
             if (picked.size() >= roomLength
                     || (request.maxStanzas() != null && picked.size() >= request.maxStanzas())
                     || (notBefore != null && e.at().isBefore(notBefore))

@@ -15,6 +15,10 @@ import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.store.RoomJournal;
+import org.reconmuc.component.store.Store;
+import org.reconmuc.component.store.StoreException;
+import org.reconmuc.component.store.StoredRoom;
 import org.reconmuc.component.transport.ConnectionListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +59,8 @@ public final class MucService implements Component, ConnectionListener {
     /** Back-pressure: the reader waits when this many stanzas wait for their rooms. */
     private final MailboxBudget mailboxBudget;
     private volatile boolean everConnected;
+    /** Where persistent rooms are kept ({@link Store#NONE}: nowhere). */
+    private final Store store;
 
     private record RoomEntry(Room room, RoomMailbox mailbox) {
     }
@@ -69,6 +75,13 @@ public final class MucService implements Component, ConnectionListener {
      * {@code scheduler} (tests, benchmarks); a null one means our own.
      */
     public MucService(ServiceConfig config, Clock clock, Executor executor, Outbox outbox, Scheduler scheduler) {
+        this(config, clock, executor, outbox, scheduler, Store.NONE);
+    }
+
+    /** Like the above, keeping persistent rooms in {@code store} (restored by {@link #restoreRooms()}). */
+    public MucService(ServiceConfig config, Clock clock, Executor executor, Outbox outbox, Scheduler scheduler,
+                      Store store) {
+        this.store = store;
         this.config = config;
         this.clock = clock;
         this.executor = executor;
@@ -146,6 +159,30 @@ public final class MucService implements Component, ConnectionListener {
     @Override
     public void disconnected() {
         // Rooms and history stay in memory until the connection is back.
+    }
+
+    /**
+     * Brings back the persistent rooms from the store, each with its newest messages as its
+     * history; call before connecting. Returns how many.
+     */
+    public int restoreRooms() throws StoreException {
+        List<StoredRoom> stored = store.loadRooms(config.historySize());
+        synchronized (routing) {
+            for (StoredRoom s : stored) {
+                RoomJid jid = new RoomJid(new JID(s.record().jid()));
+                RoomEntry entry = newRoom(jid);
+                entry.room().persistence().restore(s);
+                rooms.put(jid, entry);
+            }
+        }
+        if (!stored.isEmpty()) {
+            LOG.info("restored {} persistent rooms from {}", stored.size(), store.describe());
+        }
+        return stored.size();
+    }
+
+    public Store store() {
+        return store;
     }
 
     /** Stanzas handed to rooms and not yet handled. */
@@ -244,6 +281,7 @@ public final class MucService implements Component, ConnectionListener {
 
     private RoomEntry newRoom(RoomJid jid) {
         RoomMailbox mailbox = new RoomMailbox(executor);
+        RoomJournal journal = store.journal(jid.toString(), this::send);
         Room room = new Room(jid, new RoomContext() {
             @Override
             public ServiceConfig config() {
@@ -257,7 +295,17 @@ public final class MucService implements Component, ConnectionListener {
 
             @Override
             public Outbox outbox() {
-                return outbox;
+                return journal::send;
+            }
+
+            @Override
+            public RoomJournal journal() {
+                return journal;
+            }
+
+            @Override
+            public Store store() {
+                return store;
             }
 
             @Override

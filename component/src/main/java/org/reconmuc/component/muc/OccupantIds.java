@@ -31,6 +31,20 @@ final class OccupantIds {
         this.key = new SecretKeySpec(bytes, "HmacSHA256");
     }
 
+    private OccupantIds(byte[] keyBytes) {
+        this.key = new SecretKeySpec(keyBytes, "HmacSHA256");
+    }
+
+    /** The ids of a restored room: its old key, so everyone keeps their id across restarts. */
+    static OccupantIds withKey(String base64) {
+        return new OccupantIds(Base64.getDecoder().decode(base64));
+    }
+
+    /** The key, for the store (base64). */
+    String key() {
+        return Base64.getEncoder().encodeToString(key.getEncoded());
+    }
+
     /** The id of the occupant whose real bare JID is {@code bare}. */
     String of(RealJid bare) {
         return ids.computeIfAbsent(bare, b -> {

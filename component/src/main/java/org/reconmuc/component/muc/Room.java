@@ -51,7 +51,7 @@ final class Room {
     private final RoomRegistration registration = new RoomRegistration();
     private final RoomLock lock = new RoomLock();
     /** XEP-0421; null when the service is configured without occupant ids. */
-    private final OccupantIds occupantIds;
+    private OccupantIds occupantIds;
     private final RoomIds ids = new RoomIds();
     private final RoomConsistency consistency;
     /** The last subject change as broadcast (from the occupant who set it), or null. */
@@ -60,12 +60,14 @@ final class Room {
     private boolean justCreated = true;
     private boolean destroyed;
     private volatile RoomListing listing;
+    private final RoomPersistence persistence = new RoomPersistence(this);
 
     Room(RoomJid jid, RoomContext context) {
         this.jid = jid;
         this.context = context;
         int historySize = context.config().historySize();
-        this.config = RoomConfig.instant(historySize, context.config().maxOccupantsPerRoom());
+        this.config = RoomConfig.instant(historySize, context.config().maxOccupantsPerRoom())
+                .withPersistent(context.config().roomDefaultPersistent());
         this.history = new History(historySize);
         this.consistency = new RoomConsistency(this, history.capacity());
         this.floodControl = new RoomFloodControl(context.config());
@@ -112,6 +114,7 @@ final class Room {
             reply(packet, Condition.INTERNAL_SERVER_ERROR, "The room could not process this stanza");
         } finally {
             justCreated = false;
+            persistence.sync();
             if (!destroyed && occupantsByNick.isEmpty() && !config.persistent()) {
                 destroyed = true;
                 context.discard(this);
@@ -217,6 +220,7 @@ final class Room {
         Set<Integer> selfCodes = new LinkedHashSet<>();
         if (justCreated) {
             affiliations.put(session.bare(), Affiliation.OWNER);
+            persistence.changed();
             selfCodes.add(MucPresences.ROOM_CREATED);
             lock.created(this, presence);
         }
@@ -493,6 +497,7 @@ final class Room {
     }
 
     void send(Packet packet) {
+        persistence.sync();   // what the room keeps is written before anything that announces it
         context.outbox().send(packet);
     }
 
@@ -524,6 +529,7 @@ final class Room {
 
     void setConfig(RoomConfig newConfig) {
         this.config = newConfig;
+        persistence.changed();
     }
 
     History history() {
@@ -566,6 +572,32 @@ final class Room {
         stored.setTo((String) null);
         this.subject = stored;
         this.subjectSetAt = now();
+        persistence.changed();
+    }
+
+    Instant subjectSetAt() {
+        return subjectSetAt;
+    }
+
+    /** XEP-0421 ids of this room, or null without them. */
+    OccupantIds occupantIds() {
+        return occupantIds;
+    }
+
+    RoomPersistence persistence() {
+        return persistence;
+    }
+
+    /** Takes back the state a persistent room had (before any stanza reaches it): see {@link RoomPersistence#restore}. */
+    void restore(RoomConfig storedConfig, Message storedSubject, Instant storedSubjectAt, OccupantIds storedIds) {
+        this.config = storedConfig;
+        this.subject = storedSubject;
+        this.subjectSetAt = storedSubjectAt;
+        if (occupantIds != null && storedIds != null) {
+            this.occupantIds = storedIds;
+        }
+        this.justCreated = false;
+        refreshListing();
     }
 
     Occupant occupantBySession(RealJid session) {
@@ -607,6 +639,7 @@ final class Room {
     }
 
     void setAffiliation(RealJid user, Affiliation affiliation) {
+        persistence.changed();
         if (affiliation == Affiliation.NONE) {
             affiliations.remove(user.bare());
         } else {
@@ -628,6 +661,7 @@ final class Room {
      * presence, carrying the destroy notice; nobody is told of the others leaving.
      */
     void destroy(Element destroyNotice) {
+        persistence.destroying();
         for (Occupant o : new ArrayList<>(occupantsByNick.values())) {
             Presence p = unavailableOf(o, new Presence(Presence.Type.unavailable), o, Set.of(MucPresences.SELF));
             p.getChildElement("x", Namespaces.MUC_USER).add(destroyNotice.createCopy());

@@ -44,6 +44,11 @@ record RoomConfig(
                 PrivateMessages.ANYONE, maxUsers, historyLength);
     }
 
+    RoomConfig withPersistent(boolean keep) {
+        return new RoomConfig(name, description, keep, publicRoom, membersOnly, moderated, password, nonAnonymous,
+                changeSubject, allowInvites, allowPrivateMessages, maxUsers, historyLength);
+    }
+
     boolean passwordProtected() {
         return password != null && !password.isEmpty();
     }

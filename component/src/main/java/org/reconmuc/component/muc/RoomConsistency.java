@@ -94,6 +94,7 @@ final class RoomConsistency {
     /** A groupchat message with a body: logged, then delivered now or retained per occupant. */
     void post(Message out, Occupant sender, Message original, String stanzaId) {
         long seq = room.history().append(out, room.now(), sender, stanzaId);
+        room.persistence().appended(room.history().get(seq));
         for (Occupant o : standard) {
             room.sendToAllSessions(o, out);
         }
@@ -351,6 +352,11 @@ final class RoomConsistency {
         }
         return interned.computeIfAbsent(new InternKey(List.copyOf(filters), time * 1000, volume, aggregation),
                 k -> new Requirements(filters, k.timeMillis(), k.volume(), k.aggregation()));
+    }
+
+    /** A restored room: its log holds messages up to {@code head}; new readers start after it. */
+    void restoredUpTo(long head) {
+        engine.startAfter(head);
     }
 
     int historyCapacity() {

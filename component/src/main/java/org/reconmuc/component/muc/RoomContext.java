@@ -2,6 +2,8 @@ package org.reconmuc.component.muc;
 
 import java.time.Clock;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.store.RoomJournal;
+import org.reconmuc.component.store.Store;
 
 /** What a room needs from its service: settings, time, a way out, and a way to be forgotten. */
 interface RoomContext {
@@ -9,7 +11,14 @@ interface RoomContext {
 
     Clock clock();
 
+    /** Where the room's stanzas go: through its {@link #journal()}, which holds them for pending writes. */
     Outbox outbox();
+
+    /** The room's writes to the store, and the gate its stanzas pass. */
+    RoomJournal journal();
+
+    /** The store (archive queries of persistent rooms). */
+    Store store();
 
     /** Runs {@code task} on the room's own thread after {@code delayMillis}. */
     void schedule(long delayMillis, Runnable task);

@@ -38,6 +38,7 @@ final class RoomDisco {
         feature(query, XmlNamespaces.FEATURE_COMPACT);
         feature(query, XmlNamespaces.FEATURE_COMPACT_DEFLATE);
         feature(query, RoomRegistration.NAMESPACE);
+        feature(query, RoomArchive.NAMESPACE);
         if (room.hasOccupantIds()) {
             feature(query, OccupantIds.NAMESPACE);
         }

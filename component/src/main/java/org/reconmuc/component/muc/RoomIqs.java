@@ -52,6 +52,8 @@ final class RoomIqs {
             RoomOwner.handle(room, iq, session, sender);
         } else if (Namespaces.PING.equals(ns) && get) {
             room.send(IQ.createResultIQ(iq));
+        } else if (RoomArchive.NAMESPACE.equals(ns) && "query".equals(query.getName())) {
+            RoomArchive.handle(room, iq, session, sender);
         } else if (XmlNamespaces.isRequirementsNamespace(ns)
                 && RequirementsRequest.ELEMENT.equals(query.getName())) {
             room.consistency().handleIq(iq, sender);

@@ -81,6 +81,10 @@ final class RoomMessages {
             room.consistency().postUnretained(out);
             return;
         }
+        if (room.persistence().refusesMessages()) {
+            room.persistence().refuse(message);
+            return;
+        }
         String stanzaId = room.ids().stanzaId(room.history().head() + 1);
         Element id = out.getElement().addElement("stanza-id", XmlNamespaces.STANZA_ID);
         id.addAttribute("id", stanzaId);

@@ -39,8 +39,9 @@ final class RoomOwner {
         }
         Element destroy = query.element("destroy");
         if (destroy != null) {
-            room.send(IQ.createResultIQ(iq));
+            // §10.9: the occupants are told, then the owner; a persistent room is deleted from the store first.
             room.destroy(destroyNotice(destroy));
+            room.send(IQ.createResultIQ(iq));
             return;
         }
         Element form = query.element(QName.get("x", Namespaces.DATA_FORMS));

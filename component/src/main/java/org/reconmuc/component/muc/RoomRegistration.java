@@ -23,6 +23,16 @@ final class RoomRegistration {
     /** Reserved nickname by real bare JID. */
     private final Map<RealJid, String> nickByUser = new HashMap<>();
 
+    /** Reserved nickname by real bare JID (what a persistent room keeps). */
+    Map<RealJid, String> reservations() {
+        return nickByUser;
+    }
+
+    /** Takes back a reservation of a restored room. */
+    void reserve(RealJid user, String nick) {
+        nickByUser.put(user.bare(), nick);
+    }
+
     /** The bare JID that reserved {@code nick}, or null. */
     RealJid holderOf(String nick) {
         for (Map.Entry<RealJid, String> e : nickByUser.entrySet()) {
@@ -71,6 +81,7 @@ final class RoomRegistration {
             return;
         }
         if (query.element("remove") != null) {
+            room.persistence().changed();
             if (nickByUser.remove(user) != null && room.affiliationOf(user) == Affiliation.MEMBER) {
                 RoomAdmin.applyAffiliations(room, null, Map.of(user, Affiliation.NONE));
             }
@@ -94,6 +105,7 @@ final class RoomRegistration {
             return;
         }
         nickByUser.put(user, nick);
+        room.persistence().changed();
         room.send(IQ.createResultIQ(iq));
         if (room.affiliationOf(user) == Affiliation.NONE) {
             RoomAdmin.applyAffiliations(room, null, Map.of(user, Affiliation.MEMBER));

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.reconmuc.component.store.StoreLocation;
 
 class ConfigLoaderTest {
 
@@ -81,5 +82,22 @@ class ConfigLoaderTest {
             assertThat(help).contains("--" + o.key()).contains(o.environmentVariable());
         }
         assertThat(ServiceConfig.defaults().toString()).doesNotContain("s3cret");
+    }
+
+    @Test
+    void theStoreIsEmbeddedByDefaultAndComesFromAFlagAVariableOrTheFile(@TempDir Path dir) throws Exception {
+        ServiceConfig defaults = ConfigLoader.load(new String[] {"--secret", "s"}, Map.of());
+        assertThat(defaults.storeLocation().kind()).isEqualTo(StoreLocation.Kind.SQLITE);
+        assertThat(defaults.roomDefaultPersistent()).isFalse();
+        assertThat(ConfigLoader.load(new String[] {"--secret", "s"}, Map.of("RECONMUC_STORE", "none")).storeLocation())
+                .isEqualTo(StoreLocation.NONE);
+        Path file = dir.resolve("reconmuc.properties");
+        Files.writeString(file, "store=jdbc:postgresql://db:5432/muc?user=muc&password=pw\nroom-default-persistent=true\n");
+        ServiceConfig fromFile = ConfigLoader.load(new String[] {"--config", file.toString(), "--secret", "s"}, Map.of());
+        assertThat(fromFile.storeLocation().kind()).isEqualTo(StoreLocation.Kind.POSTGRESQL);
+        assertThat(fromFile.roomDefaultPersistent()).isTrue();
+        assertThat(fromFile.toString()).doesNotContain("pw").contains("password=***");
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--store", "mongodb://x"}, Map.of()))
+                .isInstanceOf(ConfigLoader.ConfigException.class).hasMessageContaining("store must be 'none', 'sqlite:PATH'");
     }
 }

@@ -65,7 +65,8 @@ class ProsodyFaultToleranceIT {
                 // A frozen server delivers what it buffered as one burst: the message burst allows for it.
                 server.componentSecret(), 5_000, d.maxStanzaBytes(), 10.0, 200,
                 d.maxOccupantsPerRoom(), d.maxFilterEntries(), d.maxTimeSeconds(), d.keepaliveInterval(),
-                Duration.ofSeconds(1), d.maxPendingStanzas(), d.maxQueuedChars(), 5.0, 10, 0, true, ServiceConfig.RoomLocking.DEFAULT);
+                Duration.ofSeconds(1), d.maxPendingStanzas(), d.maxQueuedChars(), 5.0, 10, 0, true, ServiceConfig.RoomLocking.DEFAULT,
+                "none", false);
         muc = ReconMuc.start(config);
         assertThat(muc.awaitConnected(Duration.ofSeconds(20))).isTrue();
     }

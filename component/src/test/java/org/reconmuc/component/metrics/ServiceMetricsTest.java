@@ -10,8 +10,18 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.nio.file.Path;
+import java.time.Instant;
 import org.dom4j.DocumentHelper;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.reconmuc.component.store.ArchivedMessage;
+import org.reconmuc.component.store.RoomJournal;
+import org.reconmuc.component.store.Store;
+import org.reconmuc.component.store.StoreLocation;
+import org.xmpp.packet.Message;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.muc.MucService;
 import org.reconmuc.component.transport.ExternalComponentConnection;
@@ -64,5 +74,29 @@ class ServiceMetricsTest {
             assertThat(post.statusCode()).isEqualTo(405);
         }
         service.shutdown();
+    }
+
+    @Test
+    void aScrapeShowsTheStoresCommitsBatchesAndWhatWaits(@TempDir Path dir) throws Exception {
+        Store store = Store.openWithoutThreads(StoreLocation.parse("sqlite:" + dir.resolve("rooms.db")));
+        try {
+            PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            ServiceMetrics.registerStore(registry, store.stats());
+            RoomJournal journal = store.journal("lobby@muc.example", p -> { });
+            for (int seq = 1; seq <= 3; seq++) {
+                journal.archive(new ArchivedMessage(seq, "id" + seq, Instant.EPOCH, "Romeo", null, "<message/>"));
+            }
+            journal.send(new Message());
+            String before = registry.scrape();
+            assertThat(before).contains("reconmuc_store_queue_writes 3.0").contains("reconmuc_store_held_stanzas 1.0")
+                    .contains("reconmuc_store_commits_seconds_count 0\n").contains("reconmuc_store_available 1.0");
+            store.commitQueued();
+            String after = registry.scrape();
+            assertThat(after).contains("reconmuc_store_queue_writes 0.0").contains("reconmuc_store_held_stanzas 0.0")
+                    .contains("reconmuc_store_commits_seconds_count 1\n").contains("reconmuc_store_writes_total 3.0")
+                    .contains("reconmuc_store_last_batch_writes 3.0").contains("reconmuc_store_failures_total 0.0");
+        } finally {
+            store.close();
+        }
     }
 }

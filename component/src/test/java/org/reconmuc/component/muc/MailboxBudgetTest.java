@@ -61,7 +61,7 @@ class MailboxBudgetTest {
         List<Packet> out = new ArrayList<>();
         ServiceConfig config = new ServiceConfig("127.0.0.1", 5347, "muc.example", "s", 100, 65536, 1000.0, 1000,
                 100, 32, 86_400, java.time.Duration.ofSeconds(30), java.time.Duration.ofSeconds(30), 3, 1L << 20, 1000.0, 1000, 0, true,
-                ServiceConfig.RoomLocking.DEFAULT);
+                ServiceConfig.RoomLocking.DEFAULT, "none", false);
         MucService service = new MucService(config, Clock.systemUTC(), rooms, p -> {
             synchronized (out) {
                 out.add(p);

@@ -13,6 +13,9 @@ import org.dom4j.DocumentException;
 import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.store.SerializedStanza;
+import org.reconmuc.component.store.Store;
+import org.reconmuc.component.store.StoreException;
 import org.xmpp.packet.IQ;
 import org.xmpp.packet.Message;
 import org.xmpp.packet.Packet;
@@ -29,6 +32,7 @@ final class MucBench {
     final ManualClock clock;
     final List<Packet> outbox = new ArrayList<>();
     final MucService service;
+    private final Store store;
     /** Tasks the service scheduled, run by {@link #advance} when their time comes. */
     private final List<Timed> timers = new ArrayList<>();
 
@@ -44,18 +48,42 @@ final class MucBench {
     }
 
     MucBench(ServiceConfig config, Instant start) {
-        clock = new ManualClock(start);
-        service = new MucService(config, clock, Runnable::run, p -> outbox.add(asSent(p)),
-                (delay, task) -> timers.add(new Timed(clock.millis() + delay, task)));
+        this(config, start, Store.NONE);
     }
 
-    /** What the recipient gets: the stanza as its XML, parsed again (pre-rendered payloads included). */
+    /**
+     * A service keeping its persistent rooms in {@code store} (opened without threads: nothing is
+     * committed until {@link #commit()}), with the rooms it holds restored.
+     */
+    MucBench(ServiceConfig config, Instant start, Store store) {
+        clock = new ManualClock(start);
+        this.store = store;
+        service = new MucService(config, clock, Runnable::run, p -> outbox.add(asSent(p)),
+                (delay, task) -> timers.add(new Timed(clock.millis() + delay, task)), store);
+        try {
+            service.restoreRooms();
+        } catch (StoreException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** The store commits what the rooms wrote; what they held for it is sent. */
+    void commit() {
+        store.commitQueued();
+    }
+
+    /** What the recipient gets: the stanza as its XML, parsed again (pre-rendered and held ones included). */
     private static Packet asSent(Packet p) {
-        if (!(p instanceof PrerenderedMessage)) {
+        if (!(p instanceof PrerenderedMessage) && !(p instanceof SerializedStanza)) {
             return p.createCopy();
         }
         try {
-            return new Message(DocumentHelper.parseText(p.toXML()).getRootElement());
+            Element e = DocumentHelper.parseText(p.toXML()).getRootElement();
+            return switch (e.getName()) {
+                case "message" -> new Message(e);
+                case "presence" -> new Presence(e);
+                default -> new IQ(e);
+            };
         } catch (DocumentException e) {
             throw new AssertionError("the room sent malformed XML: " + p.toXML(), e);
         }

@@ -1,0 +1,180 @@
+package org.reconmuc.component.muc;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.dom4j.DocumentException;
+import org.dom4j.DocumentHelper;
+import org.dom4j.Element;
+import org.reconmuc.component.jid.RealJid;
+import org.reconmuc.component.store.ArchivedMessage;
+import org.reconmuc.component.store.RoomJournal;
+import org.reconmuc.component.store.RoomRecord;
+import org.reconmuc.component.store.StoredRoom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.xmpp.packet.JID;
+import org.xmpp.packet.Message;
+
+/**
+ * A persistent room in the store (XEP-0045 {@code muc#roomconfig_persistentroom}): its record
+ * (configuration, affiliations, registrations, subject, occupant-id key) is written whenever it
+ * changed, before the room sends anything that announces the change; its groupchat messages join
+ * the archive as they are logged. A room that becomes persistent writes its history so far; one
+ * that stops being persistent, or is destroyed, is deleted. Temporary rooms write nothing.
+ */
+final class RoomPersistence {
+    private static final Logger LOG = LoggerFactory.getLogger(RoomPersistence.class);
+
+    private final Room room;
+    /** The store holds this room (it was persistent when last written). */
+    private boolean stored;
+    /** Something the record holds changed since it was last written. */
+    private boolean dirty;
+
+    RoomPersistence(Room room) {
+        this.room = room;
+    }
+
+    private RoomJournal journal() {
+        return room.context().journal();
+    }
+
+    /** True if the archive of this room is in the store (queries go there, not to the in-memory log). */
+    boolean archivedInStore() {
+        return stored;
+    }
+
+    /** Configuration, affiliations, registrations or subject changed. */
+    void changed() {
+        dirty = true;
+    }
+
+    /** Brings the store up to date with the room; cheap when nothing changed. */
+    void sync() {
+        if (!dirty) {
+            return;
+        }
+        dirty = false;
+        if (!journal().durable()) {
+            return;
+        }
+        boolean persistent = room.config().persistent() && !room.destroyed();
+        if (persistent) {
+            journal().save(record());
+            if (!stored) {
+                stored = true;
+                History history = room.history();
+                for (long seq = Math.max(1, history.head() - history.capacity() + 1); seq <= history.head(); seq++) {
+                    History.Entry e = history.get(seq);
+                    if (e != null) {
+                        appended(e);
+                    }
+                }
+            }
+        } else if (stored) {
+            journal().delete();
+            stored = false;
+        }
+    }
+
+    /** The room is being destroyed: it leaves the store before anyone is told. */
+    void destroying() {
+        dirty = false;
+        if (stored) {
+            journal().delete();
+            stored = false;
+        }
+    }
+
+    /** A groupchat message joined the room's log: a persistent room archives it. */
+    void appended(History.Entry entry) {
+        if (stored) {
+            JID from = entry.broadcast().getFrom();
+            journal().archive(new ArchivedMessage(entry.seq(), entry.stanzaId(), entry.at(),
+                    from == null || from.getResource() == null ? "" : from.getResource(),
+                    entry.author() == null ? null : entry.author().bareJid().toString(), entry.broadcast().toXML()));
+        }
+    }
+
+    /**
+     * While the store cannot commit, a persistent room refuses new messages at once (nobody
+     * could see them until it recovers) instead of letting its senders wait without a word.
+     */
+    boolean refusesMessages() {
+        return stored && !journal().available();
+    }
+
+    /** The refusal for a message sent while the store is down: ahead of what the room holds. */
+    void refuse(Message message) {
+        org.xmpp.packet.Packet error = StanzaErrors.reply(message, StanzaErrors.Condition.RESOURCE_CONSTRAINT,
+                "The room's archive is unavailable: your message was not delivered. Try again later.");
+        if (error != null) {
+            journal().sendNow(error);
+        }
+    }
+
+    private RoomRecord record() {
+        RoomConfig c = room.config();
+        int maxHistory = room.context().config().historySize();
+        int maxUsers = room.context().config().maxOccupantsPerRoom();
+        Map<String, String> affiliations = new LinkedHashMap<>();
+        room.affiliations().forEach((jid, a) -> affiliations.put(jid.toString(), a.xmlValue()));
+        Map<String, String> registrations = new LinkedHashMap<>();
+        room.registration().reservations().forEach((jid, nick) -> registrations.put(jid.toString(), nick));
+        OccupantIds ids = room.occupantIds();
+        return new RoomRecord(room.jid().toString(), RoomConfigForm.render(c, maxHistory, maxUsers).asXML(),
+                room.subject() == null ? null : room.subject().toXML(), room.subjectSetAt(),
+                ids == null ? null : ids.key(), affiliations, registrations);
+    }
+
+    /**
+     * Gives a room created at start the state it had: configuration (within today's limits),
+     * affiliations, registrations, subject, occupant-id key, and its newest messages as history,
+     * numbered as before so the archive goes on where it stopped.
+     */
+    void restore(StoredRoom stored) {
+        RoomRecord r = stored.record();
+        int maxHistory = room.context().config().historySize();
+        int maxUsers = room.context().config().maxOccupantsPerRoom();
+        RoomConfig instant = RoomConfig.instant(maxHistory, maxUsers);
+        RoomConfig config;
+        try {
+            config = RoomConfigForm.apply(instant, DocumentHelper.parseText(r.config()).getRootElement(),
+                    Integer.MAX_VALUE, Integer.MAX_VALUE);
+            config = new RoomConfig(config.name(), config.description(), true, config.publicRoom(),
+                    config.membersOnly(), config.moderated(), config.password(), config.nonAnonymous(),
+                    config.changeSubject(), config.allowInvites(), config.allowPrivateMessages(),
+                    Math.min(config.maxUsers(), maxUsers), Math.min(config.historyLength(), maxHistory));
+        } catch (DocumentException | IllegalArgumentException e) {
+            LOG.warn("room {}: its stored configuration is unreadable ({}); it comes back persistent with defaults",
+                    r.jid(), e.getMessage());
+            config = instant.withPersistent(true);
+        }
+        Message subject = null;
+        if (r.subject() != null) {
+            try {
+                subject = new Message(DocumentHelper.parseText(r.subject()).getRootElement());
+            } catch (DocumentException e) {
+                LOG.warn("room {}: its stored subject is unreadable; dropped", r.jid());
+            }
+        }
+        OccupantIds ids = r.occupantIdKey() == null ? null : OccupantIds.withKey(r.occupantIdKey());
+        room.restore(config, subject, subject == null ? null : r.subjectAt(), ids);
+        r.affiliations().forEach((jid, a) -> Affiliation.parse(a).ifPresent(
+                affiliation -> room.affiliations().put(new RealJid(new JID(jid)).bare(), affiliation)));
+        r.registrations().forEach((jid, nick) -> room.registration().reserve(new RealJid(new JID(jid)).bare(), nick));
+        History history = room.history();
+        for (ArchivedMessage m : stored.newest()) {
+            try {
+                Element e = DocumentHelper.parseText(m.xml()).getRootElement();
+                history.restore(m.seq(), m.at(), new Message(e), m.stanzaId());
+            } catch (DocumentException e) {
+                LOG.warn("room {}: archived message {} is unreadable; left out of the history", r.jid(), m.stanzaId());
+            }
+        }
+        history.restoreHead(stored.lastSeq());
+        room.consistency().restoredUpTo(history.head());
+        this.stored = true;
+        this.dirty = false;
+    }
+}

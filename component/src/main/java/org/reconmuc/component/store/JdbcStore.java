@@ -1,0 +1,590 @@
+package org.reconmuc.component.store;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.reconmuc.component.store.StoreLocation.Kind;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.xmpp.packet.Packet;
+
+/**
+ * The store on a JDBC database: SQLite (WAL journal, {@code synchronous=NORMAL}), H2
+ * ({@code WRITE_DELAY=0}) or PostgreSQL, with the same tables and statements. Writes come from
+ * the {@link StoreWriter}'s thread on a connection of their own; loading and archive queries use
+ * another, on one reader thread, so a long query never holds up a commit.
+ *
+ * <p>Durability: a commit returns once the transaction is in the database's log in the operating
+ * system (SQLite's WAL file, H2's file, PostgreSQL's WAL): it survives the component being killed.
+ * Whether it survives a power loss is the database's setting (SQLite {@code synchronous=FULL},
+ * PostgreSQL {@code fsync}/{@code synchronous_commit}); SQLite is opened with NORMAL, which does not.
+ */
+final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcStore.class);
+    static final int MAX_QUEUED_WRITES = 8192;
+    static final int MAX_BATCH = 1024;
+    private static final int MAX_QUEUED_QUERIES = 256;
+
+    private final StoreLocation location;
+    private final StoreWriter writer;
+    private final HeldBudget budget;
+    private final ThreadPoolExecutor reader;
+    /** The writer thread's connection and statements; null until (re)connected. */
+    private Connection writeConnection;
+    private PreparedStatement insertMessage;
+    /** The reader thread's connection (also used to load the rooms before the threads start). */
+    private Connection readConnection;
+
+    /** False: no threads; writes wait for {@link #commitQueued()}, queries run on the caller's thread. */
+    private final boolean threads;
+
+    private JdbcStore(StoreLocation location, long maxHeldChars, boolean threads) {
+        this.location = location;
+        this.threads = threads;
+        this.budget = new HeldBudget(maxHeldChars);
+        this.writer = new StoreWriter(this, MAX_QUEUED_WRITES, MAX_BATCH);
+        this.reader = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(MAX_QUEUED_QUERIES),
+                r -> {
+                    Thread t = new Thread(r, "store-reader");
+                    t.setDaemon(true);
+                    return t;
+                });
+    }
+
+    static JdbcStore open(StoreLocation location, long maxHeldChars, boolean threads) throws StoreException {
+        JdbcStore store = new JdbcStore(location, maxHeldChars, threads);
+        try {
+            store.readConnection = store.connect();
+            store.createSchema(store.readConnection);
+        } catch (SQLException | IOException e) {
+            store.closeConnections();
+            throw new StoreException("cannot open the store " + location.display() + ": " + e.getMessage(), e);
+        }
+        if (threads) {
+            store.writer.start();
+        }
+        LOG.info("store: {}", location.display());
+        return store;
+    }
+
+    // ---- connections and schema ----------------------------------------------------------------
+
+    /**
+     * The driver for the store's URL, looked up by this class's own loader: inside an Openfire
+     * plugin the drivers are in the plugin's class loader, which DriverManager does not search.
+     */
+    private java.sql.Driver driver() throws SQLException {
+        for (java.sql.Driver d : java.util.ServiceLoader.load(java.sql.Driver.class, JdbcStore.class.getClassLoader())) {
+            if (d.acceptsURL(location.jdbcUrl())) {
+                return d;
+            }
+        }
+        return DriverManager.getDriver(location.jdbcUrl());
+    }
+
+    private Connection connect() throws SQLException, IOException {
+        if (location.kind() == Kind.SQLITE || location.kind() == Kind.H2) {
+            Path file = embeddedFile();
+            if (file != null && file.getParent() != null) {
+                Files.createDirectories(file.getParent());
+            }
+        }
+        DriverManager.setLoginTimeout(10);
+        Connection c = driver().connect(location.jdbcUrl(), new java.util.Properties());
+        if (c == null) {
+            throw new SQLException("the JDBC driver refused " + location.display());
+        }
+        try (Statement s = c.createStatement()) {
+            if (location.kind() == Kind.SQLITE) {
+                s.execute("PRAGMA journal_mode=WAL");
+                s.execute("PRAGMA synchronous=NORMAL");
+                s.execute("PRAGMA busy_timeout=10000");
+            }
+        }
+        return c;
+    }
+
+    /** The database file of an embedded store given by path, or null. */
+    private Path embeddedFile() {
+        String url = location.jdbcUrl();
+        String path;
+        if (url.startsWith("jdbc:sqlite:")) {
+            path = url.substring("jdbc:sqlite:".length());
+        } else if (url.startsWith("jdbc:h2:file:")) {
+            path = url.substring("jdbc:h2:file:".length()).split(";", 2)[0];
+        } else {
+            return null;
+        }
+        if (path.isEmpty() || path.startsWith(":memory:") || path.startsWith("file:")) {
+            return null;
+        }
+        return Path.of(path);
+    }
+
+    private void createSchema(Connection c) throws SQLException {
+        String text = location.kind().textType();
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS reconmuc_room (jid VARCHAR(3071) NOT NULL PRIMARY KEY,"
+                    + " config " + text + " NOT NULL, subject " + text + ", subject_at_us BIGINT,"
+                    + " occupant_id_key VARCHAR(64), saved_at_us BIGINT NOT NULL)");
+            s.execute("CREATE TABLE IF NOT EXISTS reconmuc_affiliation (room VARCHAR(3071) NOT NULL,"
+                    + " jid VARCHAR(3071) NOT NULL, affiliation VARCHAR(16) NOT NULL, PRIMARY KEY (room, jid))");
+            s.execute("CREATE TABLE IF NOT EXISTS reconmuc_registration (room VARCHAR(3071) NOT NULL,"
+                    + " jid VARCHAR(3071) NOT NULL, nick VARCHAR(1023) NOT NULL, PRIMARY KEY (room, jid))");
+            s.execute("CREATE TABLE IF NOT EXISTS reconmuc_message (room VARCHAR(3071) NOT NULL, seq BIGINT NOT NULL,"
+                    + " stanza_id VARCHAR(255) NOT NULL, at_us BIGINT NOT NULL, nick VARCHAR(1023) NOT NULL,"
+                    + " sender VARCHAR(3071), xml " + text + " NOT NULL, PRIMARY KEY (room, seq))");
+            s.execute("CREATE INDEX IF NOT EXISTS reconmuc_message_id ON reconmuc_message (room, stanza_id)");
+            s.execute("CREATE INDEX IF NOT EXISTS reconmuc_message_at ON reconmuc_message (room, at_us)");
+        }
+        if (!c.getAutoCommit()) {
+            c.commit();
+        }
+    }
+
+    /** Adding a message twice (a retried commit whose first try did commit) leaves one row. */
+    private String insertMessageSql() {
+        String columns = "reconmuc_message (room, seq, stanza_id, at_us, nick, sender, xml)";
+        return switch (location.kind()) {
+            case SQLITE -> "INSERT OR IGNORE INTO " + columns + " VALUES (?, ?, ?, ?, ?, ?, ?)";
+            case H2 -> "MERGE INTO " + columns + " KEY (room, seq) VALUES (?, ?, ?, ?, ?, ?, ?)";
+            case POSTGRESQL -> "INSERT INTO " + columns + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING";
+            case NONE -> throw new IllegalStateException();
+        };
+    }
+
+    // ---- writing (the writer thread) -------------------------------------------------------------
+
+    @Override
+    public void commit(List<Write> batch) throws SQLException, IOException {
+        if (writeConnection == null) {
+            writeConnection = connect();
+            writeConnection.setAutoCommit(false);
+            insertMessage = writeConnection.prepareStatement(insertMessageSql());
+        }
+        try {
+            int batched = 0;
+            for (Write w : batch) {
+                if (w instanceof Write.Archive a) {
+                    bindMessage(insertMessage, a.room(), a.message());
+                    insertMessage.addBatch();
+                    batched++;
+                    continue;
+                }
+                if (batched > 0) {
+                    insertMessage.executeBatch();
+                    batched = 0;
+                }
+                if (w instanceof Write.Save save) {
+                    saveRoom(writeConnection, save.record());
+                } else if (w instanceof Write.Delete d) {
+                    deleteRoom(writeConnection, d.room());
+                }
+            }
+            if (batched > 0) {
+                insertMessage.executeBatch();
+            }
+            writeConnection.commit();
+        } catch (SQLException | RuntimeException e) {
+            try {
+                writeConnection.rollback();
+            } catch (SQLException ignored) {
+                // the connection is going anyway
+            }
+            closeQuietly(writeConnection);
+            writeConnection = null;
+            insertMessage = null;
+            throw e;
+        }
+    }
+
+    private static void bindMessage(PreparedStatement p, String room, ArchivedMessage m) throws SQLException {
+        p.setString(1, room);
+        p.setLong(2, m.seq());
+        p.setString(3, m.stanzaId());
+        p.setLong(4, micros(m.at()));
+        p.setString(5, m.nick());
+        if (m.sender() == null) {
+            p.setNull(6, Types.VARCHAR);
+        } else {
+            p.setString(6, m.sender());
+        }
+        p.setString(7, m.xml());
+    }
+
+    private static void saveRoom(Connection c, RoomRecord r) throws SQLException {
+        update(c, "DELETE FROM reconmuc_room WHERE jid = ?", r.jid());
+        try (PreparedStatement p = c.prepareStatement("INSERT INTO reconmuc_room"
+                + " (jid, config, subject, subject_at_us, occupant_id_key, saved_at_us) VALUES (?, ?, ?, ?, ?, ?)")) {
+            p.setString(1, r.jid());
+            p.setString(2, r.config());
+            p.setString(3, r.subject());
+            if (r.subjectAt() == null) {
+                p.setNull(4, Types.BIGINT);
+            } else {
+                p.setLong(4, micros(r.subjectAt()));
+            }
+            p.setString(5, r.occupantIdKey());
+            p.setLong(6, micros(Instant.now()));
+            p.executeUpdate();
+        }
+        replacePairs(c, "reconmuc_affiliation", "affiliation", r.jid(), r.affiliations());
+        replacePairs(c, "reconmuc_registration", "nick", r.jid(), r.registrations());
+    }
+
+    private static void replacePairs(Connection c, String table, String valueColumn, String room,
+                                     Map<String, String> byJid) throws SQLException {
+        update(c, "DELETE FROM " + table + " WHERE room = ?", room);
+        if (byJid.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement p = c.prepareStatement("INSERT INTO " + table + " (room, jid, " + valueColumn
+                + ") VALUES (?, ?, ?)")) {
+            for (Map.Entry<String, String> e : byJid.entrySet()) {
+                p.setString(1, room);
+                p.setString(2, e.getKey());
+                p.setString(3, e.getValue());
+                p.addBatch();
+            }
+            p.executeBatch();
+        }
+    }
+
+    private static void deleteRoom(Connection c, String room) throws SQLException {
+        update(c, "DELETE FROM reconmuc_room WHERE jid = ?", room);
+        update(c, "DELETE FROM reconmuc_affiliation WHERE room = ?", room);
+        update(c, "DELETE FROM reconmuc_registration WHERE room = ?", room);
+        update(c, "DELETE FROM reconmuc_message WHERE room = ?", room);
+    }
+
+    private static void update(Connection c, String sql, String arg) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement(sql)) {
+            p.setString(1, arg);
+            p.executeUpdate();
+        }
+    }
+
+    // ---- reading ---------------------------------------------------------------------------------
+
+    @Override
+    public synchronized List<StoredRoom> loadRooms(int newestPerRoom) throws StoreException {
+        try {
+            Connection c = readConnection();
+            List<RoomRecord> records = new ArrayList<>();
+            try (Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT jid, config, subject, subject_at_us, occupant_id_key"
+                         + " FROM reconmuc_room ORDER BY jid")) {
+                while (rs.next()) {
+                    long subjectAt = rs.getLong(4);
+                    Instant at = rs.wasNull() ? null : instant(subjectAt);
+                    records.add(new RoomRecord(rs.getString(1), rs.getString(2), rs.getString(3), at, rs.getString(5),
+                            Map.of(), Map.of()));
+                }
+            }
+            List<StoredRoom> rooms = new ArrayList<>();
+            for (RoomRecord r : records) {
+                RoomRecord full = new RoomRecord(r.jid(), r.config(), r.subject(), r.subjectAt(), r.occupantIdKey(),
+                        pairs(c, "SELECT jid, affiliation FROM reconmuc_affiliation WHERE room = ?", r.jid()),
+                        pairs(c, "SELECT jid, nick FROM reconmuc_registration WHERE room = ?", r.jid()));
+                List<ArchivedMessage> newest = new ArrayList<>();
+                if (newestPerRoom > 0) {
+                    try (PreparedStatement p = c.prepareStatement(SELECT_MESSAGE
+                            + " WHERE room = ? ORDER BY seq DESC LIMIT " + newestPerRoom)) {
+                        p.setString(1, r.jid());
+                        readMessages(p, newest);
+                    }
+                    Collections.reverse(newest);
+                }
+                long lastSeq = 0;
+                try (PreparedStatement p = c.prepareStatement("SELECT MAX(seq) FROM reconmuc_message WHERE room = ?")) {
+                    p.setString(1, r.jid());
+                    try (ResultSet rs = p.executeQuery()) {
+                        if (rs.next()) {
+                            lastSeq = rs.getLong(1);
+                        }
+                    }
+                }
+                rooms.add(new StoredRoom(full, newest, lastSeq));
+            }
+            return rooms;
+        } catch (SQLException | IOException e) {
+            dropReadConnection();
+            throw new StoreException("cannot read the rooms from " + location.display() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static final String SELECT_MESSAGE = "SELECT seq, stanza_id, at_us, nick, sender, xml FROM reconmuc_message";
+
+    private static void readMessages(PreparedStatement p, List<ArchivedMessage> into) throws SQLException {
+        try (ResultSet rs = p.executeQuery()) {
+            while (rs.next()) {
+                into.add(new ArchivedMessage(rs.getLong(1), rs.getString(2), instant(rs.getLong(3)), rs.getString(4),
+                        rs.getString(5), rs.getString(6)));
+            }
+        }
+    }
+
+    private static Map<String, String> pairs(Connection c, String sql, String room) throws SQLException {
+        Map<String, String> map = new LinkedHashMap<>();
+        try (PreparedStatement p = c.prepareStatement(sql)) {
+            p.setString(1, room);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    map.put(rs.getString(1), rs.getString(2));
+                }
+            }
+        }
+        return map;
+    }
+
+    @Override
+    public void query(String roomJid, ArchiveQuery query, Consumer<ArchiveQuery.Page> result,
+                      Consumer<Exception> failure) {
+        Runnable task = () -> {
+            ArchiveQuery.Page page;
+            try {
+                page = page(roomJid, query);
+            } catch (Exception e) {
+                if (!(e instanceof ArchiveQuery.UnknownIdException)) {
+                    LOG.warn("store: an archive query on {} failed: {}", roomJid, e.toString());
+                    dropReadConnection();
+                }
+                failure.accept(e);
+                return;
+            }
+            result.accept(page);
+        };
+        if (!threads) {
+            task.run();
+            return;
+        }
+        try {
+            reader.execute(task);
+        } catch (RejectedExecutionException e) {
+            failure.accept(e);
+        }
+    }
+
+    @Override
+    public void commitQueued() {
+        if (threads) {
+            throw new IllegalStateException("the writer thread commits this store");
+        }
+        writer.commitQueued();
+    }
+
+    /** {@link ArchiveQuery#over} in SQL. */
+    synchronized ArchiveQuery.Page page(String room, ArchiveQuery q)
+            throws SQLException, IOException, ArchiveQuery.UnknownIdException {
+        Connection c = readConnection();
+        long afterSeq = q.after() == null ? Long.MIN_VALUE : seqOf(c, room, q.after());
+        long beforeSeq = q.before() == null || q.before().isEmpty() ? Long.MAX_VALUE : seqOf(c, room, q.before());
+        List<Object> args = new ArrayList<>();
+        StringBuilder where = new StringBuilder(" WHERE room = ?");
+        args.add(room);
+        if (q.start() != null) {
+            where.append(" AND at_us >= ?");
+            args.add(micros(q.start()));
+        }
+        if (q.end() != null) {
+            where.append(" AND at_us <= ?");
+            args.add(micros(q.end()));
+        }
+        if (q.withNick() != null) {
+            where.append(" AND nick = ?");
+            args.add(q.withNick());
+        }
+        if (q.withSender() != null) {
+            where.append(" AND sender = ?");
+            args.add(q.withSender());
+        }
+        int count;
+        try (PreparedStatement p = c.prepareStatement("SELECT COUNT(*) FROM reconmuc_message" + where)) {
+            bind(p, args);
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                count = rs.getInt(1);
+            }
+        }
+        if (afterSeq != Long.MIN_VALUE) {
+            where.append(" AND seq > ?");
+            args.add(afterSeq);
+        }
+        if (beforeSeq != Long.MAX_VALUE) {
+            where.append(" AND seq < ?");
+            args.add(beforeSeq);
+        }
+        List<ArchivedMessage> rows = new ArrayList<>();
+        try (PreparedStatement p = c.prepareStatement(SELECT_MESSAGE + where + " ORDER BY seq "
+                + (q.backwards() ? "DESC" : "ASC") + " LIMIT " + (q.max() + 1))) {
+            bind(p, args);
+            readMessages(p, rows);
+        }
+        boolean complete = rows.size() <= q.max();
+        List<ArchivedMessage> page = new ArrayList<>(rows.subList(0, Math.min(q.max(), rows.size())));
+        if (q.backwards()) {
+            Collections.reverse(page);
+        }
+        return new ArchiveQuery.Page(page, count, complete);
+    }
+
+    private static long seqOf(Connection c, String room, String stanzaId)
+            throws SQLException, ArchiveQuery.UnknownIdException {
+        try (PreparedStatement p = c.prepareStatement("SELECT seq FROM reconmuc_message WHERE room = ? AND stanza_id = ?")) {
+            p.setString(1, room);
+            p.setString(2, stanzaId);
+            try (ResultSet rs = p.executeQuery()) {
+                if (rs.next()) {
+                    return rs.getLong(1);
+                }
+            }
+        }
+        throw new ArchiveQuery.UnknownIdException(stanzaId);
+    }
+
+    private static void bind(PreparedStatement p, List<Object> args) throws SQLException {
+        for (int i = 0; i < args.size(); i++) {
+            Object a = args.get(i);
+            if (a instanceof Long l) {
+                p.setLong(i + 1, l);
+            } else {
+                p.setString(i + 1, (String) a);
+            }
+        }
+    }
+
+    private synchronized Connection readConnection() throws SQLException, IOException {
+        if (readConnection == null) {
+            readConnection = connect();
+        }
+        return readConnection;
+    }
+
+    private synchronized void dropReadConnection() {
+        closeQuietly(readConnection);
+        readConnection = null;
+    }
+
+    static long micros(Instant t) {
+        return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1_000);
+    }
+
+    static Instant instant(long micros) {
+        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000L);
+    }
+
+    // ---- the rest of Store ---------------------------------------------------------------------------
+
+    @Override
+    public RoomJournal journal(String roomJid, Consumer<Packet> outbox) {
+        return new RoomJournal(roomJid, writer, budget, outbox);
+    }
+
+    @Override
+    public StoreStats stats() {
+        return this;
+    }
+
+    @Override
+    public String describe() {
+        return location.display();
+    }
+
+    @Override
+    public void close() {
+        writer.close();
+        budget.close();
+        reader.shutdown();
+        try {
+            if (!reader.awaitTermination(5, TimeUnit.SECONDS)) {
+                reader.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            reader.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+        closeConnections();
+    }
+
+    private synchronized void closeConnections() {
+        closeQuietly(writeConnection);
+        writeConnection = null;
+        closeQuietly(readConnection);
+        readConnection = null;
+    }
+
+    private static void closeQuietly(Connection c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // closing anyway
+            }
+        }
+    }
+
+    // ---- StoreStats ----------------------------------------------------------------------------------
+
+    @Override
+    public long commits() {
+        return writer.commits();
+    }
+
+    @Override
+    public double commitSeconds() {
+        return writer.commitNanos() / 1e9;
+    }
+
+    @Override
+    public double lastCommitSeconds() {
+        return writer.lastCommitNanos() / 1e9;
+    }
+
+    @Override
+    public long writesCommitted() {
+        return writer.writesCommitted();
+    }
+
+    @Override
+    public int lastBatchSize() {
+        return writer.lastBatch();
+    }
+
+    @Override
+    public int queuedWrites() {
+        return writer.queued();
+    }
+
+    @Override
+    public long heldStanzas() {
+        return budget.stanzas();
+    }
+
+    @Override
+    public long failures() {
+        return writer.failures();
+    }
+
+    @Override
+    public boolean available() {
+        return writer.available();
+    }
+}

@@ -1,0 +1,114 @@
+package org.reconmuc.component.store;
+
+import java.util.ArrayDeque;
+import java.util.function.Consumer;
+import org.xmpp.packet.Packet;
+
+/**
+ * One room's writes to the store, and the gate its outgoing stanzas pass: a stanza the room sends
+ * after a write waits (frozen, {@link SerializedStanza}) until that write is committed, and then
+ * leaves in the order the room sent everything. So an echo — a sender's acknowledgement — never
+ * leaves before its message is in the store, while the room thread never waits for the disk.
+ *
+ * <p>{@link #send} is called by the room's thread; {@link #committed} by the store's writer.
+ * Without a store ({@link #memoryOnly}) stanzas pass straight through and writes are ignored.
+ */
+public final class RoomJournal {
+    private record Held(SerializedStanza stanza, long ticket, int chars) {
+    }
+
+    private final String room;
+    private final StoreWriter writer;
+    private final HeldBudget budget;
+    private final Consumer<Packet> outbox;
+    private final ArrayDeque<Held> held = new ArrayDeque<>();
+    /** The ticket of this room's latest write. */
+    private long barrier;
+
+    RoomJournal(String room, StoreWriter writer, HeldBudget budget, Consumer<Packet> outbox) {
+        this.room = room;
+        this.writer = writer;
+        this.budget = budget;
+        this.outbox = outbox;
+    }
+
+    /** A journal that keeps nothing: stanzas go straight out. */
+    public static RoomJournal memoryOnly(Consumer<Packet> outbox) {
+        return new RoomJournal(null, null, null, outbox);
+    }
+
+    /** True if writes reach a store (the room can be persistent across restarts). */
+    public boolean durable() {
+        return writer != null;
+    }
+
+    /** False while the store cannot commit (new messages would wait indefinitely). */
+    public boolean available() {
+        return writer == null || writer.available();
+    }
+
+    /** Sends a stanza of the room, after everything the room sent before it and after its pending writes. */
+    public void send(Packet packet) {
+        if (writer == null) {
+            outbox.accept(packet);
+            return;
+        }
+        synchronized (this) {
+            if (held.isEmpty() && barrier <= writer.committed()) {
+                outbox.accept(packet);
+                return;
+            }
+        }
+        SerializedStanza frozen = SerializedStanza.of(packet);
+        int chars = frozen.toXML().length();
+        try {
+            budget.acquire(chars);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        synchronized (this) {
+            if (held.isEmpty() && barrier <= writer.committed()) {
+                budget.release(chars);
+                outbox.accept(frozen);
+                return;
+            }
+            held.addLast(new Held(frozen, barrier, chars));
+        }
+    }
+
+    /** Sends at once, ahead of held stanzas: replies that carry nothing the store must keep first. */
+    public void sendNow(Packet packet) {
+        outbox.accept(packet);
+    }
+
+    public void archive(ArchivedMessage message) {
+        submit(new Write.Archive(room, message));
+    }
+
+    public void save(RoomRecord record) {
+        submit(new Write.Save(record));
+    }
+
+    public void delete() {
+        submit(new Write.Delete(room));
+    }
+
+    private void submit(Write write) {
+        if (writer == null) {
+            return;
+        }
+        long ticket = writer.submit(write, this);
+        synchronized (this) {
+            barrier = Math.max(barrier, ticket);
+        }
+    }
+
+    /** The writer committed every write up to {@code upTo}: what waited for them leaves, in order. */
+    synchronized void committed(long upTo) {
+        while (!held.isEmpty() && held.peekFirst().ticket() <= upTo) {
+            Held h = held.pollFirst();
+            outbox.accept(h.stanza());
+            budget.release(h.chars());
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package org.reconmuc.component.it;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.reconmuc.servers.XmppServer;
+
+/**
+ * The component as an operator runs it — {@code org.reconmuc.component.Main} in a JVM of its own,
+ * configured by flags — attached to a test's server, so a test can kill it like a crash does
+ * ({@code kill -9}) and start it again. Its output goes to a log file.
+ */
+final class ComponentJvm implements AutoCloseable {
+    private final Process process;
+    private final Path log;
+
+    private ComponentJvm(Process process, Path log) {
+        this.process = process;
+        this.log = log;
+    }
+
+    /** Starts the component with {@code extraFlags}; returns once it has attached to {@code server}. */
+    static ComponentJvm start(XmppServer server, Path log, String... extraFlags) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-cp", System.getProperty("java.class.path"), "org.reconmuc.component.Main",
+                "--server-host", server.host(), "--server-port", Integer.toString(server.componentPort()),
+                "--domain", server.componentDomain(), "--secret", server.componentSecret(),
+                "--reconnect-max-seconds", "1"));
+        cmd.addAll(List.of(extraFlags));
+        Files.createDirectories(log.getParent());
+        long logStart = Files.exists(log) ? Files.size(log) : 0;
+        ProcessBuilder b = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        b.environment().keySet().removeIf(k -> k.startsWith("RECONMUC_"));
+        ComponentJvm jvm = new ComponentJvm(b.start(), log);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!jvm.output(logStart).contains("component connected to")) {
+            if (!jvm.process.isAlive() || System.nanoTime() > deadline) {
+                jvm.kill();
+                throw new IOException("the component did not attach: " + jvm.output(logStart));
+            }
+            Thread.sleep(100);
+        }
+        return jvm;
+    }
+
+    private String output(long from) throws IOException {
+        byte[] all = Files.readAllBytes(log);
+        return new String(all, (int) Math.min(from, all.length), (int) Math.max(0, all.length - from), StandardCharsets.UTF_8);
+    }
+
+    /** SIGKILL, as a crash or the OOM killer does: no shutdown hook runs, nothing is flushed. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    /** SIGTERM and a bounded wait, then SIGKILL. */
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(15, TimeUnit.SECONDS)) {
+                kill();
+            }
+        }
+    }
+}

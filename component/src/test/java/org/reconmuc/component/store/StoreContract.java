@@ -1,0 +1,191 @@
+package org.reconmuc.component.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.xmpp.packet.Message;
+import org.xmpp.packet.Packet;
+
+/**
+ * What every database under the store must do, run against each ({@link SqliteStoreTest},
+ * {@link H2StoreTest}, and PostgreSQL in {@code PostgresStoreIT}): round trips of rooms and
+ * messages, replacement and deletion, idempotent appends, and archive pages computed in SQL
+ * exactly as {@link ArchiveQuery#over} computes them in memory.
+ */
+abstract class StoreContract {
+    static final String ROOM = "lobby@chat.example";
+    static final Instant T0 = Instant.parse("2026-01-01T10:00:00.123456Z");
+
+    /** A new, empty store location for one test. */
+    abstract StoreLocation location() throws Exception;
+
+    private Store store;
+    private final List<Packet> sent = new ArrayList<>();
+
+    @BeforeEach
+    void open() throws Exception {
+        store = Store.openWithoutThreads(location());
+    }
+
+    @AfterEach
+    void close() {
+        store.close();
+    }
+
+    private Store reopen() throws Exception {
+        store.close();
+        store = Store.openWithoutThreads(location());
+        return store;
+    }
+
+    static RoomRecord record(String room, Map<String, String> affiliations) {
+        return new RoomRecord(room, "<x xmlns='jabber:x:data' type='form'/>", "<message type='groupchat'><subject>s</subject></message>",
+                T0, "a2V5", affiliations, Map.of("romeo@montague.lit", "Romeo"));
+    }
+
+    static ArchivedMessage message(long seq, String nick, String sender) {
+        return new ArchivedMessage(seq, "id-" + seq, T0.plusSeconds(60 * seq), nick, sender,
+                "<message xmlns=\"jabber:client\" from=\"" + ROOM + "/" + nick + "\" type=\"groupchat\"><body>m" + seq
+                        + " &amp; more</body></message>");
+    }
+
+    private RoomJournal journal(String room) {
+        return store.journal(room, sent::add);
+    }
+
+    @Test
+    void aRoomAndItsNewestMessagesComeBack() throws Exception {
+        RoomJournal j = journal(ROOM);
+        j.save(record(ROOM, Map.of("juliet@capulet.lit", "owner", "tybalt@capulet.lit", "outcast")));
+        for (long seq = 1; seq <= 5; seq++) {
+            j.archive(message(seq, seq % 2 == 0 ? "Romeo" : "Juliet", seq % 2 == 0 ? "romeo@montague.lit" : null));
+        }
+        store.commitQueued();
+        List<StoredRoom> rooms = reopen().loadRooms(3);
+        assertThat(rooms).hasSize(1);
+        StoredRoom r = rooms.get(0);
+        assertThat(r.record()).isEqualTo(record(ROOM, Map.of("juliet@capulet.lit", "owner", "tybalt@capulet.lit", "outcast")));
+        assertThat(r.lastSeq()).isEqualTo(5);
+        assertThat(r.newest()).containsExactly(message(3, "Juliet", null), message(4, "Romeo", "romeo@montague.lit"),
+                message(5, "Juliet", null));
+    }
+
+    @Test
+    void aSavedRecordReplacesTheOldAndADeletedRoomIsGoneWithItsArchive() throws Exception {
+        RoomJournal lobby = journal(ROOM);
+        RoomJournal other = journal("other@chat.example");
+        lobby.save(record(ROOM, Map.of("a@x", "owner", "b@x", "member")));
+        lobby.archive(message(1, "A", "a@x"));
+        other.save(record("other@chat.example", Map.of("c@x", "owner")));
+        other.archive(message(1, "C", "c@x"));
+        lobby.save(record(ROOM, Map.of("a@x", "owner")));
+        other.delete();
+        store.commitQueued();
+        List<StoredRoom> rooms = reopen().loadRooms(10);
+        assertThat(rooms).hasSize(1);
+        assertThat(rooms.get(0).record().affiliations()).isEqualTo(Map.of("a@x", "owner"));
+        // A room deleted and made again starts a new archive.
+        RoomJournal again = journal("other@chat.example");
+        again.save(record("other@chat.example", Map.of()));
+        store.commitQueued();
+        assertThat(store.loadRooms(10)).filteredOn(r -> r.record().jid().equals("other@chat.example"))
+                .singleElement().satisfies(r -> assertThat(r.newest()).isEmpty());
+    }
+
+    @Test
+    void theSameMessageTwiceIsStoredOnce() throws Exception {
+        RoomJournal j = journal(ROOM);
+        j.save(record(ROOM, Map.of()));
+        j.archive(message(1, "A", null));
+        j.archive(message(1, "A", null));
+        store.commitQueued();
+        assertThat(store.loadRooms(10).get(0).newest()).hasSize(1);
+    }
+
+    @Test
+    void stanzasWaitForTheirWritesAndLeaveInOrder() {
+        RoomJournal j = journal(ROOM);
+        j.send(new Message());   // nothing pending: straight out
+        assertThat(sent).hasSize(1);
+        j.save(record(ROOM, Map.of()));
+        j.archive(message(1, "A", null));
+        Message echo = new Message();
+        echo.setBody("echo");
+        j.send(echo);
+        echo.setBody("changed by the room afterwards");   // the held copy is frozen
+        j.sendNow(new Message());   // an error for a refused message overtakes
+        assertThat(sent).hasSize(2);
+        store.commitQueued();
+        assertThat(sent).hasSize(3);
+        assertThat(sent.get(2)).isInstanceOf(SerializedStanza.class);
+        assertThat(sent.get(2).toXML()).contains("<body>echo</body>");
+        assertThat(store.stats().commits()).isEqualTo(1);
+        assertThat(store.stats().writesCommitted()).isEqualTo(2);
+        assertThat(store.stats().heldStanzas()).isZero();
+    }
+
+    /** Six messages alternating Juliet (odd) and Romeo (even), one a minute. */
+    private List<ArchivedMessage> archiveSix() {
+        RoomJournal j = journal(ROOM);
+        j.save(record(ROOM, Map.of()));
+        List<ArchivedMessage> log = new ArrayList<>();
+        for (long seq = 1; seq <= 6; seq++) {
+            ArchivedMessage m = seq % 2 == 0 ? message(seq, "Romeo", "romeo@montague.lit")
+                    : message(seq, "Juliet", "juliet@capulet.lit");
+            log.add(m);
+            j.archive(m);
+        }
+        store.commitQueued();
+        return log;
+    }
+
+    private ArchiveQuery.Page page(ArchiveQuery q) throws Exception {
+        AtomicReference<Object> answer = new AtomicReference<>();
+        store.query(ROOM, q, answer::set, answer::set);
+        if (answer.get() instanceof Exception e) {
+            throw e;
+        }
+        return (ArchiveQuery.Page) answer.get();
+    }
+
+    @Test
+    void archivePagesInSqlAreThePagesInMemory() throws Exception {
+        List<ArchivedMessage> log = archiveSix();
+        List<ArchiveQuery> queries = List.of(
+                new ArchiveQuery(null, null, null, null, null, null, 100),
+                new ArchiveQuery(null, null, null, null, null, null, 2),
+                new ArchiveQuery(null, null, null, null, "id-2", null, 2),
+                new ArchiveQuery(null, null, null, null, "id-2", null, 10),
+                new ArchiveQuery(null, null, null, null, null, "", 2),
+                new ArchiveQuery(null, null, null, null, null, "id-5", 2),
+                new ArchiveQuery(null, null, null, null, null, "id-3", 5),
+                new ArchiveQuery(T0.plusSeconds(120), T0.plusSeconds(240), null, null, null, null, 100),
+                new ArchiveQuery(null, null, "Romeo", null, null, null, 100),
+                new ArchiveQuery(null, null, null, "juliet@capulet.lit", "id-1", null, 1),
+                new ArchiveQuery(null, null, "Nobody", null, null, "", 5),
+                new ArchiveQuery(null, null, null, null, null, null, 0));
+        for (ArchiveQuery q : queries) {
+            assertThat(page(q)).as(q.toString()).isEqualTo(q.over(log));
+        }
+        assertThat(page(new ArchiveQuery(null, null, null, null, "id-2", null, 2)).items())
+                .extracting(ArchivedMessage::seq).containsExactly(3L, 4L);
+        assertThat(page(new ArchiveQuery(null, null, null, null, null, "", 2)).complete()).isFalse();
+    }
+
+    @Test
+    void anUnknownIdIsNotFound() {
+        archiveSix();
+        assertThatThrownBy(() -> page(new ArchiveQuery(null, null, null, null, "nope", null, 5)))
+                .isInstanceOf(ArchiveQuery.UnknownIdException.class);
+        assertThatThrownBy(() -> page(new ArchiveQuery(null, null, null, null, null, "nope", 5)))
+                .isInstanceOf(ArchiveQuery.UnknownIdException.class);
+    }
+}

@@ -1,0 +1,97 @@
+package org.reconmuc.component.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.xmpp.packet.Message;
+import org.xmpp.packet.Packet;
+
+/** Group commit without a database or threads: batching, order, retries, and the settings it is opened with. */
+class StoreWriterTest {
+    private final List<List<Write>> committed = new ArrayList<>();
+    private int failuresToCome;
+    private final StoreWriter writer = new StoreWriter(batch -> {
+        if (failuresToCome > 0) {
+            failuresToCome--;
+            throw new SQLException("the database is down");
+        }
+        committed.add(List.copyOf(batch));
+    }, 100, 3);
+    private final List<Packet> sent = new ArrayList<>();
+    private final RoomJournal journal = new RoomJournal("r@x", writer, new HeldBudget(1 << 20), sent::add);
+
+    private static ArchivedMessage message(long seq) {
+        return new ArchivedMessage(seq, "id" + seq, Instant.EPOCH, "n", null, "<message/>");
+    }
+
+    private static String bodyOf(Packet p) {
+        String xml = p.toXML();
+        return xml.substring(xml.indexOf("<body>") + 6, xml.indexOf("</body>"));
+    }
+
+    private static Message body(String text) {
+        Message m = new Message();
+        m.setBody(text);
+        return m;
+    }
+
+    @Test
+    void whatQueuedUpIsCommittedTogetherInBatchesInOrder() {
+        for (int i = 1; i <= 5; i++) {
+            journal.archive(message(i));
+            journal.send(body("echo " + i));
+        }
+        assertThat(sent).isEmpty();
+        assertThat(writer.queued()).isEqualTo(5);
+        assertThat(writer.commitQueued()).isTrue();
+        assertThat(committed.get(0)).hasSize(3);
+        assertThat(sent).extracting(StoreWriterTest::bodyOf).containsExactly("echo 1", "echo 2", "echo 3");
+        assertThat(writer.commitQueued()).isTrue();
+        assertThat(sent).extracting(StoreWriterTest::bodyOf)
+                .containsExactly("echo 1", "echo 2", "echo 3", "echo 4", "echo 5");
+        assertThat(writer.commits()).isEqualTo(2);
+        assertThat(writer.writesCommitted()).isEqualTo(5);
+        assertThat(writer.lastBatch()).isEqualTo(2);
+    }
+
+    @Test
+    void aFailedCommitKeepsItsWritesAndTheirStanzasUntilARetrySucceeds() {
+        journal.archive(message(1));
+        journal.send(body("echo"));
+        failuresToCome = 2;
+        assertThat(writer.commitQueued()).isFalse();
+        assertThat(writer.available()).isFalse();
+        assertThat(writer.commitQueued()).isFalse();
+        assertThat(sent).isEmpty();
+        assertThat(writer.queued()).isEqualTo(1);
+        assertThat(writer.commitQueued()).isTrue();
+        assertThat(writer.available()).isTrue();
+        assertThat(committed).hasSize(1);
+        assertThat(sent).hasSize(1);
+        assertThat(writer.failures()).isEqualTo(2);
+    }
+
+    @Test
+    void theSettingNamesTheStore() {
+        assertThat(StoreLocation.parse("none").kind()).isEqualTo(StoreLocation.Kind.NONE);
+        assertThat(StoreLocation.parse("sqlite:/var/lib/reconmuc/rooms.db").jdbcUrl())
+                .isEqualTo("jdbc:sqlite:/var/lib/reconmuc/rooms.db");
+        assertThat(StoreLocation.parse("h2:/data/rooms").jdbcUrl()).isEqualTo("jdbc:h2:file:/data/rooms;WRITE_DELAY=0");
+        StoreLocation pg = StoreLocation.parse("jdbc:postgresql://127.0.0.1:5432/muc?user=muc&password=secret");
+        assertThat(pg.kind()).isEqualTo(StoreLocation.Kind.POSTGRESQL);
+        assertThat(pg.display()).contains("password=***").doesNotContain("secret");
+        assertThatThrownBy(() -> StoreLocation.parse("mysql://x")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sqlite:PATH");
+    }
+
+    @Test
+    void anUnreachableDatabaseIsAClearErrorAtStart() {
+        assertThatThrownBy(() -> Store.open(StoreLocation.parse("jdbc:postgresql://127.0.0.1:1/none?user=x"), 1000))
+                .isInstanceOf(StoreException.class).hasMessageContaining("cannot open the store jdbc:postgresql://127.0.0.1:1/none");
+    }
+}
