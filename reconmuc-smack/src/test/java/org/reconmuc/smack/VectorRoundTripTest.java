@@ -19,6 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.codec.batch.BatchDecoder;
+import org.reconmuc.codec.batch.MalformedBatchException;
 import org.reconmuc.codec.batch.BatchEncoding;
 import org.reconmuc.smack.element.Aggregation;
 import org.reconmuc.smack.element.BatchElement;
@@ -148,6 +149,39 @@ class VectorRoundTripTest {
         assertThat(DelayInformation.from(second).getStamp().toInstant().toString()).isEqualTo("2011-03-21T09:00:20Z");
         assertThat(ReplyElement.from(second).getId()).isEqualTo(StanzaIdElement.getStanzaId(a.get(0)).getId());
         assertThat(TopicElement.from(second)).extracting(TopicElement::getTopic).containsExactly("movies");
+    }
+
+    @Test
+    void theCompactBatchAndTheDeflateStreamDecodeToThePlainBatchsMessages() throws Exception {
+        BatchDecoder alice = new BatchDecoder();
+        List<String> plain = ReconMucManager.unpack((Message) parse("batch-plain-3"), alice).stream()
+                .map(m -> m.toXML().toString()).toList();
+        for (String vector : List.of("batch-compact-3", "batch-compact-deflate-1")) {
+            assertThat(ReconMucManager.unpack((Message) parse(vector), alice)).as(vector)
+                    .extracting(m -> m.toXML().toString()).isEqualTo(plain);
+        }
+        List<Message> next = ReconMucManager.unpack((Message) parse("batch-compact-deflate-2"), alice);
+        assertThat(next).extracting(Message::getBody).containsExactly("There is a matinee on Sunday at four #cinema",
+                "Sunday at four, then. Anyone else?");
+        assertThat(ReplyElement.from(next.get(1)).getId()).isEqualTo(StanzaIdElement.getStanzaId(next.get(0)).getId());
+        assertThat(DelayInformation.from(next.get(1)).getStamp().toInstant().toString()).isEqualTo("2011-03-21T09:02:19Z");
+    }
+
+    static Stream<String> malformed() {
+        return org.reconmuc.spec.MalformedBatches.list().stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("malformed")
+    void everyMalformedBatchIsRefusedWholeForItsRule(String name) throws Exception {
+        org.reconmuc.spec.MalformedBatches.Case c = org.reconmuc.spec.MalformedBatches.read(name);
+        BatchDecoder session = new BatchDecoder(1_000_000);
+        for (String before : c.after()) {
+            ReconMucManager.unpack((Message) parse(before), session);
+        }
+        Message batch = (Message) PacketParserUtils.parseStanza(inStream(c.stanza()));
+        assertThatThrownBy(() -> ReconMucManager.unpack(batch, session)).as(name)
+                .isInstanceOf(MalformedBatchException.class).hasMessageContaining(c.refusedBecause());
     }
 
     @Test

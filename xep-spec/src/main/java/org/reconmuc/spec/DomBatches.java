@@ -28,8 +28,17 @@ public final class DomBatches {
      * @throws MalformedBatchException naming the first rule the batch breaks
      */
     public static List<Element> items(Element batch) throws MalformedBatchException {
+        return items(batch, new BatchDecoder());
+    }
+
+    /**
+     * The items of a batch of any form, read by the recipient's own decoder (a deflate stream runs
+     * on from batch to batch); the room is the {@code from} of the message the batch is in.
+     */
+    public static List<Element> items(Element batch, BatchDecoder decoder) throws MalformedBatchException {
+        String room = batch.getParentNode() instanceof Element message ? message.getAttribute("from") : null;
         List<Element> items = new ArrayList<>();
-        for (String item : new BatchDecoder().decode(xml(batch)).items()) {
+        for (String item : decoder.decode(xml(batch), room == null || room.isEmpty() ? null : room).items()) {
             items.add(SecureXml.parse(item).getDocumentElement());
         }
         return items;

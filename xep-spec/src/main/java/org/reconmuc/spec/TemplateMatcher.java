@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 import javax.xml.XMLConstants;
 import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.codec.batch.Batch;
-import org.reconmuc.codec.batch.BatchEncoding;
+import org.reconmuc.codec.batch.BatchDecoder;
 import org.reconmuc.codec.batch.MalformedBatchException;
 import org.w3c.dom.Attr;
 import org.w3c.dom.Element;
@@ -32,6 +32,10 @@ public final class TemplateMatcher {
     private String reason;
 
     /** A matcher with no captures yet. */
+    /** Per recipient (full JID), the decoder that reads its batches; per received batch, its items. */
+    private final Map<String, BatchDecoder> decoders = new HashMap<>();
+    private final Map<Element, List<Element>> decodedBatches = new java.util.IdentityHashMap<>();
+
     public TemplateMatcher() {
         this.captures = new HashMap<>();
     }
@@ -81,6 +85,20 @@ public final class TemplateMatcher {
             return Optional.empty();
         }
         return Optional.of(reason == null ? "no match" : reason);
+    }
+
+    /**
+     * The items of a received batch, decoded once (a deflate stream's batches must be read in
+     * order, each once) by the decoder of the session it was sent to.
+     */
+    private List<Element> decodedItems(Element batch) throws MalformedBatchException {
+        List<Element> items = decodedBatches.get(batch);
+        if (items == null) {
+            String to = batch.getParentNode() instanceof Element m ? m.getAttribute("to") : "";
+            items = DomBatches.items(batch, decoders.computeIfAbsent(to, k -> new BatchDecoder()));
+            decodedBatches.put(batch, items);
+        }
+        return items;
     }
 
     /** {@link #mismatch} as a boolean. */
@@ -143,14 +161,15 @@ public final class TemplateMatcher {
         if (exact && countAttributes(r) != templateAttributes) {
             return fail(path, "sc:exact: extra attributes");
         }
-        // M7: a deflate batch's children are its inflated items.
+        // M7, M8: an encoded or compact batch's children are its items, inflated and expanded.
         List<Element> rChildren;
         if (XmlNamespaces.RECONMUC.equals(ns(r)) && Batch.ELEMENT.equals(r.getLocalName())
-                && BatchEncoding.DEFLATE.attributeValue().equals(r.getAttribute(Batch.ENCODING))) {
+                && (r.hasAttribute(Batch.ENCODING) || r.hasAttribute(Batch.FORM))) {
             try {
-                rChildren = DomBatches.items(r);
+                rChildren = decodedItems(r);
             } catch (MalformedBatchException e) {
-                return fail(path, "deflate batch: " + e.getMessage());
+                String kind = r.hasAttribute(Batch.ENCODING) ? r.getAttribute(Batch.ENCODING) : r.getAttribute(Batch.FORM);
+                return fail(path, kind + " batch: " + e.getMessage());
             }
         } else {
             rChildren = children(r);

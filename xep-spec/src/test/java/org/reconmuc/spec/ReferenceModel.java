@@ -56,6 +56,17 @@ final class ReferenceModel {
         final String jid;
         final Deque<Element> inbox = new ArrayDeque<>();
         Occupant occupant;
+        /**
+         * §5.9 rule 8, literally: one persistent raw DEFLATE stream per session (the service keeps
+         * only a window instead; both must read the same), and the number of its last batch.
+         */
+        java.util.zip.Deflater stream;
+        int streamBatches;
+
+        void newStream() {
+            stream = null;
+            streamBatches = 0;
+        }
 
         Participant(String who, String jid) {
             this.who = who;
@@ -156,6 +167,8 @@ final class ReferenceModel {
                 Participant p = participants.computeIfAbsent(step.getAttribute("who"),
                         w -> new Participant(w, step.getAttribute("jid")));
                 p.occupant = new Occupant(p, step.getAttribute("nick"));
+                // §5.9 rule 8.4: anyone entering starts every stream in the room anew.
+                participants.values().forEach(Participant::newStream);
             }
             case "leave" -> participants.get(step.getAttribute("who")).occupant = null;
             case "change-nick" -> participants.get(step.getAttribute("who")).occupant.nick = step.getAttribute("nick");
@@ -361,6 +374,7 @@ final class ReferenceModel {
         }
         o.reqs = next;
         result(p, iq, ns, next);
+        p.newStream(); // §5.9 rule 8.4: a successful set starts the occupant's streams anew
         TreeSet<Msg> release = new TreeSet<>(Comparator.comparingLong(Msg::seq));
         for (Msg m : o.retained) {
             if (matches(o, m)) {
@@ -580,6 +594,11 @@ final class ReferenceModel {
         }
         Element out = stanza("message", p);
         out.setAttribute("type", "groupchat");
+        if (aggregation.startsWith("compact")) {
+            compactBatch(out, msgs, "compact-deflate".equals(aggregation) ? p : null);
+            p.inbox.add(out);
+            return;
+        }
         out.setAttribute("id", "batch-" + (++ids));
         Element batch = child(out, XmlNamespaces.RECONMUC, "batch");
         batch.setAttribute("count", Integer.toString(msgs.size()));
@@ -610,6 +629,67 @@ final class ReferenceModel {
             }
         }
         p.inbox.add(out);
+    }
+
+    /**
+     * §5.9 rules 7 and 8: a compact batch (no id; stamp; one m per message with n, id, sid and
+     * t), its items in the session's deflate stream when {@code streamOf} is given.
+     */
+    private void compactBatch(Element out, List<Msg> msgs, Participant streamOf) {
+        Element batch = child(out, XmlNamespaces.RECONMUC, "batch");
+        batch.setAttribute("count", Integer.toString(msgs.size()));
+        batch.setAttribute("form", "compact");
+        long second = Math.floorDiv(msgs.get(0).stamp, 1000);
+        batch.setAttribute("stamp", Instant.ofEpochSecond(second).toString());
+        StringBuilder payload = new StringBuilder();
+        for (Msg m : msgs) {
+            Element item = doc.createElementNS(XmlNamespaces.RECONMUC, "m");
+            item.setAttribute("n", m.senderNick);
+            if (m.broadcast.hasAttribute("id")) {
+                item.setAttribute("id", m.broadcast.getAttribute("id"));
+            }
+            item.setAttribute("sid", m.stanzaId);
+            long s = Math.floorDiv(m.stamp, 1000);
+            if (s != second) {
+                item.setAttribute("t", Long.toString(s - second));
+                second = s;
+            }
+            for (Element c : TemplateMatcher.children(m.broadcast)) {
+                boolean roomsId = XmlNamespaces.STANZA_ID.equals(c.getNamespaceURI()) && room.equals(c.getAttribute("by"));
+                if (!roomsId) {
+                    Element copy = (Element) c.cloneNode(true);
+                    if (!XmlNamespaces.RECONMUC.equals(copy.getNamespaceURI())) {
+                        copy.setAttributeNS(XMLNS, "xmlns", copy.getNamespaceURI());
+                    }
+                    item.appendChild(copy);
+                }
+            }
+            if (streamOf == null) {
+                batch.appendChild(item);
+            } else {
+                // The item as it stands in the batch: the batch's namespace is in scope.
+                payload.append(serialize(item).replace(" xmlns=\"" + XmlNamespaces.RECONMUC + "\"", ""));
+            }
+        }
+        if (streamOf != null) {
+            if (streamOf.stream == null) {
+                streamOf.stream = new java.util.zip.Deflater(9, true);
+            }
+            byte[] bytes = payload.toString().getBytes(StandardCharsets.UTF_8);
+            streamOf.stream.setInput(bytes);
+            java.io.ByteArrayOutputStream deflated = new java.io.ByteArrayOutputStream();
+            byte[] buf = new byte[4096];
+            int n;
+            do {
+                n = streamOf.stream.deflate(buf, 0, buf.length, java.util.zip.Deflater.SYNC_FLUSH);
+                deflated.write(buf, 0, n);
+            } while (n == buf.length);
+            byte[] all = deflated.toByteArray();
+            batch.setAttribute("encoding", "deflate-stream");
+            batch.setAttribute("n", Integer.toString(++streamOf.streamBatches));
+            batch.setAttribute("size", Integer.toString(bytes.length));
+            batch.setTextContent(Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(all, all.length - 4)));
+        }
     }
 
     private void delay(Element parent, Msg m) {

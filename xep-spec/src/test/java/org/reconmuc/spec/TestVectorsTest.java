@@ -180,7 +180,7 @@ class TestVectorsTest {
             assertThat(message.getAttribute("from")).doesNotContain("/");
             assertThat(Dom.all(message, XmlNamespaces.JABBER_CLIENT, "body")).as("a batch message has no body")
                     .allSatisfy(b -> assertThat(b.getParentNode()).isNotSameAs(message));
-            List<Element> items = DomBatches.items(batch);
+            List<Element> items = DomBatches.items(batch, decoderAfter(name));
             for (Element f : items) {
                 List<Element> kids = TemplateMatcher.children(f);
                 assertThat(kids).hasSize(2);
@@ -239,6 +239,53 @@ class TestVectorsTest {
         assertThat(checked).isPositive();
     }
 
+    /** The vectors a deflate-stream vector continues, in order: its session's batches before it. */
+    static final Map<String, List<String>> STREAM_BEFORE = Map.of(
+            "batch-compact-deflate-2", List.of("batch-compact-deflate-1"));
+
+    /** A decoder that has read the batches a vector's stream holds before it. */
+    private static BatchDecoder decoderAfter(String name) throws Exception {
+        BatchDecoder decoder = new BatchDecoder();
+        for (String before : STREAM_BEFORE.getOrDefault(name, List.of())) {
+            DomBatches.items(Dom.all(root(before), XmlNamespaces.RECONMUC, "batch").get(0), decoder);
+        }
+        return decoder;
+    }
+
+    private static List<Element> batchItems(String name, BatchDecoder decoder) throws Exception {
+        return DomBatches.items(Dom.all(root(name), XmlNamespaces.RECONMUC, "batch").get(0), decoder);
+    }
+
+    private static void sameItems(List<Element> actual, List<Element> expected, String what) {
+        assertThat(actual).as(what).hasSameSizeAs(expected);
+        for (int i = 0; i < expected.size(); i++) {
+            assertThat(Dom.normalized(actual.get(i)).isEqualNode(Dom.normalized(expected.get(i))))
+                    .as(what + ", item " + i + ": " + DomBatches.xml(actual.get(i))).isTrue();
+        }
+    }
+
+    @Test
+    void theCompactBatchAndTheFirstOfTheStreamStandForExactlyThePlainBatchsItems() throws Exception {
+        List<Element> plain = batchItems("batch-plain-3", new BatchDecoder());
+        sameItems(batchItems("batch-compact-3", new BatchDecoder()), plain, "batch-compact-3 against batch-plain-3");
+        sameItems(batchItems("batch-compact-deflate-1", new BatchDecoder()), plain,
+                "batch-compact-deflate-1 against batch-plain-3");
+    }
+
+    @Test
+    void theStreamsSecondBatchInflatesOnlyAfterItsFirstAndCostsLessThanAFreshStream() throws Exception {
+        BatchDecoder alice = new BatchDecoder();
+        batchItems("batch-compact-deflate-1", alice);
+        List<Element> second = batchItems("batch-compact-deflate-2", alice);
+        assertThat(second).hasSize(2);
+        assertThat(TemplateMatcher.children(second.get(1)).get(1).getAttribute("from"))
+                .isEqualTo("chat@conference.example.org/Bob");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> batchItems("batch-compact-deflate-2", new BatchDecoder()))
+                .isInstanceOf(org.reconmuc.codec.batch.MalformedBatchException.class).hasMessageContaining("n='1'");
+        Element batch = Dom.all(root("batch-compact-deflate-2"), XmlNamespaces.RECONMUC, "batch").get(0);
+        assertThat(Base64.getDecoder().decode(TemplateMatcher.text(batch))).as("the comment's figure").hasSize(83);
+    }
+
     @Test
     void everyExampleInTheSpecIsItsVectorByteForByte() {
         Matcher m = Pattern.compile("Example \\d+ \\(vector `([a-z0-9-]+)`\\): [^\\n]*\\n\\n```xml\\n(.*?)\\n```", Pattern.DOTALL)
@@ -249,7 +296,8 @@ class TestVectorsTest {
             assertThat(m.group(2)).as("example of " + m.group(1)).isEqualTo(TestVectors.stanza(m.group(1)));
         }
         assertThat(examples).isGreaterThan(30);
-        for (String v : List.of("paper-listing-1", "paper-listing-2", "paper-listing-3", "batch-plain-3", "batch-deflate-3")) {
+        for (String v : List.of("paper-listing-1", "paper-listing-2", "paper-listing-3", "batch-plain-3", "batch-deflate-3",
+                "batch-compact-3", "batch-compact-deflate-1", "batch-compact-deflate-2")) {
             assertThat(Dom.specText()).contains("(vector `" + v + "`)");
         }
     }
