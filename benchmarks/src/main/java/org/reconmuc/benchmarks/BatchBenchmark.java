@@ -42,7 +42,7 @@ import org.reconmuc.component.protocol.ForwardedItems;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class BatchBenchmark {
-    /** {@code RoomConsistency.DEFLATE_LEVEL}. */
+    /** {@code ForwardedFlush.DEFLATE_LEVEL}. */
     public static final int DEFLATE_LEVEL = 6;
     /** Lines per channel loaded at setup: 6 × 100 messages. */
     static final int LINES_PER_CHANNEL = 100;

@@ -25,15 +25,18 @@ final class EngineInternals {
 
     static Counts count(ConsistencyEngine<?> engine) {
         try {
-            Map<Long, List<Reader<?>>> buckets = field(engine, "triggerBuckets");
+            List<Reader<?>>[] buckets = field(engine, "triggerBuckets");
             Map<?, Set<Reader<?>>> filterIndex = field(engine, "filterIndex");
             Collection<Object> timers = field(engine, "timers");
             long bucketRefs = 0;
             long live = 0;
-            for (Map.Entry<Long, List<Reader<?>>> e : buckets.entrySet()) {
-                for (Reader<?> r : e.getValue()) {
+            for (int slot = 0; slot < buckets.length; slot++) {
+                if (buckets[slot] == null) {
+                    continue;
+                }
+                for (Reader<?> r : buckets[slot]) {
                     bucketRefs++;
-                    if ((Boolean) field(r, "active") && (Long) field(r, "trigger") == e.getKey().longValue()) {
+                    if ((Boolean) field(r, "active") && (Long) field(r, "trigger") % buckets.length == slot) {
                         live++;
                     }
                 }

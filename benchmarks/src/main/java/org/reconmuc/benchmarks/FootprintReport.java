@@ -24,7 +24,7 @@ import org.reconmuc.component.consistency.Requirements;
  *   <li>the whole engine's footprint divided by N, after a warm-up of messages
  *       ({@link RelaxedRoom}'s workload), for N = 1,000 / 10,000 / 100,000, at volume 1, 60 and
  *       uniform 1–60, with one {@code Requirements} per occupant (what the room does today:
- *       {@code RoomConsistency.merge} makes a new one per request) and shared between equal
+ *       {@code RoomRequirements.merge} makes a new one per request) and shared between equal
  *       requirements. The occupants (the room's objects) are subtracted; everything else the
  *       engine reaches counts — its history arrays, the filter index, buckets and timers
  *       including stale entries.</li>

@@ -12,11 +12,13 @@ import org.reconmuc.component.consistency.Delivery;
 import org.reconmuc.component.consistency.FilterKey;
 import org.reconmuc.component.consistency.Reader;
 import org.reconmuc.component.consistency.Requirements;
+import org.reconmuc.component.consistency.Urgency;
 
 /**
- * A room of relaxed occupants driven through the {@link ConsistencyEngine} exactly as
- * {@code muc.RoomConsistency} drives it, on a virtual clock, with a deterministic (seeded)
- * workload shaped like the paper's load:
+ * A room of relaxed occupants driven through the {@link ConsistencyEngine} as the room's fan-out
+ * ({@code muc.RoomFanout}) drives it — who needs each message now is decided by the same pure
+ * {@link Urgency} — on a virtual clock, with a deterministic (seeded) workload shaped like the
+ * paper's load:
  *
  * <ul>
  *   <li>every occupant relaxed, filtering one of {@link #TOPICS six topics} (uniformly), volume
@@ -92,11 +94,11 @@ public final class RelaxedRoom {
     private final int[] senderOf = new int[PATTERN];
     private final int[] replyBack = new int[PATTERN];
     private final long[] gapMillis = new long[PATTERN];
-    private final List<Set<FilterKey>> keysOf = new ArrayList<>(PATTERN);
+    /** Each pattern message's topics (the sender's nick key is {@link Urgency}'s to add). */
+    private final List<Set<FilterKey>> topicsOf = new ArrayList<>(PATTERN);
 
     /** Author (occupant index) of each message still in the history, by {@code seq % CAPACITY}. */
     private final int[] authorBySlot = new int[CAPACITY];
-    private final List<Reader<Occupant>> direct = new ArrayList<>(2);
     private long now = START;
     private long messages;
 
@@ -133,7 +135,7 @@ public final class RelaxedRoom {
             topicOf[i] = reply ? topicOf[i - replyBack[i]] : random.nextInt(TOPICS.length);
             gapMillis[i] = Math.round(-Math.log(1 - random.nextDouble()) * meanGap);
             FilterKey topicKey = config.topics() == Topics.FILTERED ? topicKeys[topicOf[i]] : unfiltered;
-            keysOf.add(Set.of(topicKey, FilterKey.nick(occupants[senderOf[i]].nick)));
+            topicsOf.add(Set.of(topicKey));
         }
     }
 
@@ -152,13 +154,11 @@ public final class RelaxedRoom {
         long seq = engine.head() + 1;
         long parent = replyBack[i] > 0 && seq - replyBack[i] >= 1 ? seq - replyBack[i] : 0;
         int sender = senderOf[i];
-        direct.clear();
-        direct.add(readers.get(sender));
-        if (parent > 0) {
-            direct.add(readers.get(authorBySlot[(int) (parent % CAPACITY)]));
-        }
+        Reader<Occupant> parentAuthor = parent > 0 ? readers.get(authorBySlot[(int) (parent % CAPACITY)]) : null;
         authorBySlot[(int) (seq % CAPACITY)] = sender;
-        engine.onMessage(seq, now, parent, keysOf.get(i), direct, out);
+        Urgency<Occupant> urgency = Urgency.of(occupants[sender].nick, topicsOf.get(i), readers.get(sender), parent > 0,
+                parentAuthor, null, List.of());
+        engine.onMessage(seq, now, parent, urgency.keys(), urgency.direct(), out);
     }
 
     /** Posts {@code count} messages, discarding the deliveries: brings the engine to its steady state. */

@@ -16,7 +16,7 @@ import org.xmpp.packet.Message;
 
 /**
  * Groupchat messages as a room broadcasts and stores them, and the stanzas it sends for them —
- * built the way {@code muc.RoomMessages}, {@code muc.History} and {@code muc.RoomConsistency}
+ * built the way {@code muc.RoomMessages}, {@code muc.History} and {@code muc.RoomFanout}
  * build them (those are package-private to the room, so this mirrors them step by step):
  *
  * <ol>
@@ -103,7 +103,7 @@ public final class RoomStanzas {
         return m.toXML();
     }
 
-    /** The stanza a flush sends ({@code RoomConsistency.flush}), serialised for one recipient. */
+    /** The stanza a flush sends ({@code ForwardedFlush}), serialised for one recipient. */
     public static String batchStanza(Element batch) {
         Message m = new Message();
         m.setType(Message.Type.groupchat);
@@ -115,7 +115,7 @@ public final class RoomStanzas {
     }
 
     /**
-     * The plain batch stanza as the room sends it ({@code RoomConsistency.flush}): the cached item
+     * The plain batch stanza as the room sends it ({@code ForwardedFlush}): the cached item
      * XML concatenated by the codec's {@code Batch.plain}, spliced into the message (PrerenderedMessage).
      */
     public static String plainBatch(List<Entry> entries) {

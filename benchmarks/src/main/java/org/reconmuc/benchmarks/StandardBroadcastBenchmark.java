@@ -20,7 +20,7 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Baseline for {@link EngineMessageBenchmark}: the same N occupants in standard mode. A room
- * serves them with a plain loop ({@code RoomConsistency.post}: {@code for (Occupant o :
+ * serves them with a plain loop ({@code RoomFanout.post}: {@code for (Occupant o :
  * standard) room.sendToAllSessions(o, out)}); this is that loop over the same kind of
  * {@code LinkedHashSet}, one delivery per occupant per message, each consumed by a Blackhole.
  * It leaves out what {@code sendToAllSessions} then does per recipient (set the {@code to} and

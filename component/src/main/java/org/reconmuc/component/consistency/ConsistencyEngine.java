@@ -40,7 +40,15 @@ public final class ConsistencyEngine<R> {
     private final Object[] keysOf;
     private long head;
 
-    private final Map<Long, List<Reader<R>>> triggerBuckets = new HashMap<>();
+    /**
+     * Readers waiting for the head that triggers their flush, in a ring by that head: a trigger is
+     * always within the next {@code capacity} heads, so live entries never share a slot.
+     */
+    private final List<Reader<R>>[] triggerBuckets;
+    /** Scratch for a delivery's retained ancestors (the engine runs on one thread at a time). */
+    private long[] ancestors = new long[8];
+    /** The current message alone, shared by every at-once delivery of it that has no retained ancestor. */
+    private long[] justCurrent;
     private final Map<FilterKey, Set<Reader<R>>> filterIndex = new HashMap<>();
     private final Map<Long, TimeClass<R>> timeClasses = new HashMap<>();
     private final PriorityQueue<Timer<R>> timers = new PriorityQueue<>();
@@ -76,6 +84,9 @@ public final class ConsistencyEngine<R> {
             throw new IllegalArgumentException("capacity must be >= 1");
         }
         this.capacity = capacity;
+        @SuppressWarnings("unchecked")
+        List<Reader<R>>[] ring = (List<Reader<R>>[]) new List[capacity + 1];
+        this.triggerBuckets = ring;
         this.postedAt = new long[capacity];
         this.parentOf = new long[capacity];
         this.keysOf = new Object[capacity];
@@ -177,6 +188,7 @@ public final class ConsistencyEngine<R> {
             throw new IllegalArgumentException("messages must arrive in order: expected " + (head + 1) + ", got " + seq);
         }
         head = seq;
+        justCurrent = new long[] {seq};
         int slot = slot(seq);
         postedAt[slot] = at;
         parentOf[slot] = parentSeq > 0 && parentSeq < seq && parentSeq > seq - capacity ? parentSeq : NO_PARENT;
@@ -199,8 +211,11 @@ public final class ConsistencyEngine<R> {
                 }
             }
         }
-        List<Reader<R>> due = triggerBuckets.remove(seq);
-        if (due != null) {
+        int bucket = bucket(seq);
+        List<Reader<R>> due = triggerBuckets[bucket];
+        if (due != null && !due.isEmpty()) {
+            // Re-filing a reader here goes to a later slot, never this one (its trigger is past seq).
+            triggerBuckets[bucket] = null;
             for (Reader<R> r : due) {
                 if (!r.active || r.trigger != seq) {
                     continue; // filed elsewhere since
@@ -210,6 +225,10 @@ public final class ConsistencyEngine<R> {
                 } else {
                     file(r); // early deliveries moved its flush later
                 }
+            }
+            due.clear();
+            if (triggerBuckets[bucket] == null) {
+                triggerBuckets[bucket] = due; // keep the list for the slot's next turn
             }
         }
     }
@@ -271,8 +290,8 @@ public final class ConsistencyEngine<R> {
     /** Bucket entries filed, live or stale (for tests and reports). */
     int bucketEntries() {
         int n = 0;
-        for (List<Reader<R>> bucket : triggerBuckets.values()) {
-            n += bucket.size();
+        for (List<Reader<R>> bucket : triggerBuckets) {
+            n += bucket == null ? 0 : bucket.size();
         }
         return n;
     }
@@ -281,6 +300,11 @@ public final class ConsistencyEngine<R> {
 
     private int slot(long seq) {
         return (int) (seq % capacity);
+    }
+
+    /** Slot of a trigger head in {@link #triggerBuckets}. */
+    private int bucket(long trigger) {
+        return (int) (trigger % (capacity + 1));
     }
 
     /** Ring slot of a cursor: cursors of linked readers span capacity + 1 values (head - capacity + 1 .. head + 1). */
@@ -303,18 +327,26 @@ public final class ConsistencyEngine<R> {
 
     /** Sends {@code seq} to the reader now, preceded by its ancestors the reader has not seen yet. */
     private void deliverNow(Reader<R> r, long seq, List<Delivery<R>> out) {
-        List<Long> chain = new ArrayList<>();
+        int chain = 0;
         long p = parentOf[slot(seq)];
         // An ancestor that was delivered had its own ancestors delivered first: stop at it.
         while (p != NO_PARENT && p >= r.cursor && p > head - capacity && !r.isEarly(p)) {
-            chain.add(p);
+            if (chain == ancestors.length) {
+                ancestors = java.util.Arrays.copyOf(ancestors, 2 * chain);
+            }
+            ancestors[chain++] = p;
             p = parentOf[slot(p)];
         }
-        long[] seqs = new long[chain.size() + 1];
-        for (int i = 0; i < chain.size(); i++) {
-            seqs[i] = chain.get(chain.size() - 1 - i);
+        long[] seqs;
+        if (chain == 0 && seq == head) {
+            seqs = justCurrent; // the common case: nothing retained before it, no array of its own
+        } else {
+            seqs = new long[chain + 1];
+            for (int i = 0; i < chain; i++) {
+                seqs[i] = ancestors[chain - 1 - i];
+            }
+            seqs[chain] = seq;
         }
-        seqs[seqs.length - 1] = seq;
         long cursor = r.cursor;
         for (long s : seqs) {
             r.markEarly(s);
@@ -328,7 +360,7 @@ public final class ConsistencyEngine<R> {
     private void flush(Reader<R> r, List<Delivery<R>> out) {
         long[] seqs = retainedSeqs(r);
         r.cursor = head + 1;
-        r.early = null;
+        r.clearEarly();
         relink(r);
         if (seqs.length > 0) {
             out.add(new Delivery<>(r.owner, Delivery.Kind.FLUSH, seqs));
@@ -346,7 +378,13 @@ public final class ConsistencyEngine<R> {
     private void file(Reader<R> r) {
         long trigger = triggerOf(r);
         r.trigger = trigger;
-        triggerBuckets.computeIfAbsent(trigger, t -> new ArrayList<>()).add(r);
+        int bucket = bucket(trigger);
+        List<Reader<R>> list = triggerBuckets[bucket];
+        if (list == null) {
+            list = new ArrayList<>();
+            triggerBuckets[bucket] = list;
+        }
+        list.add(r);
     }
 
     private TimeClass<R> timeClass(long timeMillis) {

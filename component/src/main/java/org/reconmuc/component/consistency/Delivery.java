@@ -3,7 +3,8 @@ package org.reconmuc.component.consistency;
 /**
  * Something the room must send to one occupant now: messages needed at once (a message
  * preceded by its still-retained ancestors), or a flush of everything retained. Sequence
- * numbers are in room order.
+ * numbers are in room order. {@code seqs} may be shared between deliveries (every at-once
+ * delivery of the current message alone shares one array): read it, never write it.
  */
 public record Delivery<R>(R owner, Kind kind, long[] seqs) {
 

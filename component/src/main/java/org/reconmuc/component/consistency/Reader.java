@@ -10,8 +10,13 @@ public final class Reader<R> {
     final R owner;
     Requirements requirements;
     long cursor;
-    /** Sorted sequence numbers >= cursor delivered early; null when none. */
+    /**
+     * The sequence numbers >= cursor delivered early, sorted, in the first {@link #earlyCount}
+     * slots. The array is kept across flushes and grows by doubling, so delivering at once does not
+     * allocate once a reader has seen its usual share (null until the first early delivery).
+     */
     long[] early;
+    int earlyCount;
     /** The head whose trigger bucket this reader is filed under (its flush is due there or later). */
     long trigger = -1;
     boolean active = true;
@@ -36,16 +41,16 @@ public final class Reader<R> {
     }
 
     int earlyCount() {
-        return early == null ? 0 : early.length;
+        return earlyCount;
     }
 
     boolean isEarly(long seq) {
-        return early != null && java.util.Arrays.binarySearch(early, seq) >= 0;
+        return earlyCount > 0 && java.util.Arrays.binarySearch(early, 0, earlyCount, seq) >= 0;
     }
 
     /** How many messages up to {@code head} wait for this reader. */
     long retained(long head) {
-        return head - cursor + 1 - earlyCount();
+        return head - cursor + 1 - earlyCount;
     }
 
     void markEarly(long seq) {
@@ -55,19 +60,34 @@ public final class Reader<R> {
         if (seq == cursor) {
             cursor++;
         } else {
-            long[] grown = early == null ? new long[1] : java.util.Arrays.copyOf(early, early.length + 1);
-            grown[grown.length - 1] = seq;
-            java.util.Arrays.sort(grown);
-            early = grown;
+            insertEarly(seq);
         }
         // Keep the cursor on the oldest retained message: early entries at the cursor fold into it.
         int folded = 0;
-        while (early != null && folded < early.length && early[folded] == cursor) {
+        while (folded < earlyCount && early[folded] == cursor) {
             cursor++;
             folded++;
         }
         if (folded > 0) {
-            early = folded == early.length ? null : java.util.Arrays.copyOfRange(early, folded, early.length);
+            System.arraycopy(early, folded, early, 0, earlyCount - folded);
+            earlyCount -= folded;
         }
+    }
+
+    /** Everything up to the head was delivered: nothing is early any more (the array is kept). */
+    void clearEarly() {
+        earlyCount = 0;
+    }
+
+    private void insertEarly(long seq) {
+        if (early == null) {
+            early = new long[4];
+        } else if (earlyCount == early.length) {
+            early = java.util.Arrays.copyOf(early, 2 * early.length);
+        }
+        int at = -java.util.Arrays.binarySearch(early, 0, earlyCount, seq) - 1;
+        System.arraycopy(early, at, early, at + 1, earlyCount - at);
+        early[at] = seq;
+        earlyCount++;
     }
 }

@@ -9,6 +9,8 @@ import java.util.Map;
 import org.reconmuc.codec.batch.CompactItem;
 import org.reconmuc.component.protocol.CompactItems;
 import org.reconmuc.component.protocol.ForwardedItems;
+import org.dom4j.Element;
+import org.reconmuc.codec.XmlNamespaces;
 import org.xmpp.packet.Message;
 
 /**
@@ -83,10 +85,15 @@ final class History {
 
     private final Entry[] ring;
     private final Map<String, Long> seqByStanzaId = new HashMap<>();
+    private final RoomIds ids;
+    private final String roomJid;
     private long head;
 
-    History(int capacity) {
+    /** A log of {@code capacity} messages whose stanza-ids {@code ids} mints, stamped {@code by} the room. */
+    History(int capacity, RoomIds ids, String roomJid) {
         this.ring = new Entry[Math.max(1, capacity)];
+        this.ids = ids;
+        this.roomJid = roomJid;
     }
 
     int capacity() {
@@ -97,8 +104,23 @@ final class History {
         return head;
     }
 
+    /**
+     * Logs a groupchat message as the room broadcasts it, the one place messages get their
+     * numbers: the next sequence number, and the room's XEP-0359 stanza-id for it, stamped on
+     * {@code broadcast} before a copy (without {@code to}) is kept. Returns the entry.
+     */
+    Entry log(Message broadcast, Instant at, Occupant author) {
+        long seq = head + 1;
+        String stanzaId = ids.stanzaId(seq);
+        Element id = broadcast.getElement().addElement("stanza-id", XmlNamespaces.STANZA_ID);
+        id.addAttribute("id", stanzaId);
+        id.addAttribute("by", roomJid);
+        append(broadcast, at, author, stanzaId);
+        return ring[(int) (seq % ring.length)];
+    }
+
     /** Stores a copy of the broadcast message; returns its sequence number. */
-    long append(Message broadcast, Instant at, Occupant author, String stanzaId) {
+    private long append(Message broadcast, Instant at, Occupant author, String stanzaId) {
         Message stored = broadcast.createCopy();
         stored.setTo((String) null);
         long seq = ++head;

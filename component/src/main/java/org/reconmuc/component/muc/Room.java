@@ -68,7 +68,7 @@ final class Room {
         int historySize = context.config().historySize();
         this.config = RoomConfig.instant(historySize, context.config().maxOccupantsPerRoom())
                 .withPersistent(context.config().roomDefaultPersistent());
-        this.history = new History(historySize);
+        this.history = new History(historySize, ids, jid.toString());
         this.consistency = new RoomConsistency(this, history.capacity());
         this.floodControl = new RoomFloodControl(context.config());
         this.occupantIds = context.config().occupantIds() ? new OccupantIds() : null;
@@ -543,7 +543,7 @@ final class Room {
     /** A time bound may be due: runs on the room's thread. */
     void onTimer() {
         if (!destroyed) {
-            consistency.onTimer();
+            consistency.fanout().onTimer();
         }
     }
 

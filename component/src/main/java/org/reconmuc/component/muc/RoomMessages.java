@@ -78,18 +78,16 @@ final class RoomMessages {
         }
         if (message.getBody() == null && message.getElement().element("subject") == null) {
             // Chat states and markers are not logged, so nothing can refer to them: no stanza-id.
-            room.consistency().postUnretained(out);
+            room.consistency().fanout().postUnretained(out);
             return;
         }
         if (room.persistence().refusesMessages()) {
             room.persistence().refuse(message);
             return;
         }
-        String stanzaId = room.ids().stanzaId(room.history().head() + 1);
-        Element id = out.getElement().addElement("stanza-id", XmlNamespaces.STANZA_ID);
-        id.addAttribute("id", stanzaId);
-        id.addAttribute("by", room.jid().toString());
-        room.consistency().post(out, sender, message, stanzaId);
+        History.Entry logged = room.history().log(out, room.now(), sender);
+        room.persistence().appended(logged);
+        room.consistency().fanout().post(logged, out, message);
     }
 
     /** A client must not pass off its own stanza-id or MUC status as the room's (XEP-0359 §5). */

@@ -175,6 +175,9 @@ public final class JoomSession implements AutoCloseable {
             @Override
             public void malformedBatch(EntityBareJid from, Message batch, org.reconmuc.codec.batch.MalformedBatchException e) {
                 listener.problem("A batch from the room was damaged and was dropped: " + e.getMessage());
+                // A deflate stream is lost with it: stating the aggregation again makes the room start
+                // a new one (reconmuc.md §5.13 rule 5). Not on Smack's listener thread: it waits for the answer.
+                java.util.concurrent.CompletableFuture.runAsync(JoomSession.this::restartStream);
             }
         });
         try {
@@ -226,6 +229,19 @@ public final class JoomSession implements AutoCloseable {
         }
         if (mode == Mode.RELAXED) {
             state();
+        }
+    }
+
+    /** Asks the room to start a new deflate stream: the same aggregation, stated again. */
+    private void restartStream() {
+        if (mode != Mode.RELAXED || !support.compactDeflate() || connection == null) {
+            return;
+        }
+        try {
+            ReconMucManager.forConnection(connection).setRequirements(room,
+                    ConsistencyRequirements.builder().setAggregation(Aggregation.COMPACT_DEFLATE).build());
+        } catch (Exception e) {
+            listener.problem("Could not ask the room for a new stream of batches: " + ErrorWords.general(e));
         }
     }
 

@@ -1,0 +1,133 @@
+package org.reconmuc.component.muc;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.reconmuc.component.consistency.Aggregation;
+import org.reconmuc.component.consistency.Delivery;
+import org.reconmuc.component.consistency.FilterKey;
+import org.reconmuc.component.consistency.Requirements;
+import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.protocol.ProtocolException;
+import org.reconmuc.component.protocol.RequirementsRequest;
+import org.xmpp.packet.IQ;
+
+/**
+ * An occupant's consistency requirements (reconmuc.md §5.1, §5.2, §5.8): reading them, opting in,
+ * partial updates within the room's limits, returning to standard; what a change releases or
+ * flushes goes out through the room's fan-out after the result.
+ */
+final class RoomRequirements {
+    static final long DEFAULT_TIME_SECONDS = 60;
+    static final int DEFAULT_VOLUME = 20;
+
+    private final Room room;
+    private final RoomConsistency state;
+    /**
+     * Equal requirements are one object: in a big room most occupants state the same few
+     * (a third of a relaxed occupant's memory otherwise). Bounded, least recently used out.
+     */
+    private final Map<InternKey, Requirements> interned = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<InternKey, Requirements> eldest) {
+            return size() > 4096;
+        }
+    };
+
+    /** Order matters: results list filter entries in the order the occupant added them. */
+    private record InternKey(List<FilterKey> filters, long timeMillis, int volume, Aggregation aggregation) {
+    }
+
+    RoomRequirements(Room room, RoomConsistency state) {
+        this.room = room;
+        this.state = state;
+    }
+
+    void handle(IQ iq, Occupant sender) {
+        if (sender == null) {
+            room.reply(iq, Condition.NOT_ACCEPTABLE, "cancel", "Only occupants of this room may state consistency requirements");
+            return;
+        }
+        RequirementsRequest request;
+        try {
+            request = RequirementsRequest.parse(iq.getChildElement());
+        } catch (ProtocolException e) {
+            room.reply(iq, Condition.BAD_REQUEST, e.getMessage());
+            return;
+        }
+        if (iq.getType() == IQ.Type.get) {
+            if (!request.isEmpty()) {
+                room.reply(iq, Condition.BAD_REQUEST, "A get carries an empty <consistency-requirements/>");
+                return;
+            }
+            answer(iq, request, sender);
+            return;
+        }
+        List<Delivery<Occupant>> deliveries = new ArrayList<>();
+        if (request.standard()) {
+            state.returnToStandard(sender, deliveries);
+        } else {
+            Requirements next;
+            try {
+                next = merge(sender.reader() == null ? null : sender.reader().requirements(), request);
+            } catch (ProtocolException e) {
+                room.reply(iq, e.kind() == ProtocolException.Kind.POLICY_VIOLATION ? Condition.POLICY_VIOLATION
+                        : Condition.BAD_REQUEST, "modify", e.getMessage());
+                return;
+            }
+            state.relax(sender, next, deliveries);
+        }
+        answer(iq, request, sender);
+        // A successful set starts the occupant's deflate streams anew (§5.9 rule 8): a client that lost
+        // its stream asks again for its aggregation.
+        state.streams().reset(sender.sessions());
+        state.fanout().deliverFlushes(deliveries);
+        state.leftRelaxedMode();
+    }
+
+    private void answer(IQ iq, RequirementsRequest request, Occupant sender) {
+        IQ result = IQ.createResultIQ(iq);
+        result.setChildElement(RequirementsRequest.render(request.namespace(),
+                sender.reader() == null ? null : sender.reader().requirements()));
+        room.send(result);
+    }
+
+    /** The requirements after a partial update, checked against the service's limits. */
+    private Requirements merge(Requirements current, RequirementsRequest request) throws ProtocolException {
+        int capacity = state.historyCapacity();
+        Set<FilterKey> filters = new LinkedHashSet<>(current == null ? Set.of() : current.filters());
+        for (RequirementsRequest.Entry e : request.entries()) {
+            if (e.active()) {
+                filters.add(e.key());
+            } else {
+                filters.remove(e.key());
+            }
+        }
+        long time = request.timeSeconds() != null ? request.timeSeconds()
+                : current != null ? current.timeMillis() / 1000
+                : Math.min(DEFAULT_TIME_SECONDS, room.context().config().maxTimeSeconds());
+        int volume = request.volume() != null ? request.volume()
+                : current != null ? current.volume() : Math.min(DEFAULT_VOLUME, capacity);
+        Aggregation aggregation = request.aggregation() != null ? request.aggregation()
+                : current != null ? current.aggregation() : Aggregation.PLAIN;
+        int maxFilters = room.context().config().maxFilterEntries();
+        if (filters.size() > maxFilters) {
+            throw new ProtocolException(ProtocolException.Kind.POLICY_VIOLATION,
+                    "At most " + maxFilters + " filter entries may be active; this request would make " + filters.size());
+        }
+        int maxTime = room.context().config().maxTimeSeconds();
+        if (time > maxTime) {
+            throw new ProtocolException(ProtocolException.Kind.POLICY_VIOLATION,
+                    "<time/> may be at most " + maxTime + " seconds");
+        }
+        if (volume > capacity) {
+            throw new ProtocolException(ProtocolException.Kind.POLICY_VIOLATION,
+                    "<volume/> may not exceed the room's history size (" + capacity + " messages)");
+        }
+        return interned.computeIfAbsent(new InternKey(List.copyOf(filters), time * 1000, volume, aggregation),
+                k -> new Requirements(filters, k.timeMillis(), k.volume(), k.aggregation()));
+    }
+}

@@ -1,0 +1,29 @@
+package org.reconmuc.component.muc;
+
+import java.util.List;
+import org.reconmuc.codec.batch.CompactItem;
+import org.reconmuc.component.jid.RealJid;
+import org.xmpp.packet.Message;
+
+/**
+ * Aggregation {@code compact-deflate} (reconmuc.md §5.9 rule 8): the compact items in each
+ * session's own deflate stream, so each session gets a batch of its own.
+ */
+final class StreamFlush implements FlushForm {
+    private final DeflateStreams streams;
+
+    StreamFlush(DeflateStreams streams) {
+        this.streams = streams;
+    }
+
+    @Override
+    public void send(Room room, Occupant occupant, List<History.Entry> entries) {
+        List<CompactItem> items = CompactFlush.items(room, entries);
+        for (RealJid session : occupant.sessions()) {
+            Message m = FlushForm.batchMessage(room, streams.batch(session, items), null);
+            m.setTo(session.jid());
+            room.send(m);
+        }
+        room.context().counters().batchSent(entries.size());
+    }
+}
