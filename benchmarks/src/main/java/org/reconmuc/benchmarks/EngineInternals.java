@@ -60,10 +60,10 @@ final class EngineInternals {
         }
     }
 
-    /** A reader's early array (null when none). */
+    /** A reader's spilled early entries (null when it never had more than Reader.INLINE). */
     static long[] early(Reader<?> reader) {
         try {
-            return field(reader, "early");
+            return field(reader, "spill");
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("the engine's internals changed; update EngineInternals", e);
         }

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
@@ -49,7 +48,12 @@ public final class ConsistencyEngine<R> {
     private long[] ancestors = new long[8];
     /** The current message alone, shared by every at-once delivery of it that has no retained ancestor. */
     private long[] justCurrent;
-    private final Map<FilterKey, Set<Reader<R>>> filterIndex = new HashMap<>();
+    /**
+     * Readers by filter key, in the order they were indexed: an array of references walked in
+     * order (readers made together sit together in memory), not a hash set's scattered nodes.
+     * Removal is linear, and rare (an occupant leaves or changes its filter).
+     */
+    private final Map<FilterKey, List<Reader<R>>> filterIndex = new HashMap<>();
     private final Map<Long, TimeClass<R>> timeClasses = new HashMap<>();
     private final PriorityQueue<Timer<R>> timers = new PriorityQueue<>();
 
@@ -204,7 +208,7 @@ public final class ConsistencyEngine<R> {
             serveNow(r, seq, out);
         }
         for (FilterKey key : keys) {
-            Set<Reader<R>> matching = filterIndex.get(key);
+            List<Reader<R>> matching = filterIndex.get(key);
             if (matching != null) {
                 for (Reader<R> r : matching) {
                     serveNow(r, seq, out);
@@ -273,9 +277,13 @@ public final class ConsistencyEngine<R> {
     public long[] retainedSeqs(Reader<R> reader) {
         long n = reader.retained(head);
         long[] seqs = new long[(int) Math.max(0, n)];
+        // Walk the range and the sorted early entries side by side: no search per message.
+        int e = 0;
         int i = 0;
         for (long seq = reader.cursor; seq <= head && i < seqs.length; seq++) {
-            if (!reader.isEarly(seq)) {
+            if (e < reader.earlyCount && reader.earlyAt(e) == seq) {
+                e++;
+            } else {
                 seqs[i++] = seq;
             }
         }
@@ -453,13 +461,13 @@ public final class ConsistencyEngine<R> {
 
     private void index(Reader<R> r) {
         for (FilterKey key : r.requirements.filters()) {
-            filterIndex.computeIfAbsent(key, k -> new LinkedHashSet<>()).add(r);
+            filterIndex.computeIfAbsent(key, k -> new ArrayList<>()).add(r);
         }
     }
 
     private void unindex(Reader<R> r) {
         for (FilterKey key : r.requirements.filters()) {
-            Set<Reader<R>> readers = filterIndex.get(key);
+            List<Reader<R>> readers = filterIndex.get(key);
             if (readers != null) {
                 readers.remove(r);
                 if (readers.isEmpty()) {
