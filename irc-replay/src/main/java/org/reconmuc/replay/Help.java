@@ -72,6 +72,8 @@ final class Help {
               --component process|inprocess  the component in its own JVM (CPU, RSS and heap sampled by PID)
                                          or inside the harness [process]
               --component-heap SIZE      -Xmx/-Xms of the component's JVM [1g]
+              --component-option NAME=VALUE  another setting of the component's, as its flag --NAME VALUE
+                                         (repeatable), e.g. occupant-ids=false
               --component-store none|sqlite|h2  the component keeps the room (made persistent) and its
                                          messages in a store in the run directory: latency with the store
                                          on vs off [none]

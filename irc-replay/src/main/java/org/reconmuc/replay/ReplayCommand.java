@@ -136,6 +136,7 @@ final class ReplayCommand {
         params.put("link", o.link);
         params.put("component_heap", o.componentHeap);
         params.put("component_store", o.componentStore);
+        params.put("component_options", o.componentOptions);
         params.put("component_history_size", history);
         params.put("seed", o.seed);
         params.put("logs", o.logs.toString());

@@ -35,6 +35,8 @@ final class ReplayOptions {
     String componentHeap = "1g";
     /** The component's store: none (rooms in memory), or sqlite / h2 in the scenario's run directory. */
     String componentStore = "none";
+    /** More settings of the component's, as its flags: {@code --component-option occupant-ids=false}. */
+    List<String> componentOptions = new ArrayList<>();
     int historySize = -1;
     boolean perBotSeries;
     boolean status = true;
@@ -150,6 +152,15 @@ final class ReplayOptions {
                         o.componentMode = value;
                     }
                     case "component-heap" -> o.componentHeap = value;
+                    case "component-option" -> {
+                        int eq2 = value.indexOf('=');
+                        if (eq2 <= 0) {
+                            throw new IllegalArgumentException("--component-option is NAME=VALUE, a flag of the component's"
+                                    + " (see java -jar reconmuc-component.jar --help), not '" + value + "'");
+                        }
+                        o.componentOptions.add("--" + value.substring(0, eq2));
+                        o.componentOptions.add(value.substring(eq2 + 1));
+                    }
                     case "component-store" -> {
                         if (!value.equals("none") && !value.equals("sqlite") && !value.equals("h2")) {
                             throw new IllegalArgumentException("--component-store is none, sqlite or h2");

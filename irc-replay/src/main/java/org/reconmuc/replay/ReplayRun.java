@@ -192,18 +192,24 @@ final class ReplayRun {
         status.phase(scenario.label() + ": starting the component (" + o.componentMode + ", history " + historySize + ")");
         if (o.componentMode.equals("process")) {
             componentProcess = ComponentProcess.start(server, placement(), historySize, o.componentHeap,
-                    ComponentProcess.storeArgs(o.componentStore, runDir),
-                    runDir.resolve("component.log"));
+                    extraComponentArgs(runDir), runDir.resolve("component.log"));
             facts.put("component_pid", componentProcess.pid());
         } else {
             List<String> args = new ArrayList<>(ComponentProcess.args(server, historySize));
-            args.addAll(ComponentProcess.storeArgs(o.componentStore, runDir));
+            args.addAll(extraComponentArgs(runDir));
             ServiceConfig config = ConfigLoader.load(args.toArray(new String[0]), java.util.Map.of());
             componentInProcess = ReconMuc.start(config);
             if (!componentInProcess.awaitConnected(Duration.ofSeconds(30))) {
                 throw new IllegalStateException("the component did not attach within 30 s");
             }
         }
+    }
+
+    /** The component's flags beyond the replay's own: its store, and whatever --component-option gave. */
+    private List<String> extraComponentArgs(Path runDir) throws java.io.IOException {
+        List<String> args = new ArrayList<>(ComponentProcess.storeArgs(o.componentStore, runDir));
+        args.addAll(o.componentOptions);
+        return args;
     }
 
     // ---- logins and joins ---------------------------------------------------------------------
