@@ -76,8 +76,9 @@ def batch_tables(results):
     for r in results:
         rows[(r["benchmark"].rsplit(".", 1)[1], int(r["params"]["batchSize"]))] = r
     sizes = sorted({k[1] for k in rows})
-    methods = ["oneByOne", "oneByOneDelayed", "plainBatch", "plainBatchConcatenated", "deflateBatch",
-               "deflateBatchLevel1", "renderForwarded", "decodePlain", "decodeDeflate"]
+    methods = ["oneByOne", "oneByOneDelayed", "plainBatch", "plainBatchDom", "deflateBatch",
+               "deflateBatchLevel1", "compactBatch", "compactDeflateStream", "renderForwarded",
+               "decodePlain", "decodeDeflate", "decodeCompact", "decodeCompactDeflateStream"]
     print("### Batches: messages per second (±99.9% of the primary batches/s, relative)\n")
     print("| method | " + " | ".join(f"batch {k}" for k in sizes) + " | " +
           " | ".join(f"÷ oneByOne @{k}" for k in sizes) + " |")

@@ -3,6 +3,7 @@ package org.reconmuc.benchmarks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.zip.Deflater;
 import org.dom4j.DocumentException;
 import org.dom4j.DocumentHelper;
 import org.openjdk.jmh.annotations.AuxCounters;
@@ -22,13 +23,15 @@ import org.openjdk.jmh.infra.Blackhole;
 import org.reconmuc.codec.batch.Batch;
 import org.reconmuc.codec.batch.BatchDecoder;
 import org.reconmuc.codec.batch.DecodedBatch;
+import org.reconmuc.codec.batch.DeflateStream;
 import org.reconmuc.codec.batch.MalformedBatchException;
 import org.reconmuc.component.protocol.ForwardedItems;
 
 /**
  * Rendering a flush (DESIGN.md "Where the bandwidth saving really comes from"): per recipient,
- * {@code batchSize} retained messages as one plain batch stanza or one deflate-compressed batch
- * stanza, built and serialised to the String the transport writes; beside the baseline of
+ * {@code batchSize} retained messages as one batch stanza in each form — forwarded items plain or
+ * deflated on their own (protocol 0.1), compact items plain or in the session's deflate stream
+ * (0.2) — built and serialised to the String the transport writes; beside the baseline of
  * sending each of them on its own (the standard broadcast, and the "no aggregation" delayed
  * copy). Every method handles {@code batchSize} messages per invocation; the {@code :messages}
  * counter is messages per second. Bodies are real IRC lines ({@link IrcCorpus}); the
@@ -54,7 +57,14 @@ public class BatchBenchmark {
     /** Received batch elements as XML text, as a client's parser hands them to the decoder. */
     private List<String> plainBatches;
     private List<String> deflateBatches;
+    private List<String> compactBatches;
+    /** One session's deflate stream, batch after batch, as the receiver reads it (the first starts the stream). */
+    private List<String> streamBatches;
     private final BatchDecoder decoder = new BatchDecoder();
+    /** The sending side of one session's stream, running on across invocations as it does over a session. */
+    private final DeflateStream stream = new DeflateStream();
+    /** The room's one compressor, shared by every session's stream ({@code DeflateStreams}). */
+    private final Deflater deflater = new Deflater(DEFLATE_LEVEL, true);
     private int next;
 
     /** Messages handled, as a rate: messages per second. */
@@ -75,11 +85,16 @@ public class BatchBenchmark {
         batches = new ArrayList<>();
         plainBatches = new ArrayList<>();
         deflateBatches = new ArrayList<>();
+        compactBatches = new ArrayList<>();
+        streamBatches = new ArrayList<>();
+        DeflateStream setUpStream = new DeflateStream();
         for (int from = 0; from + batchSize <= history.size(); from += batchSize) {
             List<RoomStanzas.Entry> batch = history.subList(from, from + batchSize);
             batches.add(batch);
             plainBatches.add(batchElement(RoomStanzas.plainBatch(batch)));
             deflateBatches.add(batchElement(RoomStanzas.deflateBatch(batch, DEFLATE_LEVEL)));
+            compactBatches.add(batchElement(RoomStanzas.compactBatch(batch)));
+            streamBatches.add(batchElement(RoomStanzas.compactStreamBatch(batch, setUpStream, deflater)));
         }
     }
 
@@ -139,6 +154,23 @@ public class BatchBenchmark {
         return RoomStanzas.deflateBatch(batches.get(advance()), 1);
     }
 
+    /** A compact batch ({@code CompactFlush}): the cached compact items with the batch's stanza-id and time steps. */
+    @Benchmark
+    public String compactBatch(Messages m) {
+        m.messages += batchSize;
+        return RoomStanzas.compactBatch(batches.get(advance()));
+    }
+
+    /**
+     * The next batch of one session's deflate stream ({@code StreamFlush}): compact items,
+     * compressed against the stream's last 32 KiB (the shared compressor reset and primed with it).
+     */
+    @Benchmark
+    public String compactDeflateStream(Messages m) {
+        m.messages += batchSize;
+        return RoomStanzas.compactStreamBatch(batches.get(advance()), stream, deflater);
+    }
+
     /** The once-per-history-entry cost the room caches: {@code ForwardedItems.xml}. */
     @Benchmark
     public void renderForwarded(Messages m, Blackhole bh) {
@@ -162,6 +194,24 @@ public class BatchBenchmark {
         return decoder.decode(deflateBatches.get(advance()));
     }
 
+    /** The client's side: {@code BatchDecoder.decode} of a received compact batch (items expanded to forwarded messages). */
+    @Benchmark
+    public DecodedBatch decodeCompact(Messages m) throws MalformedBatchException {
+        m.messages += batchSize;
+        return decoder.decode(compactBatches.get(advance()), RoomStanzas.ROOM);
+    }
+
+    /**
+     * The client's side of a deflate stream: the session's next batch inflated by its one
+     * persistent inflater, then read as a compact batch. After the last batch the stream starts
+     * again from its first (numbered 1, a new stream).
+     */
+    @Benchmark
+    public DecodedBatch decodeCompactDeflateStream(Messages m) throws MalformedBatchException {
+        m.messages += batchSize;
+        return decoder.decode(streamBatches.get(advance()), RoomStanzas.ROOM);
+    }
+
     List<List<RoomStanzas.Entry>> batches() {
         return batches;
     }
@@ -172,5 +222,13 @@ public class BatchBenchmark {
 
     List<String> deflateBatches() {
         return deflateBatches;
+    }
+
+    List<String> compactBatches() {
+        return compactBatches;
+    }
+
+    List<String> streamBatches() {
+        return streamBatches;
     }
 }

@@ -3,10 +3,13 @@ package org.reconmuc.benchmarks;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
+import java.util.zip.Deflater;
+import org.reconmuc.codec.batch.DeflateStream;
 
 /**
- * Bytes per message, deterministic (no timing): each message sent on its own vs inside a plain
- * or deflate-compressed batch of 10 / 30 / 60, over the same real IRC lines as
+ * Bytes per message, deterministic (no timing): each message sent on its own vs inside a batch of
+ * 10 / 30 / 60 in each form (forwarded plain or deflated on its own; compact plain or in one
+ * session's deflate stream), over the same real IRC lines as
  * {@link BatchBenchmark}. Payload is the UTF-8 size of the serialised stanza the component
  * writes; wire bytes add a TCP/IP header per segment as on a 1500-byte-MTU link (DESIGN.md "Where
  * the bandwidth saving really comes from"): 52 bytes (IPv4 20 + TCP 20 + timestamps 12) per
@@ -63,6 +66,13 @@ public final class BatchSizeReport {
             long[] defP = new long[3];
             long[] defW = new long[3];
             int[] levels = {1, BatchBenchmark.DEFLATE_LEVEL, 9};
+            long compactP = 0;
+            long compactW = 0;
+            long streamP = 0;
+            long streamW = 0;
+            // One session's stream over the whole corpus, as a relaxed occupant receives it.
+            DeflateStream stream = new DeflateStream();
+            Deflater deflater = new Deflater(BatchBenchmark.DEFLATE_LEVEL, true);
             for (int from = 0; from + k <= history.size(); from += k) {
                 List<RoomStanzas.Entry> batch = history.subList(from, from + k);
                 for (RoomStanzas.Entry e : batch) {
@@ -81,6 +91,12 @@ public final class BatchSizeReport {
                     defP[l] += c;
                     defW[l] += wire(c);
                 }
+                int c = bytes(RoomStanzas.compactBatch(batch));
+                compactP += c;
+                compactW += wire(c);
+                int d = bytes(RoomStanzas.compactStreamBatch(batch, stream, deflater));
+                streamP += d;
+                streamW += wire(d);
                 n += k;
             }
             row(k, "one by one (standard)", oneP, oneW, n, oneP, oneW);
@@ -89,6 +105,9 @@ public final class BatchSizeReport {
             for (int l = 0; l < levels.length; l++) {
                 row(k, "deflate batch, level " + levels[l], defP[l], defW[l], n, oneP, oneW);
             }
+            row(k, "compact batch", compactP, compactW, n, oneP, oneW);
+            row(k, "compact, deflate stream (level " + BatchBenchmark.DEFLATE_LEVEL + ")", streamP, streamW, n, oneP, oneW);
+            deflater.end();
         }
     }
 

@@ -9,7 +9,11 @@ import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.dom4j.QName;
 import org.reconmuc.codec.XmlNamespaces;
+import java.util.zip.Deflater;
 import org.reconmuc.codec.batch.Batch;
+import org.reconmuc.codec.batch.CompactItem;
+import org.reconmuc.codec.batch.DeflateStream;
+import org.reconmuc.component.protocol.CompactItems;
 import org.reconmuc.component.protocol.ForwardedItems;
 import org.xmpp.packet.JID;
 import org.xmpp.packet.Message;
@@ -23,9 +27,10 @@ import org.xmpp.packet.Message;
  *   <li>the client's {@code <message type='groupchat'>} with a {@code <body/>} and a
  *       {@code <topic xmlns='urn:reconmuc:0'/>} (what Joom sends);</li>
  *   <li>the room's copy from {@code room@service/nick}, with an XEP-0359 {@code <stanza-id/>};</li>
- *   <li>the history's copy without {@code to}, and its cached {@code <forwarded/>} form and XML;</li>
+ *   <li>the history's copy without {@code to}, and its cached {@code <forwarded/>} form and XML
+ *       and compact item;</li>
  *   <li>per recipient: the broadcast with {@code to} set, serialised ({@code packet.toXML()}); a
- *       delayed copy in "no aggregation" mode; or a batch message carrying many.</li>
+ *       delayed copy in "no aggregation" mode; or a batch message carrying many, in any form.</li>
  * </ol>
  */
 public final class RoomStanzas {
@@ -34,12 +39,16 @@ public final class RoomStanzas {
     public static final JID RECIPIENT = new JID("reader42", "example.org", "laptop-3f9a");
     private static final JID ROOM_JID = new JID(ROOM);
     private static final long START = 1_700_000_000_000L;
+    /** As a room mints its stanza-ids ({@code RoomIds}): a random 12-character prefix, then a counter in base 36. */
+    private static final String STANZA_ID_PREFIX = "Vq0cT3xk9aPz";
+    /** The room's batch-id counter (benchmarks run on one thread per trial). */
+    private static long batchIds;
 
     private RoomStanzas() {
     }
 
     /** One history entry with the forms the room caches for it. */
-    public record Entry(Message broadcast, Instant at, Element forwarded, String forwardedXml) {
+    public record Entry(Message broadcast, Instant at, Element forwarded, String forwardedXml, CompactItem compactItem) {
     }
 
     /** History entries for the lines, one every ~167 ms (6 messages a second). */
@@ -50,7 +59,7 @@ public final class RoomStanzas {
             Message stored = stored(line, i);
             Instant at = Instant.ofEpochMilli(START + i * 1000L / 6);
             String forwardedXml = ForwardedItems.xml(stored.getElement(), at, ROOM);
-            entries.add(new Entry(stored, at, parse(forwardedXml), forwardedXml));
+            entries.add(new Entry(stored, at, parse(forwardedXml), forwardedXml, CompactItems.of(stored.getElement(), at, ROOM)));
         }
         return entries;
     }
@@ -76,7 +85,7 @@ public final class RoomStanzas {
         Message out = client.createCopy();
         out.setFrom(new JID(ROOM_JID.getNode(), ROOM_JID.getDomain(), line.nick()));
         Element id = out.getElement().addElement("stanza-id", XmlNamespaces.STANZA_ID);
-        id.addAttribute("id", UUID.nameUUIDFromBytes(("m" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString());
+        id.addAttribute("id", STANZA_ID_PREFIX + "-" + Long.toString(i + 1, 36));
         id.addAttribute("by", ROOM);
 
         Message stored = out.createCopy();
@@ -130,10 +139,13 @@ public final class RoomStanzas {
         return items;
     }
 
-    /** A batch message as {@code PrerenderedMessage} writes it: the batch's text spliced into the stanza. */
+    /**
+     * A forwarded batch message as {@code PrerenderedMessage} writes it: the batch's text spliced
+     * into the stanza, with an id as the room mints them ({@code RoomIds.messageId}).
+     */
     private static String prerendered(String batchXml) {
-        return "<message type=\"groupchat\" from=\"" + ROOM + "\" id=\"" + UUID.randomUUID() + "\" to=\"" + RECIPIENT + "\">"
-                + batchXml + "</message>";
+        return "<message type=\"groupchat\" from=\"" + ROOM + "\" id=\"" + STANZA_ID_PREFIX + "-b" + Long.toString(++batchIds, 36)
+                + "\" to=\"" + RECIPIENT + "\">" + batchXml + "</message>";
     }
 
     /**
@@ -147,6 +159,31 @@ public final class RoomStanzas {
             batch.add(e.forwarded().createCopy());
         }
         return batchStanza(batch);
+    }
+
+    /** The compact batch stanza as {@code CompactFlush} sends it: the cached compact items, no message id. */
+    public static String compactBatch(List<Entry> entries) {
+        return batchMessage(Batch.compact(compactItems(entries)));
+    }
+
+    /**
+     * The next batch of one session's deflate stream as {@code StreamFlush} sends it: the compact
+     * items compressed against the stream's previous batches, with a shared {@code deflater}.
+     */
+    public static String compactStreamBatch(List<Entry> entries, DeflateStream stream, Deflater deflater) {
+        return batchMessage(Batch.compactDeflateStream(compactItems(entries), stream, deflater));
+    }
+
+    private static List<CompactItem> compactItems(List<Entry> entries) {
+        List<CompactItem> items = new ArrayList<>(entries.size());
+        for (Entry e : entries) {
+            items.add(e.compactItem());
+        }
+        return items;
+    }
+
+    private static String batchMessage(String batchXml) {
+        return "<message type=\"groupchat\" from=\"" + ROOM + "\" to=\"" + RECIPIENT + "\">" + batchXml + "</message>";
     }
 
     /** The deflate batch stanza as the room sends it: the codec's {@code Batch.deflate} of the cached item XML, spliced. */

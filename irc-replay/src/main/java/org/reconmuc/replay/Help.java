@@ -83,6 +83,11 @@ final class Help {
                                          'wire, real' beside the model (needs root, iproute2, ethtool) [loopback]
               --history-size N           the component's room history [max(200, 2 x largest volume)]
               --login-threads N          parallel logins [4]
+              --speaking-bots N          at most N bots speak (the logs' nicks folded onto them), the rest only listen:
+                                         background occupants for the radio's real-time runs [every speaker a bot]
+              --presence-broadcast ROLES the room's muc#roomconfig_presencebroadcast, set by the first bot's form on
+                                         every server (e.g. moderator: nobody sees the bots' presences, as big rooms
+                                         are run; spares the N² join presences) [every role]
               --per-bot-series           also write bots-socket-bytes-per-second.csv (large)
               --no-status                no progress bar / status line
               --concurrent               run the scenarios at the same time, each on its own server (for light,

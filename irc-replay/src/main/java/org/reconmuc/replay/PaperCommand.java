@@ -144,13 +144,17 @@ final class PaperCommand {
         plan.add(new Phase("radio", "the radio-on time of background occupants (XEP-0286, 11 s tail): the logs at their own"
                 + " pace, standard and relaxed side by side", List.of("--server", "ejabberd", "--worlds", "ab",
                 "--speed", "1", "--messages", "100000", "--duration", quick ? "180" : "1800", "--drain", "60",
-                "--bots", quick ? "20" : "60", "--join-rate", "40", "--time", "30", "--volume-draw", "fixed",
+                "--bots", quick ? "20" : "60", "--speaking-bots", quick ? "8" : "20", "--join-rate", "40", "--time", "30",
+                "--volume-draw", "fixed",
                 "--history-size", "200", "--component-option", "occupant-ids=false", "--concurrent",
                 "standard", "relaxed:v=30:a=" + forms)));
         if (with5000) {
             plan.add(new Phase("scale-5000", "the scale the paper never tried: 5,000 occupants in one room",
                     join(common, List.of("--bots", "5000", "--messages", "300", "--rate", "1", "--duration", "310",
                             "--join-rate", "100", "--login-threads", "16", "--component-heap", "2g",
+                            // As big rooms are run (and as the N² join presences would otherwise dwarf the chat):
+                            // the room broadcasts only its moderators' presences, on ejabberd and the component alike.
+                            "--presence-broadcast", "moderator",
                             "standard", "relaxed:v=30:a=" + forms))));
         }
         return plan;

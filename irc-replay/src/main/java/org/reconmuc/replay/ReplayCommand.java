@@ -52,7 +52,7 @@ final class ReplayCommand {
         System.setProperty("java.awt.headless", "true");
         configureSmack();
         Map<String, List<LogFile>> channels = IrcLogs.load(o.logs);
-        Workload w = Workload.build(channels, o.messages, o.rate, o.speed, o.durationSeconds, o.bots, o.replies);
+        Workload w = Workload.build(channels, o.messages, o.rate, o.speed, o.durationSeconds, o.bots, o.speakingBots, o.replies);
         List<Scenario> scenarios = o.scenarios();
         int history = o.historySizeFor(scenarios);
         Status status = new Status(out, o.status);
@@ -129,6 +129,9 @@ final class ReplayCommand {
         params.put(o.speed > 0 ? "speed" : "rate", o.speed > 0 ? o.speed : o.rate);
         params.put("duration_limit_seconds", o.durationSeconds);
         params.put("join_rate", o.joinRate);
+        if (o.speakingBots < o.bots) {
+            params.put("speaking_bots", o.speakingBots);
+        }
         params.put("replies", o.replies.name().toLowerCase(Locale.ROOT));
         params.put("worlds", o.worlds.stream().map(world -> world.label() + ": " + world.what).toList());
         params.put("component", o.componentMode);
@@ -138,6 +141,7 @@ final class ReplayCommand {
         params.put("component_store", o.componentStore);
         params.put("component_options", o.componentOptions);
         params.put("component_history_size", history);
+        params.put("presence_broadcast", o.presenceBroadcast == null ? "every role" : o.presenceBroadcast);
         params.put("seed", o.seed);
         params.put("logs", o.logs.toString());
         params.put("machine_cores", Runtime.getRuntime().availableProcessors());

@@ -38,11 +38,15 @@ final class ReplayOptions {
     /** More settings of the component's, as its flags: {@code --component-option occupant-ids=false}. */
     List<String> componentOptions = new ArrayList<>();
     int historySize = -1;
+    /** muc#roomconfig_presencebroadcast of the replay room, or null for the room's default (every role). */
+    List<String> presenceBroadcast;
     boolean perBotSeries;
     boolean status = true;
     /** Run the scenarios at the same time, each on its own server (light runs only: the radio's). */
     boolean concurrent;
     int loginThreads = 4;
+    /** At most this many bots speak (the logs' nicks folded onto them); the rest listen. */
+    int speakingBots = Integer.MAX_VALUE;
     List<String> scenarioSpecs = new ArrayList<>();
 
     List<Scenario> scenarios() {
@@ -51,6 +55,17 @@ final class ReplayOptions {
             list.add(Scenario.parse(s, volume, time, aggregate, fixedVolume));
         }
         return list;
+    }
+
+    static List<String> presenceBroadcast(String value) {
+        List<String> roles = value.isBlank() || value.equals("none") ? List.of() : List.of(value.split(","));
+        for (String r : roles) {
+            if (!List.of("moderator", "participant", "visitor").contains(r)) {
+                throw new IllegalArgumentException("--presence-broadcast lists roles among moderator, participant and visitor"
+                        + " (comma-separated), or is none; not '" + r + "'");
+            }
+        }
+        return roles;
     }
 
     /** History size of the component: room for every volume drawn (up to 2 x volume) and at least 200. */
@@ -175,6 +190,8 @@ final class ReplayOptions {
                     }
                     case "history-size" -> o.historySize = positive(key, Integer.parseInt(value));
                     case "login-threads" -> o.loginThreads = positive(key, Integer.parseInt(value));
+                    case "presence-broadcast" -> o.presenceBroadcast = presenceBroadcast(value);
+                    case "speaking-bots" -> o.speakingBots = positive(key, Integer.parseInt(value));
                     default -> throw new IllegalArgumentException("unknown option --" + key + " (see --help)");
                 }
             } catch (NumberFormatException e) {

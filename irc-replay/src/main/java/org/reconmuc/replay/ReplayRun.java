@@ -312,9 +312,11 @@ final class ReplayRun {
             }
             MUCUser user = MUCUser.from(p);
             if (first && user != null && user.getStatus().contains(MUCUser.Status.ROOM_CREATED_201)) {
-                // Unlocks the room (XEP-0045 §10.1). Openfire's own MUC would cap it at 30 occupants.
-                InstantRoomIq form = server.kind().equals("openfire") && !scenario.usesComponent()
-                        ? InstantRoomIq.withMaxUsers(0) : new InstantRoomIq();
+                // Unlocks the room (XEP-0045 §10.1). Openfire's own MUC would cap it at 30 occupants, ejabberd's at
+                // the template's 1,000.
+                String maxUsers = scenario.usesComponent() ? null
+                        : server.kind().equals("openfire") ? "0" : o.bots > 1000 ? "5000" : null;
+                InstantRoomIq form = InstantRoomIq.with(maxUsers, o.presenceBroadcast);
                 form.setTo(room);
                 c.createStanzaCollectorAndSend(form).nextResultOrThrow(30_000);
             }

@@ -1,5 +1,6 @@
 package org.reconmuc.replay;
 
+import java.util.List;
 import org.jivesoftware.smack.packet.IQ;
 import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.smack.element.Aggregation;
@@ -46,10 +47,24 @@ final class InstantRoomIq extends IQ {
         setType(Type.set);
     }
 
-    /** The default configuration but {@code muc#roomconfig_maxusers} (0: no limit). */
-    static InstantRoomIq withMaxUsers(int maxUsers) {
-        return new InstantRoomIq("<field var='FORM_TYPE'><value>http://jabber.org/protocol/muc#roomconfig</value></field>"
-                + "<field var='muc#roomconfig_maxusers'><value>" + maxUsers + "</value></field>");
+    /**
+     * The default configuration but, where not null, {@code muc#roomconfig_maxusers} (0: no limit)
+     * and {@code muc#roomconfig_presencebroadcast} (the roles whose presence is broadcast).
+     */
+    static InstantRoomIq with(String maxUsers, List<String> presenceBroadcast) {
+        if (maxUsers == null && presenceBroadcast == null) {
+            return new InstantRoomIq();
+        }
+        StringBuilder fields = new StringBuilder("<field var='FORM_TYPE'><value>http://jabber.org/protocol/muc#roomconfig</value></field>");
+        if (maxUsers != null) {
+            fields.append("<field var='muc#roomconfig_maxusers'><value>").append(maxUsers).append("</value></field>");
+        }
+        if (presenceBroadcast != null) {
+            fields.append("<field var='muc#roomconfig_presencebroadcast'>");
+            presenceBroadcast.forEach(r -> fields.append("<value>").append(r).append("</value>"));
+            fields.append("</field>");
+        }
+        return new InstantRoomIq(fields.toString());
     }
 
     @Override

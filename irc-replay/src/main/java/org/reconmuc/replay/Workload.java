@@ -100,6 +100,17 @@ public final class Workload {
      */
     public static Workload build(Map<String, List<LogFile>> channels, int total, double rate, double speed,
             double maxSeconds, int botCount, Replies replies) {
+        return build(channels, total, rate, speed, maxSeconds, botCount, botCount, replies);
+    }
+
+    /**
+     * As {@link #build(Map, int, double, double, double, int, Replies)}, with at most
+     * {@code speakingBots} bots speaking (the logs' nicks folded onto them): the others are
+     * listeners, the background occupants whose radio time a long real-time run measures.
+     */
+    public static Workload build(Map<String, List<LogFile>> channels, int total, double rate, double speed,
+            double maxSeconds, int botCount, int speakingBots, Replies replies) {
+        int speakers = Math.min(botCount, speakingBots);
         // 1. Spoken lines per channel, files in order, times continuing across files.
         Map<String, List<Pick>> lines = new LinkedHashMap<>();
         for (Map.Entry<String, List<LogFile>> e : channels.entrySet()) {
@@ -179,12 +190,12 @@ public final class Workload {
         Set<String> taken = new java.util.HashSet<>();
         for (int i = 0; i < nicks.size(); i++) {
             String n = nicks.get(i);
-            if (i < botCount) {
+            if (i < speakers) {
                 String mucNick = unique(n, taken);
                 bots.add(new BotSpec(i, mucNick, firstChannel.get(n), counts.get(n)));
                 botOf.put(n, i);
             } else {
-                botOf.put(n, i % botCount);
+                botOf.put(n, i % speakers);
             }
         }
         for (int i = bots.size(); i < botCount; i++) {
@@ -212,7 +223,7 @@ public final class Workload {
             seqOfLine.computeIfAbsent(fileKey, k -> new HashMap<>()).put(p.line().index(), seq);
             perChannel.merge(p.channel(), 1, Integer::sum);
         }
-        return new Workload(msgs, bots, perChannel, nicks.size(), Math.max(0, nicks.size() - botCount));
+        return new Workload(msgs, bots, perChannel, nicks.size(), Math.max(0, nicks.size() - speakers));
     }
 
     private static int parentLine(LogFile file, int line, Replies replies, Map<String, Map<Integer, int[]>> cache,

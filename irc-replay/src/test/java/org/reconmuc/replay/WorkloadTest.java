@@ -65,6 +65,15 @@ class WorkloadTest {
     }
 
     @Test
+    void withFewerSpeakingBotsTheOthersListen() {
+        Workload w = Workload.build(twoChannels(), 6, 2.0, 0, 1000, 4, 2, Workload.Replies.NONE);
+        assertThat(w.bots()).hasSize(4);
+        assertThat(w.bots().stream().filter(Workload.BotSpec::listener).count()).isEqualTo(2);
+        assertThat(w.speakersFolded()).isEqualTo(3);
+        assertThat(w.messages()).hasSize(6).allMatch(m -> m.bot() < 2);
+    }
+
+    @Test
     void thePaperLoadFromTheSharedLogs() throws Exception {
         Workload w = Workload.build(IrcLogs.load(IrcLogs.defaultDir()), 5400, 6, 0, 900, 800, Workload.Replies.DETECTED);
         assertThat(w.messages()).hasSize(5400);

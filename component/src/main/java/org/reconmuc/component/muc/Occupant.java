@@ -19,6 +19,8 @@ final class Occupant {
     /** Real full JID of each session, with the presence it last sent (payload only). */
     private final Map<RealJid, Presence> sessions = new LinkedHashMap<>();
     private Role role;
+    /** Whether the others in the room were last sent this occupant's presence as available (muc#roomconfig_presencebroadcast). */
+    private boolean shownToOthers;
     /** The session shown as the real JID; survives the last session's departure for the goodbye presence. */
     private RealJid shownSession;
     private final RateLimiter rateLimiter;
@@ -56,6 +58,14 @@ final class Occupant {
 
     void setRole(Role role) {
         this.role = role;
+    }
+
+    boolean shownToOthers() {
+        return shownToOthers;
+    }
+
+    void setShownToOthers(boolean shown) {
+        this.shownToOthers = shown;
     }
 
     Reader<Occupant> reader() {

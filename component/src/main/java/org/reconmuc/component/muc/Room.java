@@ -239,7 +239,7 @@ final class Room {
         occupantsBySession.put(session, occupant);
         consistency.entered();
         sendRoomStateTo(occupant, session, presence, selfCodes, historyRequest);
-        if (sameNick == null) {
+        if (sameNick == null && config.broadcastsPresenceOf(occupant.role())) {
             for (Occupant other : occupantsByNick.values()) {
                 if (other != occupant) {
                     for (RealJid s : other.sessions()) {
@@ -247,6 +247,7 @@ final class Room {
                     }
                 }
             }
+            occupant.setShownToOthers(true);
         }
     }
 
@@ -262,13 +263,13 @@ final class Room {
     }
 
     /**
-     * The join sequence of XEP-0045 §7.2: every other occupant's presence, then the newcomer's
-     * own presence (status 110), then discussion history, then the subject.
+     * The join sequence of XEP-0045 §7.2: every other occupant's presence (those the room shows),
+     * then the newcomer's own presence (status 110), then discussion history, then the subject.
      */
     private void sendRoomStateTo(Occupant occupant, RealJid session, Presence request, Set<Integer> selfCodes,
             HistoryRequest historyRequest) {
         for (Occupant other : occupantsByNick.values()) {
-            if (other != occupant) {
+            if (other != occupant && other.shownToOthers()) {
                 send(presenceOf(other, occupant, session, Set.of()));
             }
         }
@@ -333,9 +334,11 @@ final class Room {
         self.setTo(session.jid());
         self.setID(presence.getID());
         send(self);
-        for (Occupant other : occupantsByNick.values()) {
-            Presence p = unavailableOf(occupant, goodbye, other, Set.of());
-            sendToAllSessions(other, p);
+        if (occupant.shownToOthers()) {
+            for (Occupant other : occupantsByNick.values()) {
+                Presence p = unavailableOf(occupant, goodbye, other, Set.of());
+                sendToAllSessions(other, p);
+            }
         }
     }
 
@@ -354,7 +357,7 @@ final class Room {
             return;
         }
         Presence goodbye = new Presence(Presence.Type.unavailable);
-        for (Occupant viewer : occupantsByNick.values()) {
+        for (Occupant viewer : shownTo(occupant)) {
             Set<Integer> codes = viewer == occupant
                     ? Set.of(MucPresences.NICK_CHANGED, MucPresences.SELF) : Set.of(MucPresences.NICK_CHANGED);
             Presence p = unavailableOf(occupant, goodbye, viewer, codes);
@@ -368,7 +371,7 @@ final class Room {
         occupant.rename(target);
         occupantsByNick.put(target.nick(), occupant);
         occupant.putSession(session, MucPresences.sanitize(presence));
-        for (Occupant viewer : occupantsByNick.values()) {
+        for (Occupant viewer : shownTo(occupant)) {
             for (RealJid s : viewer.sessions()) {
                 Presence p = presenceOf(occupant, viewer, s, viewer == occupant ? Set.of(MucPresences.SELF) : Set.of());
                 if (s.equals(session)) {
@@ -394,7 +397,7 @@ final class Room {
         occupantsByNick.remove(occupant.nick());
         consistency.left(occupant);
         Presence goodbye = new Presence(Presence.Type.unavailable);
-        for (Occupant other : occupantsByNick.values()) {
+        for (Occupant other : shownTo(occupant)) {
             sendToAllSessions(other, unavailableOf(occupant, goodbye, other, Set.of(MucPresences.REMOVED_BY_ERROR)));
         }
     }
@@ -410,7 +413,7 @@ final class Room {
         occupantsByNick.remove(occupant.nick());
         consistency.left(occupant);
         Presence goodbye = new Presence(Presence.Type.unavailable);
-        List<Occupant> viewers = new ArrayList<>(occupantsByNick.values());
+        List<Occupant> viewers = new ArrayList<>(shownTo(occupant));
         viewers.add(occupant);
         for (Occupant viewer : viewers) {
             Set<Integer> codes = new LinkedHashSet<>();
@@ -474,7 +477,10 @@ final class Room {
         return visible ? subjectOccupant.shownRealJid().toString() : null;
     }
 
-    /** Everyone (each session) receives {@code occupant}'s current presence; itself with status 110. */
+    /**
+     * Each session of {@code occupant} receives its current presence with status 110, everyone else
+     * the presence they are to see now ({@link #currentPresenceOf}).
+     */
     void broadcastPresence(Occupant occupant, Set<Integer> extraCodes) {
         for (Occupant viewer : occupantsByNick.values()) {
             Set<Integer> codes = new LinkedHashSet<>(extraCodes);
@@ -482,9 +488,45 @@ final class Room {
                 codes.add(MucPresences.SELF);
             }
             for (RealJid s : viewer.sessions()) {
-                send(presenceOf(occupant, viewer, s, codes));
+                Presence p = currentPresenceOf(occupant, viewer, s, codes);
+                if (p != null) {
+                    send(p);
+                }
             }
         }
+        presenceShown(occupant);
+    }
+
+    /**
+     * {@code subject}'s presence as {@code viewer} is to be sent it after a change, or null: the
+     * others see an occupant only while the room broadcasts its role's presence
+     * ({@code muc#roomconfig_presencebroadcast}), and one whose role stops being broadcast leaves
+     * their view with an unavailable presence. Whoever sends it to everyone then calls
+     * {@link #presenceShown}.
+     */
+    Presence currentPresenceOf(Occupant subject, Occupant viewer, RealJid viewerSession, Set<Integer> codes) {
+        if (viewer == subject || config.broadcastsPresenceOf(subject.role())) {
+            return presenceOf(subject, viewer, viewerSession, codes);
+        }
+        if (!subject.shownToOthers()) {
+            return null;
+        }
+        Presence p = unavailableOf(subject, new Presence(Presence.Type.unavailable), viewer, codes);
+        p.setTo(viewerSession.jid());
+        return p;
+    }
+
+    /** Everyone has been sent {@code subject}'s current presence (see {@link #currentPresenceOf}). */
+    void presenceShown(Occupant subject) {
+        subject.setShownToOthers(config.broadcastsPresenceOf(subject.role()));
+    }
+
+    /** Who is sent {@code subject}'s presences: itself, and the others while they see it. */
+    private List<Occupant> shownTo(Occupant subject) {
+        if (subject.shownToOthers()) {
+            return new ArrayList<>(occupantsByNick.values());
+        }
+        return occupantsByNick.get(subject.nick()) == subject ? List.of(subject) : List.of();
     }
 
     // ---- shared helpers for the feature classes ----------------------------------------------------

@@ -202,7 +202,10 @@ final class RoomAdmin {
         for (Occupant viewer : room.occupants()) {
             Set<Integer> codes = viewer == target ? Set.of(MucPresences.SELF) : Set.of();
             for (RealJid session : viewer.sessions()) {
-                Presence p = room.presenceOf(target, viewer, session, codes);
+                Presence p = room.currentPresenceOf(target, viewer, session, codes);
+                if (p == null) {
+                    continue;   // the room does not broadcast the presence of the target's role
+                }
                 Element item = p.getChildElement("x", Namespaces.MUC_USER).element("item");
                 if (actor != null) {
                     Element actorElement = item.addElement("actor").addAttribute("nick", actor.nick());
@@ -217,6 +220,7 @@ final class RoomAdmin {
                 room.send(p);
             }
         }
+        room.presenceShown(target);
     }
 
     private static void list(Room room, IQ iq, RealJid session, Occupant actor, Element item) throws Refused {

@@ -1,5 +1,8 @@
 package org.reconmuc.component.muc;
 
+import java.util.EnumSet;
+import java.util.Set;
+
 /**
  * A room's configuration (XEP-0045 §10.2, {@code muc#roomconfig}). Immutable: the owner form
  * produces a new one, so a half-applied invalid form can never be seen.
@@ -17,7 +20,18 @@ record RoomConfig(
         boolean allowInvites,
         PrivateMessages allowPrivateMessages,
         int maxUsers,
-        int historyLength) {
+        int historyLength,
+        Set<Role> presenceBroadcast) {
+
+    /** Every role's presence is broadcast: the default, as in Prosody and ejabberd. */
+    static final Set<Role> ALL_ROLES_BROADCAST = Set.copyOf(EnumSet.of(Role.VISITOR, Role.PARTICIPANT, Role.MODERATOR));
+
+    RoomConfig {
+        presenceBroadcast = Set.copyOf(presenceBroadcast);
+        if (presenceBroadcast.contains(Role.NONE)) {
+            throw new IllegalArgumentException("role 'none' has no presence to broadcast");
+        }
+    }
 
     /** Who may send private messages to occupants ({@code muc#roomconfig_allowpm}). */
     enum PrivateMessages {
@@ -41,12 +55,21 @@ record RoomConfig(
 
     static RoomConfig instant(int historyLength, int maxUsers) {
         return new RoomConfig("", "", false, true, false, false, null, false, false, false,
-                PrivateMessages.ANYONE, maxUsers, historyLength);
+                PrivateMessages.ANYONE, maxUsers, historyLength, ALL_ROLES_BROADCAST);
     }
 
     RoomConfig withPersistent(boolean keep) {
         return new RoomConfig(name, description, keep, publicRoom, membersOnly, moderated, password, nonAnonymous,
-                changeSubject, allowInvites, allowPrivateMessages, maxUsers, historyLength);
+                changeSubject, allowInvites, allowPrivateMessages, maxUsers, historyLength, presenceBroadcast);
+    }
+
+    /**
+     * {@code muc#roomconfig_presencebroadcast}: whether the others in the room are sent the presence
+     * of an occupant in {@code role} (its own sessions always are). A big room broadcasting only its
+     * moderators' presences saves the N² presences of everyone entering.
+     */
+    boolean broadcastsPresenceOf(Role role) {
+        return presenceBroadcast.contains(role);
     }
 
     boolean passwordProtected() {

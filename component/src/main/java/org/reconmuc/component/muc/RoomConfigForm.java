@@ -1,9 +1,11 @@
 package org.reconmuc.component.muc;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.dom4j.QName;
@@ -24,6 +26,8 @@ final class RoomConfigForm {
     static final String ALLOWPM = "muc#roomconfig_allowpm";
     static final String MAXUSERS = "muc#roomconfig_maxusers";
     static final String HISTORYLENGTH = "muc#roomconfig_historylength";
+    static final String PRESENCEBROADCAST = "muc#roomconfig_presencebroadcast";
+    private static final List<Role> BROADCASTABLE = List.of(Role.MODERATOR, Role.PARTICIPANT, Role.VISITOR);
 
     private RoomConfigForm() {
     }
@@ -57,6 +61,15 @@ final class RoomConfigForm {
                 Integer.toString(c.maxUsers()));
         field(x, HISTORYLENGTH, "text-single", "Messages of history kept and sent on join (at most " + maxHistory + ")",
                 Integer.toString(c.historyLength()));
+        Element broadcast = field(x, PRESENCEBROADCAST, "list-multi", "Roles whose presence is broadcast to the room", null);
+        for (Role r : BROADCASTABLE) {
+            if (c.broadcastsPresenceOf(r)) {
+                broadcast.addElement("value").setText(r.xmlValue());
+            }
+        }
+        for (Role r : BROADCASTABLE) {
+            option(broadcast, r.xmlValue(), r.xmlValue());
+        }
         return x;
     }
 
@@ -105,8 +118,20 @@ final class RoomConfigForm {
                 : current.allowPrivateMessages();
         int maxUsers = number(values, MAXUSERS, current.maxUsers(), 1, maxUsersLimit);
         int historyLength = number(values, HISTORYLENGTH, current.historyLength(), 0, maxHistory);
+        Set<Role> presenceBroadcast = values.containsKey(PRESENCEBROADCAST)
+                ? roles(values.get(PRESENCEBROADCAST)) : current.presenceBroadcast();
         return new RoomConfig(name, description, persistent, publicRoom, membersOnly, moderated, password,
-                whois.equals("anyone"), changeSubject, allowInvites, pm, maxUsers, historyLength);
+                whois.equals("anyone"), changeSubject, allowInvites, pm, maxUsers, historyLength, presenceBroadcast);
+    }
+
+    private static Set<Role> roles(List<String> values) {
+        Set<Role> roles = EnumSet.noneOf(Role.class);
+        for (String v : values) {
+            Role role = Role.parse(v.trim()).filter(BROADCASTABLE::contains).orElseThrow(() -> new IllegalArgumentException(
+                    PRESENCEBROADCAST + " lists roles among moderator, participant and visitor, not '" + v.trim() + "'"));
+            roles.add(role);
+        }
+        return roles;
     }
 
     private static String text(Map<String, List<String>> values, String var, String fallback) {
@@ -162,7 +187,9 @@ final class RoomConfigForm {
         if (label != null) {
             f.addAttribute("label", label);
         }
-        f.addElement("value").setText(value);
+        if (value != null) {
+            f.addElement("value").setText(value);
+        }
         return f;
     }
 

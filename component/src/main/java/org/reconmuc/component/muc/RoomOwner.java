@@ -84,6 +84,14 @@ final class RoomOwner {
                 }
             }
         }
+        if (!after.presenceBroadcast().equals(before.presenceBroadcast())) {
+            // Occupants whose role is now broadcast appear to the others; those whose role no longer is, leave their view.
+            for (Occupant o : room.occupants()) {
+                if (after.broadcastsPresenceOf(o.role()) != o.shownToOthers()) {
+                    room.broadcastPresence(o, Set.of());
+                }
+            }
+        }
         if (after.moderated() != before.moderated()) {
             for (Occupant o : room.occupants()) {
                 Affiliation a = room.affiliationOf(o.bareJid());

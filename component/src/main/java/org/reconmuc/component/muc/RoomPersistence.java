@@ -144,7 +144,8 @@ final class RoomPersistence {
             config = new RoomConfig(config.name(), config.description(), true, config.publicRoom(),
                     config.membersOnly(), config.moderated(), config.password(), config.nonAnonymous(),
                     config.changeSubject(), config.allowInvites(), config.allowPrivateMessages(),
-                    Math.min(config.maxUsers(), maxUsers), Math.min(config.historyLength(), maxHistory));
+                    Math.min(config.maxUsers(), maxUsers), Math.min(config.historyLength(), maxHistory),
+                    config.presenceBroadcast());
         } catch (DocumentException | IllegalArgumentException e) {
             LOG.warn("room {}: its stored configuration is unreadable ({}); it comes back persistent with defaults",
                     r.jid(), e.getMessage());
