@@ -26,7 +26,7 @@ final class EngineInternals {
     static Counts count(ConsistencyEngine<?> engine) {
         try {
             List<Reader<?>>[] buckets = field(engine, "triggerBuckets");
-            Map<?, Set<Reader<?>>> filterIndex = field(engine, "filterIndex");
+            Map<?, List<Reader<?>>> filterIndex = field(engine, "filterIndex");
             Collection<Object> timers = field(engine, "timers");
             long bucketRefs = 0;
             long live = 0;
@@ -53,7 +53,7 @@ final class EngineInternals {
                     }
                 }
             }
-            long indexRefs = filterIndex.values().stream().mapToLong(Set::size).sum();
+            long indexRefs = filterIndex.values().stream().mapToLong(List::size).sum();
             return new Counts(bucketRefs, live, timers.size(), liveTimers, indexRefs);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("the engine's internals changed; update EngineInternals", e);
