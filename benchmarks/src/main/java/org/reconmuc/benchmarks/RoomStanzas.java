@@ -4,12 +4,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Function;
+import java.util.zip.Deflater;
 import org.dom4j.DocumentException;
 import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.dom4j.QName;
 import org.reconmuc.codec.XmlNamespaces;
-import java.util.zip.Deflater;
 import org.reconmuc.codec.batch.Batch;
 import org.reconmuc.codec.batch.CompactItem;
 import org.reconmuc.codec.batch.DeflateStream;
@@ -128,24 +129,30 @@ public final class RoomStanzas {
      * XML concatenated by the codec's {@code Batch.plain}, spliced into the message (PrerenderedMessage).
      */
     public static String plainBatch(List<Entry> entries) {
-        return prerendered(Batch.plain(forwardedXml(entries)));
+        return batchMessage(Batch.plain(items(entries, Entry::forwardedXml)), nextBatchId());
     }
 
-    private static List<String> forwardedXml(List<Entry> entries) {
-        List<String> items = new ArrayList<>(entries.size());
+    /** What each entry caches for a batch form, in room order. */
+    private static <T> List<T> items(List<Entry> entries, Function<Entry, T> cached) {
+        List<T> items = new ArrayList<>(entries.size());
         for (Entry e : entries) {
-            items.add(e.forwardedXml());
+            items.add(cached.apply(e));
         }
         return items;
     }
 
+    /** A forwarded batch's id, as the room mints them ({@code RoomIds.messageId}). */
+    private static String nextBatchId() {
+        return STANZA_ID_PREFIX + "-b" + Long.toString(++batchIds, 36);
+    }
+
     /**
-     * A forwarded batch message as {@code PrerenderedMessage} writes it: the batch's text spliced
-     * into the stanza, with an id as the room mints them ({@code RoomIds.messageId}).
+     * A batch message as {@code FlushForm.batchMessage} and {@code PrerenderedMessage} write it: the
+     * batch's text spliced into the stanza; compact forms carry no id ({@code id} null).
      */
-    private static String prerendered(String batchXml) {
-        return "<message type=\"groupchat\" from=\"" + ROOM + "\" id=\"" + STANZA_ID_PREFIX + "-b" + Long.toString(++batchIds, 36)
-                + "\" to=\"" + RECIPIENT + "\">" + batchXml + "</message>";
+    private static String batchMessage(String batchXml, String id) {
+        return "<message type=\"groupchat\" from=\"" + ROOM + "\"" + (id == null ? "" : " id=\"" + id + "\"")
+                + " to=\"" + RECIPIENT + "\">" + batchXml + "</message>";
     }
 
     /**
@@ -163,7 +170,7 @@ public final class RoomStanzas {
 
     /** The compact batch stanza as {@code CompactFlush} sends it: the cached compact items, no message id. */
     public static String compactBatch(List<Entry> entries) {
-        return batchMessage(Batch.compact(compactItems(entries)));
+        return batchMessage(Batch.compact(items(entries, Entry::compactItem)), null);
     }
 
     /**
@@ -171,23 +178,11 @@ public final class RoomStanzas {
      * items compressed against the stream's previous batches, with a shared {@code deflater}.
      */
     public static String compactStreamBatch(List<Entry> entries, DeflateStream stream, Deflater deflater) {
-        return batchMessage(Batch.compactDeflateStream(compactItems(entries), stream, deflater));
-    }
-
-    private static List<CompactItem> compactItems(List<Entry> entries) {
-        List<CompactItem> items = new ArrayList<>(entries.size());
-        for (Entry e : entries) {
-            items.add(e.compactItem());
-        }
-        return items;
-    }
-
-    private static String batchMessage(String batchXml) {
-        return "<message type=\"groupchat\" from=\"" + ROOM + "\" to=\"" + RECIPIENT + "\">" + batchXml + "</message>";
+        return batchMessage(Batch.compactDeflateStream(items(entries, Entry::compactItem), stream, deflater), null);
     }
 
     /** The deflate batch stanza as the room sends it: the codec's {@code Batch.deflate} of the cached item XML, spliced. */
     public static String deflateBatch(List<Entry> entries, int level) {
-        return prerendered(Batch.deflate(forwardedXml(entries), level));
+        return batchMessage(Batch.deflate(items(entries, Entry::forwardedXml), level), nextBatchId());
     }
 }

@@ -78,9 +78,7 @@ class BenchmarksSanityTest {
 
     @Test
     void eachBatchBenchmarkRunsAndBatchesDecodeToTheirItems() throws Exception {
-        BatchBenchmark b = new BatchBenchmark();
-        b.batchSize = 10;
-        b.setUp();
+        BatchBenchmark b = batchesOfTen();
         BatchBenchmark.Messages m = new BatchBenchmark.Messages();
         b.oneByOne(m, BH);
         b.oneByOneDelayed(m, BH);
@@ -93,8 +91,8 @@ class BenchmarksSanityTest {
                 .element(Batch.ELEMENT).asXML())).hasSize(10);
         assertThat(m.messages).isEqualTo(80);
 
-        // The room's concatenated batch is the same stanza as the old DOM path, but for the random
-        // stanza id (and empty elements, which the DOM path may write as <x></x>).
+        // The room's concatenated batch is the same stanza as the old DOM path, but for the message
+        // id (and empty elements, which the DOM path may write as <x></x>).
         List<RoomStanzas.Entry> first = b.batches().get(0);
         String viaDom = RoomStanzas.plainBatchDom(first);
         String concatenated = RoomStanzas.plainBatch(first);
@@ -121,14 +119,10 @@ class BenchmarksSanityTest {
 
     @Test
     void compactAndStreamBatchesCarryTheSameMessagesInFewerBytes() throws Exception {
-        BatchBenchmark b = new BatchBenchmark();
-        b.batchSize = 10;
-        b.setUp();
+        BatchBenchmark b = batchesOfTen();
         BatchBenchmark.Messages m = new BatchBenchmark.Messages();
         // JMH gives each benchmark method a state of its own: the stream's first batch comes first.
-        BatchBenchmark streamState = new BatchBenchmark();
-        streamState.batchSize = 10;
-        streamState.setUp();
+        BatchBenchmark streamState = batchesOfTen();
         assertThat(streamState.decodeCompactDeflateStream(m).items()).hasSize(10);
         assertThat(b.decodeCompact(m).items()).hasSize(10);
         assertThat(b.compactBatch(m)).contains("form=\"compact\"");
@@ -159,6 +153,13 @@ class BenchmarksSanityTest {
             plainBytes += b.plainBatches().get(i).length();
         }
         assertThat(compactBytes).isLessThan(plainBytes);
+    }
+
+    private static BatchBenchmark batchesOfTen() throws Exception {
+        BatchBenchmark b = new BatchBenchmark();
+        b.batchSize = 10;
+        b.setUp();
+        return b;
     }
 
     private static String normalized(String stanza) {

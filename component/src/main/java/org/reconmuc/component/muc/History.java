@@ -6,11 +6,11 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.dom4j.Element;
+import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.codec.batch.CompactItem;
 import org.reconmuc.component.protocol.CompactItems;
 import org.reconmuc.component.protocol.ForwardedItems;
-import org.dom4j.Element;
-import org.reconmuc.codec.XmlNamespaces;
 import org.xmpp.packet.Message;
 
 /**

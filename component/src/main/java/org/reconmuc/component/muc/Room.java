@@ -334,11 +334,8 @@ final class Room {
         self.setTo(session.jid());
         self.setID(presence.getID());
         send(self);
-        if (occupant.shownToOthers()) {
-            for (Occupant other : occupantsByNick.values()) {
-                Presence p = unavailableOf(occupant, goodbye, other, Set.of());
-                sendToAllSessions(other, p);
-            }
+        for (Occupant other : shownTo(occupant)) {
+            sendToAllSessions(other, unavailableOf(occupant, goodbye, other, Set.of()));
         }
     }
 

@@ -53,6 +53,17 @@ class PresenceBroadcastTest {
                 + "<x xmlns='http://jabber.org/protocol/muc'/></presence>");
     }
 
+    private void julietEntersARoomThatShowsOnlyModerators() {
+        broadcastOnly("moderator");
+        enter(JULIET, "Juliet");
+        muc.clear();
+    }
+
+    private void romeoGivesJuliet(String role) {
+        muc.send("<iq from='" + ROMEO + "' to='" + ROOM + "' type='set' id='role-" + role + "'>"
+                + "<query xmlns='http://jabber.org/protocol/muc#admin'><item nick='Juliet' role='" + role + "'/></query></iq>");
+    }
+
     private static List<Packet> presencesFrom(List<Packet> received, String nick) {
         return received.stream().filter(p -> p instanceof Presence && (ROOM + "/" + nick).equals(p.getFrom().toString())).toList();
     }
@@ -105,12 +116,9 @@ class PresenceBroadcastTest {
 
     @Test
     void julietAppearsWhenMadeModeratorAndLeavesTheirViewWhenNoLongerOne() {
-        broadcastOnly("moderator");
-        enter(JULIET, "Juliet");
-        muc.clear();
+        julietEntersARoomThatShowsOnlyModerators();
 
-        muc.send("<iq from='" + ROMEO + "' to='" + ROOM + "' type='set' id='op'><query xmlns='http://jabber.org/protocol/muc#admin'>"
-                + "<item nick='Juliet' role='moderator'/></query></iq>");
+        romeoGivesJuliet("moderator");
         Presence appears = (Presence) presencesFrom(muc.receivedBy(ROMEO), "Juliet").get(0);
         assertThat(appears.getType()).isNull();
         assertThat(item(appears).attributeValue("role")).isEqualTo("moderator");
@@ -119,8 +127,7 @@ class PresenceBroadcastTest {
         enter(NURSE, "Nurse");
         assertThat(presencesFrom(muc.receivedBy(NURSE), "Juliet")).as("newcomers see the moderator Juliet").hasSize(1);
 
-        muc.send("<iq from='" + ROMEO + "' to='" + ROOM + "' type='set' id='deop'><query xmlns='http://jabber.org/protocol/muc#admin'>"
-                + "<item nick='Juliet' role='participant'/></query></iq>");
+        romeoGivesJuliet("participant");
         Presence gone = (Presence) presencesFrom(muc.receivedBy(NURSE), "Juliet").get(0);
         assertThat(gone.getType()).as("no longer shown: unavailable to the others").isEqualTo(Presence.Type.unavailable);
         Presence own = (Presence) presencesFrom(muc.receivedBy(JULIET), "Juliet").get(0);
@@ -137,9 +144,7 @@ class PresenceBroadcastTest {
 
     @Test
     void whenTheRoomShowsParticipantsAgainTheHiddenOnesAppear() {
-        broadcastOnly("moderator");
-        enter(JULIET, "Juliet");
-        muc.clear();
+        julietEntersARoomThatShowsOnlyModerators();
 
         broadcastOnly("moderator", "participant", "visitor");
         List<Packet> romeo = muc.receivedBy(ROMEO);
