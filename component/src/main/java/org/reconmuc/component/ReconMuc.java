@@ -12,9 +12,9 @@ import org.reconmuc.component.muc.RoomThreads;
 import org.reconmuc.component.store.Store;
 import org.reconmuc.component.store.StoreException;
 import org.reconmuc.component.transport.ExternalComponentConnection;
+import org.reconmuc.component.transport.OutgoingStanza;
 import org.reconmuc.component.transport.Termination;
 import org.xmpp.component.ComponentException;
-import org.xmpp.packet.Packet;
 
 /**
  * A running ReConMUC: the MUC service, the room executor, and the XEP-0114 connection to the
@@ -28,12 +28,13 @@ public final class ReconMuc implements AutoCloseable {
     /** Null unless metrics were asked for ({@link ServiceConfig#metricsPort()}). */
     private ServiceMetrics metrics;
 
-    private ReconMuc(ServiceConfig config, Consumer<Packet> observer, Store store) {
+    private ReconMuc(ServiceConfig config, Consumer<OutgoingStanza> observer, Store store) {
         this.store = store;
         this.roomThreads = RoomThreads.start("room");
-        Outbox outbox = observer == null ? null : packet -> {
-            observer.accept(packet);
-            sendThroughConnection(packet);
+        // The rooms' text goes to the socket as rendered, nothing is serialised again.
+        Outbox outbox = observer == null ? this::sendThroughConnection : stanza -> {
+            observer.accept(stanza);
+            sendThroughConnection(stanza);
         };
         this.service = new MucService(config, Clock.systemUTC(), roomThreads, outbox, null, store);
         this.connection = new ExternalComponentConnection(config, service);
@@ -51,7 +52,7 @@ public final class ReconMuc implements AutoCloseable {
      * Like {@link #start(ServiceConfig)}, with every stanza the service sends shown to
      * {@code observer} first, on the sending thread (tests check them against the schemas).
      */
-    public static ReconMuc start(ServiceConfig config, Consumer<Packet> observer)
+    public static ReconMuc start(ServiceConfig config, Consumer<OutgoingStanza> observer)
             throws ComponentException, StoreException {
         Store store = Store.open(config.storeLocation(), config.maxQueuedChars());
         ReconMuc muc = new ReconMuc(config, observer, store);
@@ -75,8 +76,8 @@ public final class ReconMuc implements AutoCloseable {
     }
 
     /** Both fields exist before the first stanza is sent. */
-    private void sendThroughConnection(Packet packet) {
-        connection.sendPacket(service, packet);
+    private void sendThroughConnection(OutgoingStanza stanza) {
+        connection.send(stanza);
     }
 
     public boolean awaitConnected(Duration timeout) throws InterruptedException {

@@ -10,7 +10,7 @@ final class CompactFlush implements FlushForm {
 
     @Override
     public void send(Room room, Occupant occupant, List<History.Entry> entries) {
-        room.sendToAllSessions(occupant, FlushForm.batchMessage(room, Batch.compact(items(room, entries)), null));
+        room.output().batch(occupant, Batch.compact(items(room, entries)), null);
         room.context().counters().batchSent(entries.size());
     }
 

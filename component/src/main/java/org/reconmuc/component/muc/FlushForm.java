@@ -4,7 +4,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import org.reconmuc.component.consistency.Aggregation;
-import org.xmpp.packet.Message;
 
 /**
  * How a flush or release reaches an occupant (reconmuc.md §5.9): one implementation per
@@ -24,16 +23,5 @@ interface FlushForm {
         forms.put(Aggregation.COMPACT, new CompactFlush());
         forms.put(Aggregation.COMPACT_DEFLATE, new StreamFlush(streams));
         return forms;
-    }
-
-    /** A batch message from the room; compact forms carry no id (§5.9 rule 1). */
-    static Message batchMessage(Room room, String batchXml, String id) {
-        Message m = new PrerenderedMessage(batchXml);
-        m.setType(Message.Type.groupchat);
-        m.setFrom(room.jid().jid());
-        if (id != null) {
-            m.setID(id);
-        }
-        return m;
     }
 }

@@ -24,7 +24,7 @@ final class ForwardedFlush implements FlushForm {
             items.add(e.forwardedXml(roomJid));
         }
         String batch = deflate ? Batch.deflate(items, DEFLATE_LEVEL) : Batch.plain(items);
-        room.sendToAllSessions(occupant, FlushForm.batchMessage(room, batch, room.ids().messageId()));
+        room.output().batch(occupant, batch, room.ids().messageId());
         room.context().counters().batchSent(items.size());
     }
 }

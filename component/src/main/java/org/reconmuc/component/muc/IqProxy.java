@@ -33,7 +33,7 @@ final class IqProxy {
         out.setID(id);
         out.setFrom(sender.jid().jid());
         out.setTo(responder.jid());
-        room.send(out);
+        room.output().send(out);
     }
 
     /** An answer from {@code session} to one of our forwarded queries; unknown ids are ignored. */
@@ -51,6 +51,6 @@ final class IqProxy {
         out.setID(p.originalId());
         out.setFrom(responder.jid().jid());
         out.setTo(p.requester().jid());
-        room.send(out);
+        room.output().send(out);
     }
 }

@@ -20,6 +20,7 @@ import org.reconmuc.component.store.Store;
 import org.reconmuc.component.store.StoreException;
 import org.reconmuc.component.store.StoredRoom;
 import org.reconmuc.component.transport.ConnectionListener;
+import org.reconmuc.component.transport.OutgoingStanza;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xmpp.component.Component;
@@ -113,15 +114,12 @@ public final class MucService implements Component, ConnectionListener {
     @Override
     public void initialize(JID jid, ComponentManager componentManager) throws ComponentException {
         if (outbox == null) {
-            outbox = packet -> {
-                if (LOG.isTraceEnabled()) {
-                    LOG.trace("out: {}", packet.toXML());
-                }
+            // In-process (Openfire's plugin) the server reads the DOM, not the text: it gets a packet.
+            outbox = stanza -> {
                 try {
-                    // In-process (Openfire's plugin) the server reads the DOM, not toXML().
-                    componentManager.sendPacket(this, PrerenderedMessage.standalone(packet));
+                    componentManager.sendPacket(this, stanza.toPacket());
                 } catch (ComponentException e) {
-                    LOG.debug("could not send a {}: {}", packet.getElement().getName(), e.getMessage());
+                    LOG.debug("could not send a {}: {}", stanza.name(), e.getMessage());
                 }
             };
         }
@@ -367,12 +365,16 @@ public final class MucService implements Component, ConnectionListener {
     }
 
     void send(Packet packet) {
+        send(OutgoingStanza.of(packet));
+    }
+
+    private void send(OutgoingStanza stanza) {
         if (LOG.isTraceEnabled()) {
-            LOG.trace("out: {}", packet.toXML());
+            LOG.trace("out: {}", stanza.xml());
         }
         Outbox out = outbox;
         if (out != null) {
-            out.send(packet);
+            out.send(stanza);
         }
     }
 

@@ -8,7 +8,7 @@ final class OneByOneFlush implements FlushForm {
     @Override
     public void send(Room room, Occupant occupant, List<History.Entry> entries) {
         for (History.Entry e : entries) {
-            room.sendToAllSessions(occupant, room.delayed(e));
+            room.output().toOccupant(occupant, room.delayed(e));
             room.context().counters().delayedSent();
         }
     }

@@ -1,12 +1,9 @@
 package org.reconmuc.component.muc;
 
-import org.xmpp.packet.Packet;
+import org.reconmuc.component.transport.OutgoingStanza;
 
-/**
- * Where the service's stanzas go. Implementations serialise the packet before returning, so a
- * caller may change and reuse the same packet for the next recipient.
- */
+/** Where the service's stanzas go, each rendered already: the text is what the server receives. */
 @FunctionalInterface
 public interface Outbox {
-    void send(Packet packet);
+    void send(OutgoingStanza stanza);
 }

@@ -1,12 +1,9 @@
 package org.reconmuc.component.muc;
 
 import org.dom4j.Attribute;
-import org.dom4j.DocumentException;
-import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.reconmuc.codec.XmlText;
 import org.xmpp.packet.Message;
-import org.xmpp.packet.Packet;
 
 /**
  * A message whose payload is XML text already: its element holds only the stanza's attributes,
@@ -33,21 +30,6 @@ final class PrerenderedMessage extends Message {
             XmlText.appendAttribute(xml, a.getValue()).append('"');
         }
         return xml.append('>').append(payload).append("</message>").toString();
-    }
-
-    /**
-     * The stanza as a plain message whose DOM holds everything, for a server in the same process
-     * (Openfire) that reads the DOM rather than {@link #toXML()}; other packets are returned as they are.
-     */
-    static Packet standalone(Packet packet) {
-        if (!(packet instanceof PrerenderedMessage prerendered)) {
-            return packet;
-        }
-        try {
-            return new Message(DocumentHelper.parseText(prerendered.toXML()).getRootElement(), true);
-        } catch (DocumentException e) {
-            throw new IllegalStateException("a pre-rendered message is not well-formed XML", e);
-        }
     }
 
     @Override

@@ -61,10 +61,12 @@ final class Room {
     private boolean destroyed;
     private volatile RoomListing listing;
     private final RoomPersistence persistence = new RoomPersistence(this);
+    private final RoomOutput output;
 
     Room(RoomJid jid, RoomContext context) {
         this.jid = jid;
         this.context = context;
+        this.output = new RoomOutput(this, context.outbox());
         int historySize = context.config().historySize();
         this.config = RoomConfig.instant(historySize, context.config().maxOccupantsPerRoom())
                 .withPersistent(context.config().roomDefaultPersistent());
@@ -99,7 +101,7 @@ final class Room {
             }
             RealJid session = new RealJid(packet.getFrom());
             if (!floodControl.admits(packet, session, now().toEpochMilli())) {
-                reply(packet, Condition.POLICY_VIOLATION, floodControl.refusal(packet));
+                output.error(packet, Condition.POLICY_VIOLATION, floodControl.refusal(packet));
                 return;
             }
             if (packet instanceof Presence presence) {
@@ -111,10 +113,9 @@ final class Room {
             }
         } catch (RuntimeException e) {
             LOG.warn("room {}: failed to handle a {} from {}", jid, packet.getElement().getName(), packet.getFrom(), e);
-            reply(packet, Condition.INTERNAL_SERVER_ERROR, "The room could not process this stanza");
+            output.error(packet, Condition.INTERNAL_SERVER_ERROR, "The room could not process this stanza");
         } finally {
             justCreated = false;
-            persistence.sync();
             if (!destroyed && occupantsByNick.isEmpty() && !config.persistent()) {
                 destroyed = true;
                 context.discard(this);
@@ -130,7 +131,7 @@ final class Room {
             ping.setFrom(jid.jid());
             ping.setTo(session.jid());
             ping.setChildElement("ping", Namespaces.PING);
-            send(ping);
+            output.send(ping);
         }
     }
 
@@ -154,7 +155,7 @@ final class Room {
         }
         JID to = presence.getTo();
         if (to.getResource() == null || to.getResource().isBlank()) {
-            reply(presence, Condition.JID_MALFORMED, "A nickname is required: send presence to room@service/nick");
+            output.error(presence, Condition.JID_MALFORMED, "A nickname is required: send presence to room@service/nick");
             return;
         }
         OccupantJid target = jid.occupant(to.getResource());
@@ -182,31 +183,31 @@ final class Room {
             return;
         }
         if (affiliation == Affiliation.OUTCAST) {
-            reply(presence, Condition.FORBIDDEN, "You are banned from this room");
+            output.error(presence, Condition.FORBIDDEN, "You are banned from this room");
             return;
         }
         if (sameNick != null && !sameNick.bareJid().equals(session.bare())) {
-            reply(presence, Condition.CONFLICT, "The nickname '" + target.nick() + "' is already in use in this room");
+            output.error(presence, Condition.CONFLICT, "The nickname '" + target.nick() + "' is already in use in this room");
             return;
         }
         if (registration.reservedForOther(target.nick(), session)) {
-            reply(presence, Condition.CONFLICT, "The nickname '" + target.nick() + "' is reserved in this room");
+            output.error(presence, Condition.CONFLICT, "The nickname '" + target.nick() + "' is reserved in this room");
             return;
         }
         if (config.membersOnly() && !affiliation.atLeast(Affiliation.MEMBER)) {
-            reply(presence, Condition.REGISTRATION_REQUIRED, "This room is members-only and you are not a member");
+            output.error(presence, Condition.REGISTRATION_REQUIRED, "This room is members-only and you are not a member");
             return;
         }
         if (config.passwordProtected() && !affiliation.atLeast(Affiliation.ADMIN)) {
             String given = mucJoin == null ? null : mucJoin.elementText("password");
             if (!config.password().equals(given)) {
-                reply(presence, Condition.NOT_AUTHORIZED, given == null
+                output.error(presence, Condition.NOT_AUTHORIZED, given == null
                         ? "This room requires a password" : "The password is not correct");
                 return;
             }
         }
         if (sameNick == null && occupantsByNick.size() >= config.maxUsers() && !affiliation.atLeast(Affiliation.ADMIN)) {
-            reply(presence, Condition.SERVICE_UNAVAILABLE, "wait", "The room is full ("
+            output.error(presence, Condition.SERVICE_UNAVAILABLE, "wait", "The room is full ("
                     + config.maxUsers() + " occupants)");
             return;
         }
@@ -214,13 +215,13 @@ final class Room {
         try {
             historyRequest = HistoryRequest.parse(mucJoin == null ? null : mucJoin.element("history"));
         } catch (IllegalArgumentException e) {
-            reply(presence, Condition.BAD_REQUEST, e.getMessage());
+            output.error(presence, Condition.BAD_REQUEST, e.getMessage());
             return;
         }
         Set<Integer> selfCodes = new LinkedHashSet<>();
         if (justCreated) {
             affiliations.put(session.bare(), Affiliation.OWNER);
-            persistence.changed();
+            persistence.recordChanged();
             selfCodes.add(MucPresences.ROOM_CREATED);
             lock.created(this, presence);
         }
@@ -243,7 +244,7 @@ final class Room {
             for (Occupant other : occupantsByNick.values()) {
                 if (other != occupant) {
                     for (RealJid s : other.sessions()) {
-                        send(presenceOf(occupant, other, s, Set.of()));
+                        output.send(presenceOf(occupant, other, s, Set.of()));
                     }
                 }
             }
@@ -270,7 +271,7 @@ final class Room {
             HistoryRequest historyRequest) {
         for (Occupant other : occupantsByNick.values()) {
             if (other != occupant && other.shownToOthers()) {
-                send(presenceOf(other, occupant, session, Set.of()));
+                output.send(presenceOf(other, occupant, session, Set.of()));
             }
         }
         Set<Integer> codes = new LinkedHashSet<>();
@@ -281,11 +282,11 @@ final class Room {
         codes.addAll(selfCodes);
         Presence self = presenceOf(occupant, occupant, session, codes);
         self.setID(request.getID());
-        send(self);
+        output.send(self);
         for (History.Entry entry : history.select(historyRequest, now(), config.historyLength())) {
             Message m = delayed(entry);
             m.setTo(session.jid());
-            send(m);
+            output.send(m);
         }
         Message subjectMessage;
         if (subject != null) {
@@ -301,7 +302,7 @@ final class Room {
             subjectMessage.getElement().addElement("subject");
         }
         subjectMessage.setTo(session.jid());
-        send(subjectMessage);
+        output.send(subjectMessage);
     }
 
     /** A logged message as sent later: with an XEP-0203 delay saying when the room received it. */
@@ -324,7 +325,7 @@ final class Room {
             // Other sessions stay: only this one learns it has left.
             Presence self = unavailableOf(occupant, goodbye, occupant, Set.of(MucPresences.SELF));
             self.setTo(session.jid());
-            send(self);
+            output.send(self);
             broadcastPresence(occupant, Set.of());
             return;
         }
@@ -333,9 +334,9 @@ final class Room {
         Presence self = unavailableOf(occupant, goodbye, occupant, Set.of(MucPresences.SELF));
         self.setTo(session.jid());
         self.setID(presence.getID());
-        send(self);
+        output.send(self);
         for (Occupant other : shownTo(occupant)) {
-            sendToAllSessions(other, unavailableOf(occupant, goodbye, other, Set.of()));
+            output.toOccupant(other, unavailableOf(occupant, goodbye, other, Set.of()));
         }
     }
 
@@ -345,12 +346,12 @@ final class Room {
      */
     private void changeNick(Occupant occupant, RealJid session, OccupantJid target, Presence presence) {
         if (registration.reservedForOther(target.nick(), session)) {
-            reply(presence, Condition.CONFLICT, "The nickname '" + target.nick() + "' is reserved in this room");
+            output.error(presence, Condition.CONFLICT, "The nickname '" + target.nick() + "' is reserved in this room");
             return;
         }
         Occupant holder = occupantsByNick.get(target.nick());
         if (holder != null) {
-            reply(presence, Condition.CONFLICT, "The nickname '" + target.nick() + "' is already in use in this room");
+            output.error(presence, Condition.CONFLICT, "The nickname '" + target.nick() + "' is already in use in this room");
             return;
         }
         Presence goodbye = new Presence(Presence.Type.unavailable);
@@ -362,7 +363,7 @@ final class Room {
             // §7.6 Examples 51/52: the occupant stays in the room, so the 303 keeps its current role.
             item.addAttribute("role", occupant.role().xmlValue());
             item.addAttribute("nick", target.nick());
-            sendToAllSessions(viewer, p);
+            output.toOccupant(viewer, p);
         }
         occupantsByNick.remove(occupant.nick());
         occupant.rename(target);
@@ -374,7 +375,7 @@ final class Room {
                 if (s.equals(session)) {
                     p.setID(presence.getID());
                 }
-                send(p);
+                output.send(p);
             }
         }
     }
@@ -395,7 +396,7 @@ final class Room {
         consistency.left(occupant);
         Presence goodbye = new Presence(Presence.Type.unavailable);
         for (Occupant other : shownTo(occupant)) {
-            sendToAllSessions(other, unavailableOf(occupant, goodbye, other, Set.of(MucPresences.REMOVED_BY_ERROR)));
+            output.toOccupant(other, unavailableOf(occupant, goodbye, other, Set.of(MucPresences.REMOVED_BY_ERROR)));
         }
     }
 
@@ -429,7 +430,7 @@ final class Room {
             if (reason != null && !reason.isEmpty()) {
                 item.addElement("reason").setText(reason);
             }
-            sendToAllSessions(viewer, p);
+            output.toOccupant(viewer, p);
         }
     }
 
@@ -487,7 +488,7 @@ final class Room {
             for (RealJid s : viewer.sessions()) {
                 Presence p = currentPresenceOf(occupant, viewer, s, codes);
                 if (p != null) {
-                    send(p);
+                    output.send(p);
                 }
             }
         }
@@ -528,30 +529,9 @@ final class Room {
 
     // ---- shared helpers for the feature classes ----------------------------------------------------
 
-    void sendToAllSessions(Occupant occupant, Packet packet) {
-        for (RealJid s : occupant.sessions()) {
-            packet.setTo(s.jid());
-            send(packet);
-        }
-    }
-
-    void send(Packet packet) {
-        persistence.sync();   // what the room keeps is written before anything that announces it
-        context.outbox().send(packet);
-    }
-
-    void reply(Packet request, Condition condition, String text) {
-        Packet error = StanzaErrors.reply(request, condition, text);
-        if (error != null) {
-            send(error);
-        }
-    }
-
-    void reply(Packet request, Condition condition, String type, String text) {
-        Packet error = StanzaErrors.reply(request, condition, type, text);
-        if (error != null) {
-            send(error);
-        }
+    /** Where everything the room sends goes. */
+    RoomOutput output() {
+        return output;
     }
 
     Instant now() {
@@ -568,7 +548,7 @@ final class Room {
 
     void setConfig(RoomConfig newConfig) {
         this.config = newConfig;
-        persistence.changed();
+        persistence.recordChanged();
     }
 
     History history() {
@@ -611,7 +591,7 @@ final class Room {
         stored.setTo((String) null);
         this.subject = stored;
         this.subjectSetAt = now();
-        persistence.changed();
+        persistence.recordChanged();
     }
 
     Instant subjectSetAt() {
@@ -678,12 +658,12 @@ final class Room {
     }
 
     void setAffiliation(RealJid user, Affiliation affiliation) {
-        persistence.changed();
         if (affiliation == Affiliation.NONE) {
             affiliations.remove(user.bare());
         } else {
             affiliations.put(user.bare(), affiliation);
         }
+        persistence.recordChanged();
     }
 
     Role defaultRole(Affiliation affiliation) {
@@ -704,7 +684,7 @@ final class Room {
         for (Occupant o : new ArrayList<>(occupantsByNick.values())) {
             Presence p = unavailableOf(o, new Presence(Presence.Type.unavailable), o, Set.of(MucPresences.SELF));
             p.getChildElement("x", Namespaces.MUC_USER).add(destroyNotice.createCopy());
-            sendToAllSessions(o, p);
+            output.toOccupant(o, p);
             consistency.left(o);
         }
         occupantsByNick.clear();

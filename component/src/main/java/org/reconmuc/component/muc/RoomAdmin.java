@@ -44,7 +44,7 @@ final class RoomAdmin {
         Element query = iq.getChildElement();
         List<Element> items = query.elements("item");
         if (items.isEmpty()) {
-            room.reply(iq, Condition.BAD_REQUEST, "A muc#admin query needs at least one <item/>");
+            room.output().error(iq, Condition.BAD_REQUEST, "A muc#admin query needs at least one <item/>");
             return;
         }
         try {
@@ -58,10 +58,10 @@ final class RoomAdmin {
                 for (Change change : changes) {
                     apply(room, actor, change);
                 }
-                room.send(IQ.createResultIQ(iq));
+                room.output().send(IQ.createResultIQ(iq));
             }
         } catch (Refused r) {
-            room.reply(iq, r.condition, r.getMessage());
+            room.output().error(iq, r.condition, r.getMessage());
         }
     }
 
@@ -217,7 +217,7 @@ final class RoomAdmin {
                 if (reason != null && !reason.isEmpty()) {
                     item.addElement("reason").setText(reason);
                 }
-                room.send(p);
+                room.output().send(p);
             }
         }
         room.presenceShown(target);
@@ -259,6 +259,6 @@ final class RoomAdmin {
         } else {
             throw new Refused(Condition.BAD_REQUEST, "A list request needs an 'affiliation' or a 'role'");
         }
-        room.send(result);
+        room.output().send(result);
     }
 }

@@ -14,6 +14,8 @@ import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.protocol.ForwardedItems;
 import org.reconmuc.component.store.ArchiveQuery;
 import org.reconmuc.component.store.ArchivedMessage;
+import org.reconmuc.component.store.RoomJournal;
+import org.reconmuc.component.transport.OutgoingStanza;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xmpp.packet.IQ;
@@ -59,11 +61,11 @@ final class RoomArchive {
     static void handle(Room room, IQ iq, RealJid session, Occupant requester) {
         String refusal = accessRefusal(room, session, requester);
         if (refusal != null) {
-            room.reply(iq, Condition.FORBIDDEN, refusal);
+            room.output().error(iq, Condition.FORBIDDEN, refusal);
             return;
         }
         if (iq.getType() == IQ.Type.get) {
-            room.send(formFields(iq));
+            room.output().send(formFields(iq));
             return;
         }
         boolean realJids = room.config().nonAnonymous()
@@ -73,21 +75,22 @@ final class RoomArchive {
         try {
             query = parse(room, iq.getChildElement(), realJids);
         } catch (Refused r) {
-            room.reply(iq, r.condition, r.getMessage());
+            room.output().error(iq, r.condition, r.getMessage());
             return;
         }
         Answer answer = new Answer(room.jid().jid(), iq, realJids);
         if (room.persistence().archivedInStore()) {
             // The store answers on its own thread; what it sends needs nothing of the room's state.
+            RoomJournal journal = room.context().journal();
             room.context().store().query(room.jid().toString(), query,
-                    page -> answer.send(page, room.context().journal()::sendNow),
-                    failure -> answer.fail(failure, room.context().journal()::sendNow));
+                    page -> answer.send(page, p -> journal.sendNow(OutgoingStanza.of(p))),
+                    failure -> answer.fail(failure, p -> journal.sendNow(OutgoingStanza.of(p))));
             return;
         }
         try {
-            answer.send(query.over(inMemory(room)), room::send);
+            answer.send(query.over(inMemory(room)), room.output()::send);
         } catch (ArchiveQuery.UnknownIdException e) {
-            answer.fail(e, room::send);
+            answer.fail(e, room.output()::send);
         }
     }
 

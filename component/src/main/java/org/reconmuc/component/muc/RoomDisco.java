@@ -16,7 +16,7 @@ final class RoomDisco {
 
     static void info(Room room, IQ iq, Occupant requester) {
         if (iq.getChildElement().attributeValue("node") != null) {
-            room.reply(iq, Condition.ITEM_NOT_FOUND, "This room has no disco node '"
+            room.output().error(iq, Condition.ITEM_NOT_FOUND, "This room has no disco node '"
                     + iq.getChildElement().attributeValue("node") + "'");
             return;
         }
@@ -66,7 +66,7 @@ final class RoomDisco {
         field(limits, "max-time", "text-single", Integer.toString(room.context().config().maxTimeSeconds()));
         field(limits, "max-volume", "text-single", Integer.toString(room.consistency().historyCapacity()));
         field(limits, "history-size", "text-single", Integer.toString(room.consistency().historyCapacity()));
-        room.send(result);
+        room.output().send(result);
     }
 
     /**
@@ -83,7 +83,7 @@ final class RoomDisco {
                 item.addAttribute("name", o.nick());
             }
         }
-        room.send(result);
+        room.output().send(result);
     }
 
     private static void feature(Element query, String var) {

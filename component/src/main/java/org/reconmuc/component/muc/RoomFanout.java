@@ -11,6 +11,7 @@ import org.reconmuc.component.consistency.Delivery;
 import org.reconmuc.component.consistency.Reader;
 import org.reconmuc.component.consistency.Urgency;
 import org.reconmuc.component.protocol.MessageMarks;
+import org.reconmuc.component.transport.RenderedStanza;
 import org.xmpp.packet.Message;
 
 /**
@@ -35,8 +36,9 @@ final class RoomFanout {
      * (its {@code to} is set per session), {@code original} the sender's, for its marks.
      */
     void post(History.Entry logged, Message broadcast, Message original) {
+        RenderedStanza rendered = RenderedStanza.of(broadcast);
         for (Occupant o : state.standardOccupants()) {
-            room.sendToAllSessions(o, broadcast);
+            room.output().toOccupant(o, rendered);
         }
         String roomJid = room.jid().toString();
         long parentSeq = room.history().seqOf(MessageMarks.replyTo(original.getElement()));
@@ -54,7 +56,7 @@ final class RoomFanout {
         List<Delivery<Occupant>> deliveries = new ArrayList<>();
         state.engine().onMessage(logged.seq(), logged.at().toEpochMilli(), parentSeq, urgency.keys(), urgency.direct(),
                 deliveries);
-        deliverLive(deliveries, logged.seq(), broadcast);
+        deliverLive(deliveries, logged.seq(), rendered);
     }
 
     private static Reader<Occupant> readerOf(Occupant o) {
@@ -67,9 +69,7 @@ final class RoomFanout {
 
     /** A body-less groupchat message (chat state, marker) is never retained (reconmuc.md §5.6 rule 10). */
     void postUnretained(Message broadcast) {
-        for (Occupant o : room.occupants()) {
-            room.sendToAllSessions(o, broadcast);
-        }
+        room.output().toOccupants(room.occupants(), broadcast);
     }
 
     /** Time bounds: flush whoever is due, then sleep until the next deadline. */
@@ -85,7 +85,7 @@ final class RoomFanout {
      * retained ancestors as one release, then the message itself as broadcast; flushes the
      * message triggered go out in the occupant's form.
      */
-    private void deliverLive(List<Delivery<Occupant>> deliveries, long seq, Message broadcast) {
+    private void deliverLive(List<Delivery<Occupant>> deliveries, long seq, RenderedStanza broadcast) {
         for (Delivery<Occupant> d : deliveries) {
             Occupant o = d.owner();
             long[] seqs = d.seqs();
@@ -93,7 +93,7 @@ final class RoomFanout {
                 if (seqs.length > 1) {
                     flush(o, Arrays.copyOf(seqs, seqs.length - 1));
                 }
-                room.sendToAllSessions(o, broadcast);
+                room.output().toOccupant(o, broadcast);
             } else {
                 flush(o, seqs);
             }

@@ -28,7 +28,7 @@ final class RoomIqs {
         }
         Element query = iq.getChildElement();
         if (query == null) {
-            room.reply(iq, Condition.BAD_REQUEST, "An IQ of type " + iq.getType() + " needs exactly one child element");
+            room.output().error(iq, Condition.BAD_REQUEST, "An IQ of type " + iq.getType() + " needs exactly one child element");
             return;
         }
         if (target != null) {
@@ -51,14 +51,14 @@ final class RoomIqs {
         } else if (Namespaces.MUC_OWNER.equals(ns)) {
             RoomOwner.handle(room, iq, session, sender);
         } else if (Namespaces.PING.equals(ns) && get) {
-            room.send(IQ.createResultIQ(iq));
+            room.output().send(IQ.createResultIQ(iq));
         } else if (RoomArchive.NAMESPACE.equals(ns) && "query".equals(query.getName())) {
             RoomArchive.handle(room, iq, session, sender);
         } else if (XmlNamespaces.isRequirementsNamespace(ns)
                 && RequirementsRequest.ELEMENT.equals(query.getName())) {
             room.consistency().requirements().handle(iq, sender);
         } else {
-            room.reply(iq, Condition.SERVICE_UNAVAILABLE, "The room does not support <" + query.getName()
+            room.output().error(iq, Condition.SERVICE_UNAVAILABLE, "The room does not support <" + query.getName()
                     + " xmlns='" + ns + "'/> in an IQ of type " + iq.getType());
         }
     }
@@ -67,21 +67,21 @@ final class RoomIqs {
         if (sender == null) {
             if (Namespaces.PING.equals(query.getNamespaceURI())) {
                 // XEP-0410: a self-ping from a client that is not joined.
-                room.reply(iq, Condition.NOT_ACCEPTABLE, "You are not an occupant of this room");
+                room.output().error(iq, Condition.NOT_ACCEPTABLE, "You are not an occupant of this room");
             } else {
                 // XEP-0045 §6.6 (disco) and §7.7 (other IQs to an occupant): only occupants may ask.
-                room.reply(iq, Condition.BAD_REQUEST, "Only occupants of this room may send requests to its occupants");
+                room.output().error(iq, Condition.BAD_REQUEST, "Only occupants of this room may send requests to its occupants");
             }
             return;
         }
         // XEP-0410 MUC self-ping: the room answers for a joined client itself.
         if (Namespaces.PING.equals(query.getNamespaceURI()) && sender.nick().equals(target.nick())) {
-            room.send(IQ.createResultIQ(iq));
+            room.output().send(IQ.createResultIQ(iq));
             return;
         }
         Occupant recipient = room.occupantByNick(target.nick());
         if (recipient == null) {
-            room.reply(iq, Condition.ITEM_NOT_FOUND, "There is no occupant with the nickname '" + target.nick() + "'");
+            room.output().error(iq, Condition.ITEM_NOT_FOUND, "There is no occupant with the nickname '" + target.nick() + "'");
             return;
         }
         room.iqProxy().forward(room, iq, sender, recipient);

@@ -41,7 +41,7 @@ final class RoomLock {
         if (!locked || room.affiliationOf(session) == Affiliation.OWNER) {
             return false;
         }
-        room.reply(join, Condition.ITEM_NOT_FOUND, "The room " + room.jid()
+        room.output().error(join, Condition.ITEM_NOT_FOUND, "The room " + room.jid()
                 + " is locked until its owner has configured it (XEP-0045 §10.1.1)");
         return true;
     }

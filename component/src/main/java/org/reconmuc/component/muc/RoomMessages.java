@@ -40,28 +40,28 @@ final class RoomMessages {
         } else if (message.getChildElement("x", Namespaces.MUC_USER) != null) {
             invitationOrDecline(room, message, sender, session);
         } else {
-            room.reply(message, Condition.BAD_REQUEST,
+            room.output().error(message, Condition.BAD_REQUEST,
                     "Send messages of type 'groupchat' to the room, or private messages to room@service/nick");
         }
     }
 
     private static void groupchat(Room room, Message message, Occupant sender) {
         if (sender == null) {
-            room.reply(message, Condition.NOT_ACCEPTABLE, "You are not an occupant of this room");
+            room.output().error(message, Condition.NOT_ACCEPTABLE, "You are not an occupant of this room");
             return;
         }
         if (!sender.rateLimiter().tryAcquire(room.now().toEpochMilli())) {
-            room.reply(message, Condition.POLICY_VIOLATION, "You are sending messages too fast (limit: "
+            room.output().error(message, Condition.POLICY_VIOLATION, "You are sending messages too fast (limit: "
                     + room.context().config().messagesPerSecond() + " per second); this one was not delivered");
             return;
         }
         if (sender.role() == Role.VISITOR) {
-            room.reply(message, Condition.FORBIDDEN, "You have no voice in this moderated room");
+            room.output().error(message, Condition.FORBIDDEN, "You have no voice in this moderated room");
             return;
         }
         boolean subjectChange = message.getElement().element("subject") != null && message.getBody() == null;
         if (subjectChange && !(sender.role() == Role.MODERATOR || room.config().changeSubject())) {
-            room.reply(message, Condition.FORBIDDEN, "Only moderators may change the subject of this room");
+            room.output().error(message, Condition.FORBIDDEN, "Only moderators may change the subject of this room");
             return;
         }
         Message out = message.createCopy();
@@ -71,9 +71,7 @@ final class RoomMessages {
         if (subjectChange) {
             // Subject changes are never retained: everyone gets them at once.
             room.setSubject(out);
-            for (Occupant occupant : room.occupants()) {
-                room.sendToAllSessions(occupant, out);
-            }
+            room.output().toOccupants(room.occupants(), out);
             return;
         }
         if (message.getBody() == null && message.getElement().element("subject") == null) {
@@ -108,16 +106,16 @@ final class RoomMessages {
 
     private static void privateMessage(Room room, Message message, Occupant sender, OccupantJid target) {
         if (message.getType() == Message.Type.groupchat) {
-            room.reply(message, Condition.BAD_REQUEST, "Messages of type 'groupchat' must be sent to the room itself");
+            room.output().error(message, Condition.BAD_REQUEST, "Messages of type 'groupchat' must be sent to the room itself");
             return;
         }
         if (sender == null) {
-            room.reply(message, Condition.NOT_ACCEPTABLE, "You are not an occupant of this room");
+            room.output().error(message, Condition.NOT_ACCEPTABLE, "You are not an occupant of this room");
             return;
         }
         Occupant recipient = room.occupantByNick(target.nick());
         if (recipient == null) {
-            room.reply(message, Condition.ITEM_NOT_FOUND, "There is no occupant with the nickname '" + target.nick() + "'");
+            room.output().error(message, Condition.ITEM_NOT_FOUND, "There is no occupant with the nickname '" + target.nick() + "'");
             return;
         }
         boolean allowed = switch (room.config().allowPrivateMessages()) {
@@ -127,11 +125,11 @@ final class RoomMessages {
             case NONE -> false;
         };
         if (!allowed) {
-            room.reply(message, Condition.FORBIDDEN, "Private messages are not allowed in this room");
+            room.output().error(message, Condition.FORBIDDEN, "Private messages are not allowed in this room");
             return;
         }
         if (!sender.rateLimiter().tryAcquire(room.now().toEpochMilli())) {
-            room.reply(message, Condition.POLICY_VIOLATION, "You are sending messages too fast; this one was not delivered");
+            room.output().error(message, Condition.POLICY_VIOLATION, "You are sending messages too fast; this one was not delivered");
             return;
         }
         Message out = message.createCopy();
@@ -140,7 +138,7 @@ final class RoomMessages {
         room.stampOccupantId(out, sender);
         // XEP-0045 §7.5: marks the message as a MUC private message for the recipient's client.
         out.getElement().addElement("x", Namespaces.MUC_USER);
-        room.sendToAllSessions(recipient, out);
+        room.output().toOccupant(recipient, out);
     }
 
     private static void invitationOrDecline(Room room, Message message, Occupant sender, RealJid session) {
@@ -151,18 +149,18 @@ final class RoomMessages {
             return;
         }
         if (x.elements("invite").isEmpty()) {
-            room.reply(message, Condition.BAD_REQUEST, "Expected an <invite/> or a <decline/>");
+            room.output().error(message, Condition.BAD_REQUEST, "Expected an <invite/> or a <decline/>");
             return;
         }
         if (sender == null) {
-            room.reply(message, Condition.NOT_ACCEPTABLE, "Only occupants may invite people into this room");
+            room.output().error(message, Condition.NOT_ACCEPTABLE, "Only occupants may invite people into this room");
             return;
         }
         Affiliation inviterAffiliation = room.affiliationOf(sender.bareJid());
         boolean mayInvite = !room.config().membersOnly() || room.config().allowInvites()
                 || inviterAffiliation.atLeast(Affiliation.ADMIN) || sender.role() == Role.MODERATOR;
         if (!mayInvite) {
-            room.reply(message, Condition.FORBIDDEN, "Only moderators may invite people into this members-only room");
+            room.output().error(message, Condition.FORBIDDEN, "Only moderators may invite people into this members-only room");
             return;
         }
         for (Element invite : x.elements("invite")) {
@@ -170,7 +168,7 @@ final class RoomMessages {
             try {
                 invitee = new JID(invite.attributeValue("to"));
             } catch (RuntimeException e) {
-                room.reply(message, Condition.JID_MALFORMED, "The invitee's address is not a valid JID");
+                room.output().error(message, Condition.JID_MALFORMED, "The invitee's address is not a valid JID");
                 return;
             }
             if (room.config().membersOnly() && room.affiliationOf(new RealJid(invitee)) == Affiliation.NONE) {
@@ -192,7 +190,7 @@ final class RoomMessages {
             }
             out.setBody(sender.nick() + " invites you to the room " + room.jid()
                     + (reason == null || reason.isEmpty() ? "" : ": " + reason));
-            room.send(out);
+            room.output().send(out);
         }
     }
 
@@ -201,7 +199,7 @@ final class RoomMessages {
         try {
             inviter = new JID(decline.attributeValue("to"));
         } catch (RuntimeException e) {
-            room.reply(message, Condition.JID_MALFORMED, "The decline's 'to' is not a valid JID");
+            room.output().error(message, Condition.JID_MALFORMED, "The decline's 'to' is not a valid JID");
             return;
         }
         Message out = new Message();
@@ -213,6 +211,6 @@ final class RoomMessages {
         if (reason != null) {
             od.addElement("reason").setText(reason);
         }
-        room.send(out);
+        room.output().send(out);
     }
 }

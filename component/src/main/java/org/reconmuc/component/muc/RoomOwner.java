@@ -22,7 +22,7 @@ final class RoomOwner {
 
     static void handle(Room room, IQ iq, RealJid session, Occupant actor) {
         if (room.affiliationOf(session) != Affiliation.OWNER) {
-            room.reply(iq, Condition.FORBIDDEN, "Only owners may configure or destroy this room");
+            room.output().error(iq, Condition.FORBIDDEN, "Only owners may configure or destroy this room");
             return;
         }
         int maxHistory = room.context().config().historySize();
@@ -34,29 +34,29 @@ final class RoomOwner {
             Element form = RoomConfigForm.render(room.config(), maxHistory, maxUsers);
             RoomOwnerLists.render(form, room);
             q.add(form);
-            room.send(result);
+            room.output().send(result);
             return;
         }
         Element destroy = query.element("destroy");
         if (destroy != null) {
             // §10.9: the occupants are told, then the owner; a persistent room is deleted from the store first.
             room.destroy(destroyNotice(destroy));
-            room.send(IQ.createResultIQ(iq));
+            room.output().send(IQ.createResultIQ(iq));
             return;
         }
         Element form = query.element(QName.get("x", Namespaces.DATA_FORMS));
         if (form == null) {
-            room.reply(iq, Condition.BAD_REQUEST, "Expected a data form (jabber:x:data) or <destroy/>");
+            room.output().error(iq, Condition.BAD_REQUEST, "Expected a data form (jabber:x:data) or <destroy/>");
             return;
         }
         String type = form.attributeValue("type");
         if ("cancel".equals(type)) {
-            room.send(IQ.createResultIQ(iq));
+            room.output().send(IQ.createResultIQ(iq));
             room.lock().cancelled(room);
             return;
         }
         if (!"submit".equals(type)) {
-            room.reply(iq, Condition.BAD_REQUEST, "The configuration form must be of type 'submit' or 'cancel'");
+            room.output().error(iq, Condition.BAD_REQUEST, "The configuration form must be of type 'submit' or 'cancel'");
             return;
         }
         RoomConfig before = room.config();
@@ -66,12 +66,12 @@ final class RoomOwner {
             after = RoomConfigForm.apply(before, form, maxHistory, maxUsers);
             listChanges = RoomOwnerLists.changes(room, form);
         } catch (IllegalArgumentException e) {
-            room.reply(iq, Condition.NOT_ACCEPTABLE, e.getMessage());
+            room.output().error(iq, Condition.NOT_ACCEPTABLE, e.getMessage());
             return;
         }
         room.setConfig(after);
         room.lock().configured();
-        room.send(IQ.createResultIQ(iq));
+        room.output().send(IQ.createResultIQ(iq));
         RoomAdmin.applyAffiliations(room, actor, listChanges);
         if (!after.equals(before)) {
             // §10.2.1: 104 announces a change; accepting the instant room (§10.1.2) changes nothing.
@@ -120,9 +120,7 @@ final class RoomOwner {
         for (int code : codes) {
             x.addElement("status").addAttribute("code", Integer.toString(code));
         }
-        for (Occupant o : room.occupants()) {
-            room.sendToAllSessions(o, notice);
-        }
+        room.output().toOccupants(room.occupants(), notice);
     }
 
     private static Element destroyNotice(Element request) {

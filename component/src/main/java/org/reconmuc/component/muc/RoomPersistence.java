@@ -10,6 +10,7 @@ import org.reconmuc.component.store.ArchivedMessage;
 import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.RoomRecord;
 import org.reconmuc.component.store.StoredRoom;
+import org.reconmuc.component.transport.OutgoingStanza;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xmpp.packet.JID;
@@ -18,7 +19,7 @@ import org.xmpp.packet.Message;
 /**
  * A persistent room in the store (XEP-0045 {@code muc#roomconfig_persistentroom}): its record
  * (configuration, affiliations, registrations, subject, occupant-id key) is written whenever it
- * changed, before the room sends anything that announces the change; its groupchat messages join
+ * changes, before the room sends anything that announces the change; its groupchat messages join
  * the archive as they are logged. A room that becomes persistent writes its history so far; one
  * that stops being persistent, or is destroyed, is deleted. Temporary rooms write nothing.
  */
@@ -28,8 +29,6 @@ final class RoomPersistence {
     private final Room room;
     /** The store holds this room (it was persistent when last written). */
     private boolean stored;
-    /** Something the record holds changed since it was last written. */
-    private boolean dirty;
 
     RoomPersistence(Room room) {
         this.room = room;
@@ -44,17 +43,13 @@ final class RoomPersistence {
         return stored;
     }
 
-    /** Configuration, affiliations, registrations or subject changed. */
-    void changed() {
-        dirty = true;
-    }
-
-    /** Brings the store up to date with the room; cheap when nothing changed. */
-    void sync() {
-        if (!dirty) {
-            return;
-        }
-        dirty = false;
+    /**
+     * Configuration, affiliations, registrations or subject changed: the record is written now,
+     * so that whatever announces the change afterwards leaves only once it is committed (the
+     * journal holds it). A room that becomes persistent writes its history so far; one that stops
+     * being persistent is deleted.
+     */
+    void recordChanged() {
         if (!journal().durable()) {
             return;
         }
@@ -79,7 +74,6 @@ final class RoomPersistence {
 
     /** The room is being destroyed: it leaves the store before anyone is told. */
     void destroying() {
-        dirty = false;
         if (stored) {
             journal().delete();
             stored = false;
@@ -109,7 +103,7 @@ final class RoomPersistence {
         org.xmpp.packet.Packet error = StanzaErrors.reply(message, StanzaErrors.Condition.RESOURCE_CONSTRAINT,
                 "The room's archive is unavailable: your message was not delivered. Try again later.");
         if (error != null) {
-            journal().sendNow(error);
+            journal().sendNow(OutgoingStanza.of(error));
         }
     }
 
@@ -176,6 +170,5 @@ final class RoomPersistence {
         history.restoreHead(stored.lastSeq());
         room.consistency().restoredUpTo(history.head());
         this.stored = true;
-        this.dirty = false;
     }
 }

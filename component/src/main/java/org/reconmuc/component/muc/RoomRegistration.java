@@ -57,7 +57,7 @@ final class RoomRegistration {
         RealJid user = session.bare();
         Element query = iq.getChildElement();
         if (room.affiliationOf(user) == Affiliation.OUTCAST) {
-            room.reply(iq, Condition.FORBIDDEN, "You are banned from this room");
+            room.output().error(iq, Condition.FORBIDDEN, "You are banned from this room");
             return;
         }
         if (iq.getType() == IQ.Type.get) {
@@ -77,36 +77,38 @@ final class RoomRegistration {
             if (nick != null) {
                 f.addElement("value").setText(nick);
             }
-            room.send(result);
+            room.output().send(result);
             return;
         }
         if (query.element("remove") != null) {
-            room.persistence().changed();
-            if (nickByUser.remove(user) != null && room.affiliationOf(user) == Affiliation.MEMBER) {
-                RoomAdmin.applyAffiliations(room, null, Map.of(user, Affiliation.NONE));
+            if (nickByUser.remove(user) != null) {
+                room.persistence().recordChanged();
+                if (room.affiliationOf(user) == Affiliation.MEMBER) {
+                    RoomAdmin.applyAffiliations(room, null, Map.of(user, Affiliation.NONE));
+                }
             }
-            room.send(IQ.createResultIQ(iq));
+            room.output().send(IQ.createResultIQ(iq));
             return;
         }
         Element form = query.element(QName.get("x", Namespaces.DATA_FORMS));
         String nick = form == null ? null : value(form, ROOMNICK);
         if (nick == null || nick.isBlank()) {
-            room.reply(iq, Condition.BAD_REQUEST, "Registering needs the form with " + ROOMNICK);
+            room.output().error(iq, Condition.BAD_REQUEST, "Registering needs the form with " + ROOMNICK);
             return;
         }
         nick = nick.trim();
         if (room.config().membersOnly() && !room.affiliationOf(user).atLeast(Affiliation.MEMBER)) {
-            room.reply(iq, Condition.NOT_ALLOWED, "This room is members-only: ask an admin for membership");
+            room.output().error(iq, Condition.NOT_ALLOWED, "This room is members-only: ask an admin for membership");
             return;
         }
         Occupant inRoom = room.occupantByNick(nick);
         if (reservedForOther(nick, user) || (inRoom != null && !inRoom.bareJid().equals(user))) {
-            room.reply(iq, Condition.CONFLICT, "The nickname '" + nick + "' is taken in this room");
+            room.output().error(iq, Condition.CONFLICT, "The nickname '" + nick + "' is taken in this room");
             return;
         }
         nickByUser.put(user, nick);
-        room.persistence().changed();
-        room.send(IQ.createResultIQ(iq));
+        room.persistence().recordChanged();
+        room.output().send(IQ.createResultIQ(iq));
         if (room.affiliationOf(user) == Affiliation.NONE) {
             RoomAdmin.applyAffiliations(room, null, Map.of(user, Affiliation.MEMBER));
         }
@@ -124,7 +126,7 @@ final class RoomRegistration {
             identity.addAttribute("name", nick);
             identity.addAttribute("type", "text");
         }
-        room.send(result);
+        room.output().send(result);
     }
 
     private static String value(Element form, String var) {

@@ -48,19 +48,19 @@ final class RoomRequirements {
 
     void handle(IQ iq, Occupant sender) {
         if (sender == null) {
-            room.reply(iq, Condition.NOT_ACCEPTABLE, "cancel", "Only occupants of this room may state consistency requirements");
+            room.output().error(iq, Condition.NOT_ACCEPTABLE, "cancel", "Only occupants of this room may state consistency requirements");
             return;
         }
         RequirementsRequest request;
         try {
             request = RequirementsRequest.parse(iq.getChildElement());
         } catch (ProtocolException e) {
-            room.reply(iq, Condition.BAD_REQUEST, e.getMessage());
+            room.output().error(iq, Condition.BAD_REQUEST, e.getMessage());
             return;
         }
         if (iq.getType() == IQ.Type.get) {
             if (!request.isEmpty()) {
-                room.reply(iq, Condition.BAD_REQUEST, "A get carries an empty <consistency-requirements/>");
+                room.output().error(iq, Condition.BAD_REQUEST, "A get carries an empty <consistency-requirements/>");
                 return;
             }
             answer(iq, request, sender);
@@ -74,7 +74,7 @@ final class RoomRequirements {
             try {
                 next = merge(sender.reader() == null ? null : sender.reader().requirements(), request);
             } catch (ProtocolException e) {
-                room.reply(iq, e.kind() == ProtocolException.Kind.POLICY_VIOLATION ? Condition.POLICY_VIOLATION
+                room.output().error(iq, e.kind() == ProtocolException.Kind.POLICY_VIOLATION ? Condition.POLICY_VIOLATION
                         : Condition.BAD_REQUEST, "modify", e.getMessage());
                 return;
             }
@@ -92,7 +92,7 @@ final class RoomRequirements {
         IQ result = IQ.createResultIQ(iq);
         result.setChildElement(RequirementsRequest.render(request.namespace(),
                 sender.reader() == null ? null : sender.reader().requirements()));
-        room.send(result);
+        room.output().send(result);
     }
 
     /** The requirements after a partial update, checked against the service's limits. */

@@ -3,7 +3,6 @@ package org.reconmuc.component.muc;
 import java.util.List;
 import org.reconmuc.codec.batch.CompactItem;
 import org.reconmuc.component.jid.RealJid;
-import org.xmpp.packet.Message;
 
 /**
  * Aggregation {@code compact-deflate} (reconmuc.md §5.9 rule 8): the compact items in each
@@ -20,9 +19,7 @@ final class StreamFlush implements FlushForm {
     public void send(Room room, Occupant occupant, List<History.Entry> entries) {
         List<CompactItem> items = CompactFlush.items(room, entries);
         for (RealJid session : occupant.sessions()) {
-            Message m = FlushForm.batchMessage(room, streams.batch(session, items), null);
-            m.setTo(session.jid());
-            room.send(m);
+            room.output().batch(session, streams.batch(session, items));
         }
         room.context().counters().batchSent(entries.size());
     }

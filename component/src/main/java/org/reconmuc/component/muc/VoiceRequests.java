@@ -24,7 +24,7 @@ final class VoiceRequests {
             return false;
         }
         if (sender == null) {
-            room.reply(message, Condition.NOT_ACCEPTABLE, "You are not an occupant of this room");
+            room.output().error(message, Condition.NOT_ACCEPTABLE, "You are not an occupant of this room");
         } else if (value(form, "muc#request_allow") != null || value(form, "muc#roomnick") != null) {
             decide(room, message, sender, form);
         } else {
@@ -35,11 +35,11 @@ final class VoiceRequests {
 
     private static void request(Room room, Message message, Occupant sender) {
         if (sender.role() != Role.VISITOR) {
-            room.reply(message, Condition.BAD_REQUEST, "You already have voice in this room");
+            room.output().error(message, Condition.BAD_REQUEST, "You already have voice in this room");
             return;
         }
         if (!sender.rateLimiter().tryAcquire(room.now().toEpochMilli())) {
-            room.reply(message, Condition.POLICY_VIOLATION, "You are asking too often; this request was not passed on");
+            room.output().error(message, Condition.POLICY_VIOLATION, "You are asking too often; this request was not passed on");
             return;
         }
         Message approval = new Message();
@@ -54,16 +54,12 @@ final class VoiceRequests {
         field(x, "muc#jid", "jid-single", "User ID", sender.bareJid().toString());
         field(x, "muc#roomnick", "text-single", "Room Nickname", sender.nick());
         field(x, "muc#request_allow", "boolean", "Grant voice to this person?", "false");
-        for (Occupant o : room.occupants()) {
-            if (o.role() == Role.MODERATOR) {
-                room.sendToAllSessions(o, approval);
-            }
-        }
+        room.output().toOccupants(room.occupants().stream().filter(o -> o.role() == Role.MODERATOR).toList(), approval);
     }
 
     private static void decide(Room room, Message message, Occupant moderator, Element form) {
         if (moderator.role() != Role.MODERATOR) {
-            room.reply(message, Condition.FORBIDDEN, "Only moderators may answer voice requests");
+            room.output().error(message, Condition.FORBIDDEN, "Only moderators may answer voice requests");
             return;
         }
         String allow = value(form, "muc#request_allow");
@@ -73,7 +69,7 @@ final class VoiceRequests {
         String nick = value(form, "muc#roomnick");
         Occupant visitor = nick == null ? null : room.occupantByNick(nick);
         if (visitor == null) {
-            room.reply(message, Condition.ITEM_NOT_FOUND, "There is no occupant with the nickname '" + nick + "'");
+            room.output().error(message, Condition.ITEM_NOT_FOUND, "There is no occupant with the nickname '" + nick + "'");
             return;
         }
         if (visitor.role() == Role.VISITOR) {

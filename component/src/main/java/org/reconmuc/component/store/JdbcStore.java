@@ -21,10 +21,10 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.reconmuc.component.transport.OutgoingStanza;
 import org.reconmuc.component.store.StoreLocation.Kind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.xmpp.packet.Packet;
 
 /**
  * The store on a JDBC database: SQLite (WAL journal, {@code synchronous=NORMAL}), H2
@@ -494,7 +494,7 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
     // ---- the rest of Store ---------------------------------------------------------------------------
 
     @Override
-    public RoomJournal journal(String roomJid, Consumer<Packet> outbox) {
+    public RoomJournal journal(String roomJid, Consumer<OutgoingStanza> outbox) {
         return new RoomJournal(roomJid, writer, budget, outbox);
     }
 

@@ -2,30 +2,30 @@ package org.reconmuc.component.store;
 
 import java.util.ArrayDeque;
 import java.util.function.Consumer;
-import org.xmpp.packet.Packet;
+import org.reconmuc.component.transport.OutgoingStanza;
 
 /**
  * One room's writes to the store, and the gate its outgoing stanzas pass: a stanza the room sends
- * after a write waits (frozen, {@link SerializedStanza}) until that write is committed, and then
- * leaves in the order the room sent everything. So an echo — a sender's acknowledgement — never
+ * after a write waits (as the text it was rendered to, which nobody changes) until that write is
+ * committed, and then leaves in the order the room sent everything. So an echo — a sender's acknowledgement — never
  * leaves before its message is in the store, while the room thread never waits for the disk.
  *
  * <p>{@link #send} is called by the room's thread; {@link #committed} by the store's writer.
  * Without a store ({@link #memoryOnly}) stanzas pass straight through and writes are ignored.
  */
 public final class RoomJournal {
-    private record Held(SerializedStanza stanza, long ticket, int chars) {
+    private record Held(OutgoingStanza stanza, long ticket, int chars) {
     }
 
     private final String room;
     private final StoreWriter writer;
     private final HeldBudget budget;
-    private final Consumer<Packet> outbox;
+    private final Consumer<OutgoingStanza> outbox;
     private final ArrayDeque<Held> held = new ArrayDeque<>();
     /** The ticket of this room's latest write. */
     private long barrier;
 
-    RoomJournal(String room, StoreWriter writer, HeldBudget budget, Consumer<Packet> outbox) {
+    RoomJournal(String room, StoreWriter writer, HeldBudget budget, Consumer<OutgoingStanza> outbox) {
         this.room = room;
         this.writer = writer;
         this.budget = budget;
@@ -33,7 +33,7 @@ public final class RoomJournal {
     }
 
     /** A journal that keeps nothing: stanzas go straight out. */
-    public static RoomJournal memoryOnly(Consumer<Packet> outbox) {
+    public static RoomJournal memoryOnly(Consumer<OutgoingStanza> outbox) {
         return new RoomJournal(null, null, null, outbox);
     }
 
@@ -48,19 +48,18 @@ public final class RoomJournal {
     }
 
     /** Sends a stanza of the room, after everything the room sent before it and after its pending writes. */
-    public void send(Packet packet) {
+    public void send(OutgoingStanza stanza) {
         if (writer == null) {
-            outbox.accept(packet);
+            outbox.accept(stanza);
             return;
         }
         synchronized (this) {
             if (held.isEmpty() && barrier <= writer.committed()) {
-                outbox.accept(packet);
+                outbox.accept(stanza);
                 return;
             }
         }
-        SerializedStanza frozen = SerializedStanza.of(packet);
-        int chars = frozen.toXML().length();
+        int chars = stanza.xml().length();
         try {
             budget.acquire(chars);
         } catch (InterruptedException e) {
@@ -69,16 +68,16 @@ public final class RoomJournal {
         synchronized (this) {
             if (held.isEmpty() && barrier <= writer.committed()) {
                 budget.release(chars);
-                outbox.accept(frozen);
+                outbox.accept(stanza);
                 return;
             }
-            held.addLast(new Held(frozen, barrier, chars));
+            held.addLast(new Held(stanza, barrier, chars));
         }
     }
 
     /** Sends at once, ahead of held stanzas: replies that carry nothing the store must keep first. */
-    public void sendNow(Packet packet) {
-        outbox.accept(packet);
+    public void sendNow(OutgoingStanza stanza) {
+        outbox.accept(stanza);
     }
 
     public void archive(ArchivedMessage message) {

@@ -2,7 +2,7 @@ package org.reconmuc.component.store;
 
 import java.util.List;
 import java.util.function.Consumer;
-import org.xmpp.packet.Packet;
+import org.reconmuc.component.transport.OutgoingStanza;
 
 /**
  * Where persistent rooms and their archives are kept ({@link JdbcStore}), or nothing at all
@@ -18,7 +18,7 @@ public interface Store extends AutoCloseable {
         }
 
         @Override
-        public RoomJournal journal(String roomJid, Consumer<Packet> outbox) {
+        public RoomJournal journal(String roomJid, Consumer<OutgoingStanza> outbox) {
             return RoomJournal.memoryOnly(outbox);
         }
 
@@ -70,7 +70,7 @@ public interface Store extends AutoCloseable {
     List<StoredRoom> loadRooms(int newestPerRoom) throws StoreException;
 
     /** The journal of one room; {@code outbox} is where its stanzas go once they may. */
-    RoomJournal journal(String roomJid, Consumer<Packet> outbox);
+    RoomJournal journal(String roomJid, Consumer<OutgoingStanza> outbox);
 
     /**
      * Runs an archive query away from the caller's thread; exactly one callback runs, on the

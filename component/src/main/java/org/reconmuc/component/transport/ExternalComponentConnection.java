@@ -376,25 +376,33 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         if (packet == null) {
             return false;
         }
-        String xml;
+        OutgoingStanza stanza;
         try {
-            xml = packet.toXML();
+            stanza = OutgoingStanza.of(packet);
         } catch (RuntimeException e) {
             droppedInvalid.incrementAndGet();
             log.warn("cannot serialize an outgoing packet; dropped", e);
             return false;
         }
-        String problem = StreamXml.outgoingProblem(config.domain(), packet.getElement().attributeValue("from"), xml);
+        return send(stanza);
+    }
+
+    /**
+     * Queues a stanza the service rendered: its text goes to the socket as it is (XEP-0114 mode
+     * renders nothing again). Never throws; waits as {@link #sendPacket} does. True if queued.
+     */
+    public boolean send(OutgoingStanza stanza) {
+        String problem = StreamXml.outgoingProblem(config.domain(), stanza.from(), stanza.forbiddenCharacter());
         if (problem != null) {
             droppedInvalid.incrementAndGet();
             long suppressed = invalidWarnings.acquire();
             if (suppressed >= 0) {
                 log.warn("dropping an outgoing <{}>: {}; the server would close the stream over it{}",
-                        packet.getElement().getName(), problem, suppressedNote(suppressed));
+                        stanza.name(), problem, suppressedNote(suppressed));
             }
             return false;
         }
-        return enqueue(xml);
+        return enqueue(stanza.xml());
     }
 
     private boolean enqueue(String xml) {

@@ -109,15 +109,19 @@ final class StreamXml {
 
     /** Why the server would close the stream over this outgoing stanza, or null if it would not. */
     static String outgoingProblem(String domain, String from, String xml) {
+        return outgoingProblem(domain, from, firstForbiddenCharacter(xml));
+    }
+
+    /** As above, for a stanza whose first forbidden character was found already ({@code -1}: none). */
+    static String outgoingProblem(String domain, String from, int forbiddenCharacter) {
         if (from == null || from.isEmpty()) {
             return "it has no 'from' address";
         }
         if (!domainOf(from).equalsIgnoreCase(domain)) {
             return "its 'from' address " + from + " is not in " + domain;
         }
-        int bad = firstForbiddenCharacter(xml);
-        if (bad >= 0) {
-            return String.format("it contains the character U+%04X, which XML does not allow", bad);
+        if (forbiddenCharacter >= 0) {
+            return String.format("it contains the character U+%04X, which XML does not allow", forbiddenCharacter);
         }
         return null;
     }

@@ -8,21 +8,21 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
 import javax.xml.transform.dom.DOMSource;
 import org.reconmuc.codec.SecureXml;
+import org.reconmuc.component.transport.OutgoingStanza;
 import org.reconmuc.spec.Schemas;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
-import org.xmpp.packet.Packet;
 
 /**
  * Every stanza the component sent during a test class, kept as XML, and a check that each
  * element of the protocol's namespaces in them is valid against xep-spec's schema.
  */
-final class EmittedStanzas implements Consumer<Packet> {
+final class EmittedStanzas implements Consumer<OutgoingStanza> {
     private final ConcurrentLinkedQueue<String> xml = new ConcurrentLinkedQueue<>();
 
     @Override
-    public void accept(Packet packet) {
-        xml.add(packet.toXML()); // now: the room may reuse the packet for the next recipient
+    public void accept(OutgoingStanza stanza) {
+        xml.add(stanza.xml());   // the text as the server receives it
     }
 
     /** Validates every top-level protocol element; returns how many were checked. */

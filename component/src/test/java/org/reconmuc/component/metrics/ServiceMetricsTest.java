@@ -25,6 +25,7 @@ import org.xmpp.packet.Message;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.muc.MucService;
 import org.reconmuc.component.transport.ExternalComponentConnection;
+import org.reconmuc.component.transport.OutgoingStanza;
 import org.xmpp.packet.IQ;
 import org.xmpp.packet.Packet;
 import org.xmpp.packet.Presence;
@@ -39,7 +40,7 @@ class ServiceMetricsTest {
     @Test
     void aScrapeShowsRoomsOccupantsByModeAndTheConnectionsQueue() throws Exception {
         ServiceConfig config = ServiceConfig.defaults().withDomainAndSecret("muc.example", "s");
-        List<Packet> out = new ArrayList<>();
+        List<OutgoingStanza> out = new ArrayList<>();
         MucService service = new MucService(config, Clock.systemUTC(), Runnable::run, out::add, (d, t) -> { });
         // Never started: its counters are all zero, and it must still be scrapable.
         ExternalComponentConnection connection = new ExternalComponentConnection(config, service);
@@ -86,7 +87,7 @@ class ServiceMetricsTest {
             for (int seq = 1; seq <= 3; seq++) {
                 journal.archive(new ArchivedMessage(seq, "id" + seq, Instant.EPOCH, "Romeo", null, "<message/>"));
             }
-            journal.send(new Message());
+            journal.send(OutgoingStanza.of(new Message()));
             String before = registry.scrape();
             assertThat(before).contains("reconmuc_store_queue_writes 3.0").contains("reconmuc_store_held_stanzas 1.0")
                     .contains("reconmuc_store_commits_seconds_count 0\n").contains("reconmuc_store_available 1.0");

@@ -16,6 +16,7 @@ import org.reconmuc.component.testing.Await;
 import org.dom4j.DocumentHelper;
 import org.junit.jupiter.api.Test;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.transport.OutgoingStanza;
 import org.xmpp.packet.Message;
 import org.xmpp.packet.Packet;
 import org.xmpp.packet.Presence;
@@ -58,7 +59,7 @@ class MailboxBudgetTest {
     @Test
     void theReaderWaitsWhenTheMailboxesAreFullAndGoesOnAsRoomsCatchUp() throws Exception {
         HeldBackRooms rooms = new HeldBackRooms();
-        List<Packet> out = new ArrayList<>();
+        List<OutgoingStanza> out = new ArrayList<>();
         ServiceConfig config = new ServiceConfig("127.0.0.1", 5347, "muc.example", "s", 100, 65536, 1000.0, 1000,
                 100, 32, 86_400, java.time.Duration.ofSeconds(30), java.time.Duration.ofSeconds(30), 3, 1L << 20, 1000.0, 1000, 0, true,
                 ServiceConfig.RoomLocking.DEFAULT, "none", false);
@@ -92,8 +93,8 @@ class MailboxBudgetTest {
         assertThat(service.pendingStanzas()).isZero();
         List<String> bodies = new ArrayList<>();
         synchronized (out) {
-            for (Packet p : out) {
-                if (p instanceof Message m && m.getBody() != null) {
+            for (OutgoingStanza stanza : out) {
+                if (stanza.toPacket() instanceof Message m && m.getBody() != null) {
                     bodies.add(m.getBody());
                 }
             }

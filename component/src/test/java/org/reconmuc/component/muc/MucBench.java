@@ -13,7 +13,7 @@ import org.dom4j.DocumentException;
 import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.reconmuc.component.config.ServiceConfig;
-import org.reconmuc.component.store.SerializedStanza;
+import org.reconmuc.component.transport.OutgoingStanza;
 import org.reconmuc.component.store.Store;
 import org.reconmuc.component.store.StoreException;
 import org.xmpp.packet.IQ;
@@ -31,6 +31,8 @@ final class MucBench {
 
     final ManualClock clock;
     final List<Packet> outbox = new ArrayList<>();
+    /** Every stanza as the service handed it over (its text and its rendering), in order. */
+    final List<OutgoingStanza> handedOver = new ArrayList<>();
     final MucService service;
     private final Store store;
     /** Tasks the service scheduled, run by {@link #advance} when their time comes. */
@@ -58,7 +60,10 @@ final class MucBench {
     MucBench(ServiceConfig config, Instant start, Store store) {
         clock = new ManualClock(start);
         this.store = store;
-        service = new MucService(config, clock, Runnable::run, p -> outbox.add(asSent(p)),
+        service = new MucService(config, clock, Runnable::run, stanza -> {
+                    handedOver.add(stanza);
+                    outbox.add(asSent(stanza));
+                },
                 (delay, task) -> timers.add(new Timed(clock.millis() + delay, task)), store);
         try {
             service.restoreRooms();
@@ -72,20 +77,17 @@ final class MucBench {
         store.commitQueued();
     }
 
-    /** What the recipient gets: the stanza as its XML, parsed again (pre-rendered and held ones included). */
-    private static Packet asSent(Packet p) {
-        if (!(p instanceof PrerenderedMessage) && !(p instanceof SerializedStanza)) {
-            return p.createCopy();
-        }
+    /** What the recipient gets: the stanza's text, parsed again. */
+    private static Packet asSent(OutgoingStanza stanza) {
         try {
-            Element e = DocumentHelper.parseText(p.toXML()).getRootElement();
+            Element e = DocumentHelper.parseText(stanza.xml()).getRootElement();
             return switch (e.getName()) {
                 case "message" -> new Message(e);
                 case "presence" -> new Presence(e);
                 default -> new IQ(e);
             };
         } catch (DocumentException e) {
-            throw new AssertionError("the room sent malformed XML: " + p.toXML(), e);
+            throw new AssertionError("the room sent malformed XML: " + stanza.xml(), e);
         }
     }
 
@@ -163,6 +165,7 @@ final class MucBench {
 
     void clear() {
         outbox.clear();
+        handedOver.clear();
     }
 
     /**

@@ -8,8 +8,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.reconmuc.component.transport.OutgoingStanza;
 import org.xmpp.packet.Message;
-import org.xmpp.packet.Packet;
 
 /** Group commit without a database or threads: batching, order, retries, and the settings it is opened with. */
 class StoreWriterTest {
@@ -22,22 +22,22 @@ class StoreWriterTest {
         }
         committed.add(List.copyOf(batch));
     }, 100, 3);
-    private final List<Packet> sent = new ArrayList<>();
+    private final List<OutgoingStanza> sent = new ArrayList<>();
     private final RoomJournal journal = new RoomJournal("r@x", writer, new HeldBudget(1 << 20), sent::add);
 
     private static ArchivedMessage message(long seq) {
         return new ArchivedMessage(seq, "id" + seq, Instant.EPOCH, "n", null, "<message/>");
     }
 
-    private static String bodyOf(Packet p) {
-        String xml = p.toXML();
+    private static String bodyOf(OutgoingStanza p) {
+        String xml = p.xml();
         return xml.substring(xml.indexOf("<body>") + 6, xml.indexOf("</body>"));
     }
 
-    private static Message body(String text) {
+    private static OutgoingStanza body(String text) {
         Message m = new Message();
         m.setBody(text);
-        return m;
+        return OutgoingStanza.of(m);
     }
 
     @Test

@@ -609,6 +609,27 @@ class ExternalComponentConnectionTest {
         assertThat(Arrays.copyOfRange(got, want.length, got.length)).isEqualTo(nextBytes);
     }
 
+    /**
+     * What the service rendered reaches the socket as it is: the connection serialises nothing
+     * again (XEP-0114 mode), so the bytes the server reads are the rendered text.
+     */
+    @Test
+    void aRenderedStanzaIsQueuedAsItsTextAndNeverSerialisedAgain() throws Exception {
+        Conn conn = connected();
+        int mark = conn.mark();
+        RenderedStanzaTest.CountedMessage m = RenderedStanzaTest.groupchat("Grüße 𝄞");
+        m.setFrom(ROOM + "/Romeo");
+        RenderedStanza rendered = RenderedStanza.of(m);
+        OutgoingStanza toJuliet = rendered.to("juliet@capulet.lit/balcony");
+        OutgoingStanza toNurse = rendered.to("nurse@capulet.lit/kitchen");
+        assertThat(connection.send(toJuliet)).isTrue();
+        assertThat(connection.send(toNurse)).isTrue();
+        byte[] want = (toJuliet.xml() + toNurse.xml()).getBytes(StandardCharsets.UTF_8);
+        conn.await(s -> conn.receivedBytes().length >= mark + want.length, WAIT, "both copies");
+        assertThat(Arrays.copyOfRange(conn.receivedBytes(), mark, conn.receivedBytes().length)).isEqualTo(want);
+        assertThat(m.serialised).isEqualTo(1);
+    }
+
     @Test
     void concurrentSendersEachKeepTheirOrder() throws Exception {
         Conn conn = connected();

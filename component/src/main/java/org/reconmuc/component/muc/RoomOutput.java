@@ -1,0 +1,95 @@
+package org.reconmuc.component.muc;
+
+import org.reconmuc.component.jid.RealJid;
+import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.transport.OutgoingStanza;
+import org.reconmuc.component.transport.RenderedStanza;
+import org.xmpp.packet.Message;
+import org.xmpp.packet.Packet;
+
+/**
+ * Everything a room sends leaves through here: each stanza is rendered to text once and
+ * addressed to every session it goes to, so a broadcast to a thousand sessions is serialised
+ * once, not a thousand times, and the text reaches the socket as it is.
+ *
+ * <p>It goes through the room's {@link Outbox}: the room's journal, which holds a stanza until the
+ * store has committed what the room wrote before it. A feature that changes what a persistent
+ * room keeps writes it ({@link RoomPersistence}) before it announces the change here.
+ */
+final class RoomOutput {
+    private final Room room;
+    private final Outbox outbox;
+
+    RoomOutput(Room room, Outbox outbox) {
+        this.room = room;
+        this.outbox = outbox;
+    }
+
+    /** A stanza to the address it names itself (a reply, an invitation, an IQ). */
+    void send(Packet packet) {
+        outbox.send(OutgoingStanza.of(packet));
+    }
+
+    /** A stanza to one session. */
+    void toSession(RealJid session, Packet packet) {
+        packet.setTo(session.jid());
+        send(packet);
+    }
+
+    /** A stanza to every session of {@code occupant}. */
+    void toOccupant(Occupant occupant, Packet packet) {
+        toOccupant(occupant, RenderedStanza.of(packet));
+    }
+
+    /** A stanza rendered once to every session of {@code occupant}. */
+    void toOccupant(Occupant occupant, RenderedStanza stanza) {
+        for (RealJid s : occupant.sessions()) {
+            outbox.send(stanza.to(s.jid()));
+        }
+    }
+
+    /** A stanza rendered once to every session of each of {@code occupants}. */
+    void toOccupants(Iterable<Occupant> occupants, Packet packet) {
+        RenderedStanza stanza = RenderedStanza.of(packet);
+        for (Occupant o : occupants) {
+            toOccupant(o, stanza);
+        }
+    }
+
+    /** A batch from the room to every session of {@code occupant}: its payload is text already. */
+    void batch(Occupant occupant, String batchXml, String id) {
+        toOccupant(occupant, batchMessage(batchXml, id));
+    }
+
+    /** A batch from the room to one session (each session's deflate stream is its own). */
+    void batch(RealJid session, String batchXml) {
+        toSession(session, batchMessage(batchXml, null));
+    }
+
+    /** A batch message from the room; compact forms carry no id (reconmuc.md §5.9 rule 1). */
+    private Message batchMessage(String batchXml, String id) {
+        Message m = new PrerenderedMessage(batchXml);
+        m.setType(Message.Type.groupchat);
+        m.setFrom(room.jid().jid());
+        if (id != null) {
+            m.setID(id);
+        }
+        return m;
+    }
+
+    /** The error reply to {@code request} (nothing for a request that is an error itself). */
+    void error(Packet request, Condition condition, String text) {
+        Packet error = StanzaErrors.reply(request, condition, text);
+        if (error != null) {
+            send(error);
+        }
+    }
+
+    /** The error reply to {@code request} with an error type of its own ({@code wait}, …). */
+    void error(Packet request, Condition condition, String type, String text) {
+        Packet error = StanzaErrors.reply(request, condition, type, text);
+        if (error != null) {
+            send(error);
+        }
+    }
+}
