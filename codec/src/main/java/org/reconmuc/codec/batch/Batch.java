@@ -95,8 +95,20 @@ public final class Batch {
      * and as text the base64 of its items compressed in {@code stream} by {@code deflater}.
      */
     public static String compactDeflateStream(List<CompactItem> items, DeflateStream stream, java.util.zip.Deflater deflater) {
-        byte[] payload = compactItems(new StringBuilder(items.size() * 200), items).toString().getBytes(StandardCharsets.UTF_8);
-        DeflateStream.Chunk chunk = stream.next(payload, deflater);
+        byte[] payload = compactStreamPayload(items);
+        return compactDeflateStream(items, payload, stream.next(payload, deflater));
+    }
+
+    /** What a compact batch of these items carries in a deflate stream, before compression (UTF-8). */
+    public static byte[] compactStreamPayload(List<CompactItem> items) {
+        return compactItems(new StringBuilder(items.size() * 200), items).toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The deflate-stream batch of these items, whose {@link #compactStreamPayload payload} is
+     * {@code chunk} in its session's stream (compressed by {@link DeflateStream#compress}).
+     */
+    public static String compactDeflateStream(List<CompactItem> items, byte[] payload, DeflateStream.Chunk chunk) {
         String base64 = Base64.getEncoder().encodeToString(chunk.bytes());
         StringBuilder xml = compactOpenTag(items, BatchEncoding.DEFLATE_STREAM);
         return xml.append(' ').append(STREAM_NUMBER).append("=\"").append(chunk.n()).append("\" ").append(SIZE).append("=\"")

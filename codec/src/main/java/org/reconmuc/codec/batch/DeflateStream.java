@@ -8,12 +8,14 @@ import java.util.zip.Deflater;
  * The sending end of one session's {@link BatchEncoding#DEFLATE_STREAM}: a raw DEFLATE stream that
  * runs from batch to batch, so each batch compresses against the ones before it.
  *
- * <p>It keeps no compressor of its own between batches — a zlib compressor holds ~256 KiB, too
- * much for every occupant of a big room — but the last 32 KiB it sent (the window any DEFLATE
- * back-reference can reach): each batch is compressed by a borrowed {@link Deflater}, reset and
- * primed with that window as its dictionary, and ends with a sync flush. The receiver's one
- * persistent inflater holds the same 32 KiB as its history, so the concatenated batches inflate
- * as one stream (the sync flush leaves every batch byte-aligned and no block is final).
+ * <p>No compressor is kept between batches — a zlib compressor holds ~256 KiB, too much for every
+ * occupant of a big room: {@link #compress} resets a borrowed {@link Deflater}, primes it with the
+ * end of what the stream sent as its dictionary, and ends the batch with a sync flush. The
+ * receiver's one persistent inflater holds the same bytes as its history, so the concatenated
+ * batches inflate as one stream (the sync flush leaves every batch byte-aligned and no block is
+ * final). Whoever sends decides how to keep that end: an instance of this class keeps a copy of
+ * the last 32 KiB; the service keeps pointers into its room's history instead and renders the
+ * dictionary again for each batch.
  */
 public final class DeflateStream {
     /** The DEFLATE window: the farthest a back-reference reaches. */
@@ -44,9 +46,21 @@ public final class DeflateStream {
      * reset here, and may be shared by every stream of a thread).
      */
     public Chunk next(byte[] payload, Deflater deflater) {
+        byte[] compressed = compress(payload, window, deflater);
+        slide(payload);
+        return new Chunk(++batches, compressed);
+    }
+
+    /**
+     * One batch of a stream: {@code payload} compressed as the continuation of a stream whose
+     * receiver has {@code dictionary} as the end of its history, ending with a sync flush whose
+     * trailer is dropped. The dictionary may be shorter than what the stream really sent (then
+     * back-references reach less far; the receiver inflates it all the same), never other bytes.
+     */
+    public static byte[] compress(byte[] payload, byte[] dictionary, Deflater deflater) {
         deflater.reset();
-        if (window.length > 0) {
-            deflater.setDictionary(window);
+        if (dictionary.length > 0) {
+            deflater.setDictionary(dictionary, Math.max(0, dictionary.length - WINDOW), Math.min(WINDOW, dictionary.length));
         }
         deflater.setInput(payload);
         ByteArrayOutputStream out = new ByteArrayOutputStream(payload.length / 3 + 64);
@@ -61,8 +75,7 @@ public final class DeflateStream {
                 || !Arrays.equals(all, all.length - SYNC_TRAILER.length, all.length, SYNC_TRAILER, 0, SYNC_TRAILER.length)) {
             throw new IllegalStateException("a sync flush did not end with 00 00 FF FF");
         }
-        slide(payload);
-        return new Chunk(++batches, Arrays.copyOf(all, all.length - SYNC_TRAILER.length));
+        return Arrays.copyOf(all, all.length - SYNC_TRAILER.length);
     }
 
     /** The window after {@code payload}: the last {@link #WINDOW} bytes of everything sent. */

@@ -15,10 +15,9 @@ final class CompactFlush implements FlushForm {
     }
 
     static List<CompactItem> items(Room room, List<History.Entry> entries) {
-        String roomJid = room.jid().toString();
         List<CompactItem> items = new ArrayList<>(entries.size());
         for (History.Entry e : entries) {
-            items.add(e.compactItem(roomJid));
+            items.add(room.history().compactItem(e));
         }
         return items;
     }

@@ -3,6 +3,7 @@ package org.reconmuc.component.muc;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.zip.Deflater;
 import org.reconmuc.codec.batch.Batch;
 import org.reconmuc.codec.batch.CompactItem;
@@ -12,44 +13,60 @@ import org.reconmuc.component.jid.RealJid;
 /**
  * The deflate streams of a room's sessions (aggregation {@code compact-deflate}, reconmuc.md §5.9
  * rule 8): one per session, made on its first batch, started anew when the occupant changes its
- * requirements or anyone enters the room, dropped when it leaves. One compressor serves them all
- * (the room runs on one thread at a time); each stream keeps only its last 32 KiB.
+ * requirements or anyone enters the room, dropped when it leaves. A stream is a
+ * {@link StreamWindow} — pointers to what it sent — and one compressor serves them all (the room
+ * runs on one thread at a time), primed for each batch with the dictionary its window renders.
  */
 final class DeflateStreams {
     private static final int LEVEL = 6;
 
-    private final Map<RealJid, DeflateStream> bySession = new HashMap<>();
+    private final Map<RealJid, StreamWindow> bySession = new HashMap<>();
     private Deflater deflater;
 
-    /** The next batch of {@code session}'s stream, holding these items. */
-    String batch(RealJid session, List<CompactItem> items) {
+    /**
+     * The next batch of {@code session}'s stream: {@code entries} as their compact {@code items},
+     * whose stream payload ({@link Batch#compactStreamPayload}) is {@code payload}.
+     */
+    String batch(RealJid session, List<History.Entry> entries, List<CompactItem> items, byte[] payload, History history) {
         if (deflater == null) {
             deflater = new Deflater(LEVEL, true);
         }
-        return Batch.compactDeflateStream(items, bySession.computeIfAbsent(session, s -> new DeflateStream()), deflater);
+        StreamWindow window = bySession.computeIfAbsent(session, s -> new StreamWindow());
+        byte[] compressed = DeflateStream.compress(payload, window.dictionary(history), deflater);
+        long[] seqs = new long[entries.size()];
+        for (int i = 0; i < seqs.length; i++) {
+            seqs[i] = entries.get(i).seq();
+        }
+        int n = window.sent(seqs, payload.length);
+        return Batch.compactDeflateStream(items, payload, new DeflateStream.Chunk(n, compressed));
     }
 
     /** These sessions' next batches start new streams. */
     void reset(List<RealJid> sessions) {
         for (RealJid s : sessions) {
-            DeflateStream stream = bySession.get(s);
-            if (stream != null) {
-                stream.reset();
+            StreamWindow window = bySession.get(s);
+            if (window != null) {
+                window.reset();
             }
         }
     }
 
     void resetAll() {
-        bySession.values().forEach(DeflateStream::reset);
+        bySession.values().forEach(StreamWindow::reset);
     }
 
     /** Drops the streams of sessions that are gone. */
-    void forgetAllBut(java.util.function.Predicate<RealJid> present) {
+    void forgetAllBut(Predicate<RealJid> present) {
         bySession.keySet().removeIf(present.negate());
     }
 
     /** Streams held (for tests). */
     int size() {
         return bySession.size();
+    }
+
+    /** The window of a session's stream, or null (for tests). */
+    StreamWindow windowOf(RealJid session) {
+        return bySession.get(session);
     }
 }

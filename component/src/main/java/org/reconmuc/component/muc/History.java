@@ -83,7 +83,16 @@ final class History {
         }
     }
 
+    /**
+     * Compact items a deflate stream's window may still point at ({@link StreamWindow}): an
+     * entry's item stays here after the entry itself has left the log, for the newest
+     * {@link #STREAM_ITEMS} numbers (or the log's capacity, if larger).
+     */
+    static final int STREAM_ITEMS = 512;
+
     private final Entry[] ring;
+    private final CompactItem[] items;
+    private final long[] itemSeqs;
     private final Map<String, Long> seqByStanzaId = new HashMap<>();
     private final RoomIds ids;
     private final String roomJid;
@@ -92,6 +101,8 @@ final class History {
     /** A log of {@code capacity} messages whose stanza-ids {@code ids} mints, stamped {@code by} the room. */
     History(int capacity, RoomIds ids, String roomJid) {
         this.ring = new Entry[Math.max(1, capacity)];
+        this.items = new CompactItem[Math.max(ring.length, STREAM_ITEMS)];
+        this.itemSeqs = new long[items.length];
         this.ids = ids;
         this.roomJid = roomJid;
     }
@@ -143,6 +154,31 @@ final class History {
         }
         Entry e = ring[(int) (seq % ring.length)];
         return e != null && e.seq == seq ? e : null;   // a restored log may have gaps
+    }
+
+    /** The compact form of a logged entry for batches: rendered once, and kept for deflate streams' windows. */
+    CompactItem compactItem(Entry entry) {
+        CompactItem item = entry.compactItem(roomJid);
+        int slot = (int) (entry.seq() % items.length);
+        items[slot] = item;
+        itemSeqs[slot] = entry.seq();
+        return item;
+    }
+
+    /**
+     * The compact item of message {@code seq} as a batch carried it, if it is still known: the
+     * entry's, or the one kept after the entry left the log; null otherwise.
+     */
+    CompactItem compactItem(long seq) {
+        Entry e = get(seq);
+        if (e != null) {
+            return compactItem(e);
+        }
+        if (seq < 1 || seq <= head - items.length) {
+            return null;
+        }
+        int slot = (int) (seq % items.length);
+        return itemSeqs[slot] == seq ? items[slot] : null;
     }
 
     /** Puts back a message of a restored room under its old sequence number (oldest first). */

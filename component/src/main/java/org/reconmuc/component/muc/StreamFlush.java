@@ -1,6 +1,7 @@
 package org.reconmuc.component.muc;
 
 import java.util.List;
+import org.reconmuc.codec.batch.Batch;
 import org.reconmuc.codec.batch.CompactItem;
 import org.reconmuc.component.jid.RealJid;
 
@@ -18,8 +19,9 @@ final class StreamFlush implements FlushForm {
     @Override
     public void send(Room room, Occupant occupant, List<History.Entry> entries) {
         List<CompactItem> items = CompactFlush.items(room, entries);
+        byte[] payload = Batch.compactStreamPayload(items);
         for (RealJid session : occupant.sessions()) {
-            room.output().batch(session, streams.batch(session, items));
+            room.output().batch(session, streams.batch(session, entries, items, payload, room.history()));
         }
         room.context().counters().batchSent(entries.size());
     }

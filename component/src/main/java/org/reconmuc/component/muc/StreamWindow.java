@@ -1,0 +1,220 @@
+package org.reconmuc.component.muc;
+
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.reconmuc.codec.batch.Batch;
+import org.reconmuc.codec.batch.CompactItem;
+import org.reconmuc.codec.batch.DeflateStream;
+
+/**
+ * What one session's deflate stream (reconmuc.md §5.9 rule 8) has sent, as pointers into the
+ * room's history rather than a copy of the bytes: the sequence numbers of each batch's items and
+ * the length of its payload, for the newest batches that cover the DEFLATE window. The
+ * dictionary for the next batch is rendered again from the history's cached compact items
+ * ({@link #dictionary}); a batch whose items have left the history no longer counts, so the
+ * dictionary is only ever a suffix of what the receiver holds — shorter, never different.
+ *
+ * <p>A batch's sequence numbers are kept as runs of consecutive numbers (a flush sends
+ * everything retained since the last, so runs are long), as varints: a few dozen bytes per
+ * session where a copy of the window took 32 KiB.
+ */
+final class StreamWindow {
+    private static final byte[] EMPTY = new byte[0];
+
+    /** The number of the last batch since the stream (re)started; 0: the next one starts it. */
+    private int batches;
+    /** The sequence number the first gap of the oldest batch kept counts from. */
+    private long base;
+    /**
+     * The batches kept, oldest first, each as varints: its payload's length, its number of runs,
+     * then per run the gap since the previous run's last number and the run's length.
+     */
+    private byte[] code = EMPTY;
+    /** Payload bytes of the batches kept. */
+    private int bytes;
+
+    /** One batch as decoded: its sequence numbers and its payload's length. */
+    private record Sent(long[] seqs, int payloadBytes) {
+    }
+
+    /** The next batch starts a new stream (number 1, referring to nothing before it). */
+    void reset() {
+        batches = 0;
+        code = EMPTY;
+        bytes = 0;
+    }
+
+    /** Batches sent since the stream (re)started. */
+    int batches() {
+        return batches;
+    }
+
+    /** Bytes this window holds for its pointers (for the footprint report and tests). */
+    int codeBytes() {
+        return code.length;
+    }
+
+    /**
+     * The dictionary for the next batch: the end of what this stream sent, rendered again from
+     * {@code history}, at most {@link DeflateStream#WINDOW} bytes; empty for a new stream.
+     */
+    byte[] dictionary(History history) {
+        List<Sent> sent = decode();
+        int first = sent.size();
+        int needed = 0;
+        while (first > 0 && needed < DeflateStream.WINDOW) {
+            needed += sent.get(--first).payloadBytes();
+        }
+        List<byte[]> payloads = new ArrayList<>();
+        for (int i = sent.size() - 1; i >= first; i--) {
+            byte[] payload = payloadOf(sent.get(i), history);
+            if (payload == null) {
+                break;   // this batch and every older one are no longer available
+            }
+            payloads.add(payload);
+        }
+        int length = 0;
+        for (byte[] p : payloads) {
+            length += p.length;
+        }
+        byte[] dictionary = new byte[Math.min(length, DeflateStream.WINDOW)];
+        int end = dictionary.length;
+        for (byte[] p : payloads) {   // newest first, filling the dictionary from its end
+            int n = Math.min(p.length, end);
+            System.arraycopy(p, p.length - n, dictionary, end - n, n);
+            end -= n;
+            if (end == 0) {
+                break;
+            }
+        }
+        return dictionary;
+    }
+
+    /** The batch's payload rendered again, or null if an item left the history (or it would differ). */
+    private static byte[] payloadOf(Sent batch, History history) {
+        List<CompactItem> items = new ArrayList<>(batch.seqs().length);
+        for (long seq : batch.seqs()) {
+            CompactItem item = history.compactItem(seq);
+            if (item == null) {
+                return null;
+            }
+            items.add(item);
+        }
+        byte[] payload = Batch.compactStreamPayload(items);
+        return payload.length == batch.payloadBytes() ? payload : null;
+    }
+
+    /**
+     * A batch of these items (increasing sequence numbers), whose payload was {@code payloadBytes}
+     * long, was sent in this stream: returns its number in the stream.
+     */
+    int sent(long[] seqs, int payloadBytes) {
+        if (code.length == 0) {
+            base = seqs[0] - 1;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(code.length + 16);
+        out.write(code, 0, code.length);
+        writeVarint(out, payloadBytes);
+        int runs = 1;
+        for (int i = 1; i < seqs.length; i++) {
+            if (seqs[i] != seqs[i - 1] + 1) {
+                runs++;
+            }
+        }
+        writeVarint(out, runs);
+        long previous = lastSeq();
+        for (int i = 0; i < seqs.length; ) {
+            int j = i;
+            while (j + 1 < seqs.length && seqs[j + 1] == seqs[j] + 1) {
+                j++;
+            }
+            writeVarint(out, seqs[i] - previous - 1);
+            writeVarint(out, j - i + 1);
+            previous = seqs[j];
+            i = j + 1;
+        }
+        code = out.toByteArray();
+        bytes += payloadBytes;
+        dropBatchesOutsideTheWindow();
+        return ++batches;
+    }
+
+    /** Drops the oldest batches that the window no longer reaches. */
+    private void dropBatchesOutsideTheWindow() {
+        int[] at = {0};
+        while (true) {
+            int start = at[0];
+            int payloadBytes = (int) readVarint(code, at);
+            if (bytes - payloadBytes < DeflateStream.WINDOW) {
+                at[0] = start;
+                break;
+            }
+            long runs = readVarint(code, at);
+            for (long r = 0; r < runs; r++) {
+                base += readVarint(code, at) + readVarint(code, at);
+            }
+            bytes -= payloadBytes;
+        }
+        if (at[0] > 0) {
+            code = Arrays.copyOfRange(code, at[0], code.length);
+        }
+    }
+
+    /** The last sequence number sent in this stream (the base if nothing is kept). */
+    private long lastSeq() {
+        long last = base;
+        for (Sent s : decode()) {
+            last = s.seqs()[s.seqs().length - 1];
+        }
+        return last;
+    }
+
+    private List<Sent> decode() {
+        List<Sent> sent = new ArrayList<>();
+        int[] at = {0};
+        long previous = base;
+        while (at[0] < code.length) {
+            int payloadBytes = (int) readVarint(code, at);
+            long runs = readVarint(code, at);
+            long[][] runSeqs = new long[(int) runs][];
+            int count = 0;
+            for (int r = 0; r < runs; r++) {
+                long start = previous + readVarint(code, at) + 1;
+                int length = (int) readVarint(code, at);
+                runSeqs[r] = new long[] {start, length};
+                count += length;
+                previous = start + length - 1;
+            }
+            long[] seqs = new long[count];
+            int k = 0;
+            for (long[] run : runSeqs) {
+                for (int i = 0; i < run[1]; i++) {
+                    seqs[k++] = run[0] + i;
+                }
+            }
+            sent.add(new Sent(seqs, payloadBytes));
+        }
+        return sent;
+    }
+
+    private static void writeVarint(ByteArrayOutputStream out, long value) {
+        while ((value & ~0x7FL) != 0) {
+            out.write((int) ((value & 0x7F) | 0x80));
+            value >>>= 7;
+        }
+        out.write((int) value);
+    }
+
+    private static long readVarint(byte[] in, int[] at) {
+        long value = 0;
+        for (int shift = 0; ; shift += 7) {
+            byte b = in[at[0]++];
+            value |= (long) (b & 0x7F) << shift;
+            if ((b & 0x80) == 0) {
+                return value;
+            }
+        }
+    }
+}

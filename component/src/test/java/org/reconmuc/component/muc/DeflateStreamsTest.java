@@ -1,0 +1,123 @@
+package org.reconmuc.component.muc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.zip.Deflater;
+import org.junit.jupiter.api.Test;
+import org.reconmuc.codec.batch.Batch;
+import org.reconmuc.codec.batch.BatchDecoder;
+import org.reconmuc.codec.batch.CompactItem;
+import org.reconmuc.codec.batch.DeflateStream;
+import org.reconmuc.component.jid.RealJid;
+import org.xmpp.packet.JID;
+import org.xmpp.packet.Message;
+
+/**
+ * A session's deflate stream kept as pointers into the history ({@link StreamWindow}): the same
+ * bytes as a stream that keeps a copy of its window, while the items are known; a valid, shorter
+ * dictionary once they are not; a few dozen bytes per session.
+ */
+class DeflateStreamsTest {
+    private static final String ROOM = "lobby@muc.example";
+    private static final RealJid ALICE = new RealJid(new JID("alice@wonderland.lit/laptop"));
+    private static final Instant T0 = Instant.parse("2026-11-24T12:00:00Z");
+    private static final String[] WORDS = {"gossip", "movie", "Almodóvar", "tonight", "anyone", "balcony", "did",
+        "you", "hear", "the", "new", "film", "is", "out", "#gossip", "#movies", "lol", "really", "wherefore", "art"};
+
+    private final SplittableRandom random = new SplittableRandom(18);
+    private final DeflateStreams streams = new DeflateStreams();
+
+    private History.Entry log(History history, int i) {
+        Message m = new Message();
+        m.setType(Message.Type.groupchat);
+        m.setFrom(ROOM + "/nick" + random.nextInt(40));
+        m.setID("m" + i);
+        StringBuilder body = new StringBuilder();
+        for (int w = 0, n = 3 + random.nextInt(20); w < n; w++) {
+            body.append(WORDS[random.nextInt(WORDS.length)]).append(' ');
+        }
+        m.setBody(body.toString().trim());
+        return history.log(m, T0.plusSeconds(i), null);
+    }
+
+    /** The batch the service sends for these entries, and the reference stream's for the same items. */
+    private String batch(History history, List<History.Entry> entries) {
+        List<CompactItem> items = new ArrayList<>();
+        for (History.Entry e : entries) {
+            items.add(history.compactItem(e));
+        }
+        return streams.batch(ALICE, entries, items, Batch.compactStreamPayload(items), history);
+    }
+
+    private static List<CompactItem> itemsOf(History history, List<History.Entry> entries) {
+        List<CompactItem> items = new ArrayList<>();
+        for (History.Entry e : entries) {
+            items.add(history.compactItem(e));
+        }
+        return items;
+    }
+
+    @Test
+    void whileItsItemsAreKnownTheStreamIsByteForByteOneThatKeepsACopyOfItsWindow() throws Exception {
+        History history = new History(100, new RoomIds(), ROOM);
+        DeflateStream copyKeeping = new DeflateStream();
+        Deflater deflater = new Deflater(6, true);
+        BatchDecoder alicesClient = new BatchDecoder();
+        int seq = 0;
+        for (int round = 0; round < 60; round++) {
+            List<History.Entry> batch = new ArrayList<>();
+            for (int k = 0, n = 1 + random.nextInt(40); k < n; k++) {
+                History.Entry e = log(history, ++seq);
+                if (random.nextInt(6) != 0) {   // a sixth went to Alice at once: not in her batch
+                    batch.add(e);
+                }
+            }
+            if (batch.isEmpty()) {
+                continue;
+            }
+            String sent = batch(history, batch);
+            assertThat(sent).isEqualTo(Batch.compactDeflateStream(itemsOf(history, batch), copyKeeping, deflater));
+            assertThat(alicesClient.decode(sent, ROOM).items()).hasSize(batch.size());
+        }
+        assertThat(seq).as("the stream ran past the history and the window").isGreaterThan(600);
+        StreamWindow window = streams.windowOf(ALICE);
+        assertThat(window.codeBytes()).as("pointers for a 32-KiB window").isLessThan(400);
+    }
+
+    @Test
+    void itemsThatLeftTheHistoryShortenTheDictionaryAndTheBatchStillInflates() throws Exception {
+        History history = new History(10, new RoomIds(), ROOM);
+        BatchDecoder alicesClient = new BatchDecoder();
+        List<History.Entry> first = new ArrayList<>();
+        for (int i = 1; i <= 50; i++) {
+            first.add(log(history, i));
+        }
+        String batch1 = batch(history, first);
+        assertThat(alicesClient.decode(batch1, ROOM).items()).hasSize(50);
+        for (int i = 51; i <= 50 + History.STREAM_ITEMS; i++) {
+            log(history, i);   // Alice got these at once
+        }
+        assertThat(history.compactItem(1)).as("gone from the history").isNull();
+        List<History.Entry> second = List.of(log(history, 51 + History.STREAM_ITEMS));
+        String batch2 = batch(history, second);
+        assertThat(batch2).contains(" n=\"2\"");
+        assertThat(alicesClient.decode(batch2, ROOM).items()).hasSize(1);
+        assertThat(streams.windowOf(ALICE).dictionary(history).length)
+                .as("only the second batch is still known").isEqualTo(Batch.compactStreamPayload(itemsOf(history, second)).length);
+    }
+
+    @Test
+    void aResetStartsANewStreamWithNoDictionary() throws Exception {
+        History history = new History(100, new RoomIds(), ROOM);
+        batch(history, List.of(log(history, 1), log(history, 2)));
+        streams.resetAll();
+        assertThat(streams.windowOf(ALICE).dictionary(history)).isEmpty();
+        String restarted = batch(history, List.of(log(history, 3)));
+        assertThat(restarted).contains(" n=\"1\"");
+        assertThat(new BatchDecoder().decode(restarted, ROOM).items()).hasSize(1);
+    }
+}
