@@ -11,8 +11,10 @@ import org.reconmuc.component.config.ServiceConfig;
 /**
  * The component in its own JVM, so its CPU and memory can be sampled by PID: the same
  * {@link ReconMuc} assembly as the component's {@code Main}, plus a line
- * {@code HEAP <used> <committed> <used-after-last-gc>} (bytes) on stdout every second.
- * It stops when its standard input closes (the harness went away) or on SIGTERM.
+ * {@code HEAP <used> <committed> <used-after-last-gc>} (bytes) on stdout every second, and
+ * {@code LIVE <bytes>} — the heap in use after full collections, what the service really holds —
+ * when the harness writes a line {@code LIVE}. It stops when its standard input closes (the
+ * harness went away) or on SIGTERM.
  */
 public final class ComponentMain {
     private ComponentMain() {
@@ -29,9 +31,13 @@ public final class ComponentMain {
         System.out.println("READY");
         System.out.flush();
         Thread stdin = new Thread(() -> {
-            try {
-                while (System.in.read() >= 0) {
-                    // wait for EOF
+            try (java.io.BufferedReader in = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8))) {
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    if (line.equals("LIVE")) {
+                        System.out.printf(Locale.ROOT, "LIVE %d%n", liveHeap());
+                        System.out.flush();
+                    }
                 }
             } catch (Exception ignored) {
                 // closing
@@ -47,5 +53,19 @@ public final class ComponentMain {
             System.out.flush();
             Thread.sleep(1000);
         }
+    }
+
+    /** Heap in use after full collections (until it stops shrinking, at most five). */
+    private static long liveHeap() {
+        long used = Long.MAX_VALUE;
+        for (int i = 0; i < 5; i++) {
+            System.gc();
+            long now = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+            if (now >= used) {
+                return now;
+            }
+            used = now;
+        }
+        return used;
     }
 }

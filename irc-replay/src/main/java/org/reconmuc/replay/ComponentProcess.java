@@ -25,6 +25,8 @@ final class ComponentProcess implements AutoCloseable {
     volatile long heapUsed;
     volatile long heapCommitted;
     volatile long heapAfterGc;
+    /** Answers to {@link #liveHeap} requests. */
+    private final java.util.concurrent.BlockingQueue<Long> liveHeaps = new java.util.concurrent.LinkedBlockingQueue<>();
     private final List<String> tail = new ArrayList<>();
 
     private ComponentProcess(Process process) {
@@ -90,6 +92,8 @@ final class ComponentProcess implements AutoCloseable {
                     heapUsed = Long.parseLong(f[1]);
                     heapCommitted = Long.parseLong(f[2]);
                     heapAfterGc = Long.parseLong(f[3]);
+                } else if (line.startsWith("LIVE ")) {
+                    liveHeaps.add(Long.parseLong(line.substring(5)));
                 } else if (line.equals("READY")) {
                     ready.countDown();
                 } else {
@@ -107,6 +111,25 @@ final class ComponentProcess implements AutoCloseable {
         }
         failed = true;
         ready.countDown();
+    }
+
+    /**
+     * The component's heap in use after full collections now, in bytes (what it holds, garbage
+     * aside), or -1 if it did not answer within 30 s.
+     */
+    long liveHeap() {
+        try {
+            liveHeaps.clear();
+            process.getOutputStream().write("LIVE\n".getBytes(StandardCharsets.UTF_8));
+            process.getOutputStream().flush();
+            Long live = liveHeaps.poll(30, TimeUnit.SECONDS);
+            return live == null ? -1 : live;
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
     }
 
     long pid() {

@@ -203,14 +203,15 @@ final class PaperReport {
     }
 
     private static void processes(StringBuilder b, List<ScenarioResult> rs) {
-        b.append("| scenario | server CPU s | component CPU s | server RSS max MB | component RSS max MB | component heap after GC max MB |\n");
-        b.append("|---|---:|---:|---:|---:|---:|\n");
+        b.append("| scenario | server CPU s | component CPU s | server RSS max MB | component RSS max MB | component heap after GC max MB | component live heap at end MB |\n");
+        b.append("|---|---:|---:|---:|---:|---:|---:|\n");
         for (ScenarioResult r : rs) {
             b.append("| ").append(r.label).append(" | ").append(num(r.get("processes", "xmpp_server", "cpu_seconds")))
                     .append(" | ").append(num(r.get("processes", "component", "cpu_seconds"))).append(" | ")
                     .append(num(r.get("processes", "xmpp_server", "rss_mb_max"))).append(" | ")
                     .append(num(r.get("processes", "component", "rss_mb_max"))).append(" | ")
-                    .append(num(r.get("processes", "component", "heap_after_gc_mb_max"))).append(" |\n");
+                    .append(num(r.get("processes", "component", "heap_after_gc_mb_max"))).append(" | ")
+                    .append(num(r.get("processes", "component", "live_heap_mb_at_end"))).append(" |\n");
         }
         b.append('\n');
     }

@@ -95,6 +95,8 @@ final class ReplayRun {
     /** Per link: its counters over the measurement, once it ended. */
     VethLink.Counters[] linkMeasured;
     private ComponentProcess componentProcess;
+    /** The component's heap after full collections at the end of the scenario (bytes), or -1. */
+    long componentLiveHeapBytes = -1;
     private ReconMuc componentInProcess;
     private EntityBareJid room;
 
@@ -468,6 +470,8 @@ final class ReplayRun {
         }
         harnessCpuSeconds = ProcSampler.cpuSeconds(self) - cpu0Harness;
         facts.put("missing_at_end", missing);
+        // Everyone is still in and everything delivered: what the service holds for them.
+        componentLiveHeapBytes = componentProcess != null ? componentProcess.liveHeap() : -1;
     }
 
     /**
