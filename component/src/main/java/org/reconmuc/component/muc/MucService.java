@@ -148,7 +148,7 @@ public final class MucService implements Component, ConnectionListener {
                 all = new ArrayList<>(rooms.values());
             }
             for (RoomEntry e : all) {
-                e.mailbox().submit(e.room()::pingOccupants);
+                e.mailbox().submit(e.room().presence()::pingOccupants);
             }
         }
         everConnected = true;

@@ -169,7 +169,7 @@ final class RoomAdmin {
                 return; // already removed by an earlier item of the same request
             }
             if (rc.role() == Role.NONE) {
-                room.removeOccupant(rc.target(), MucPresences.KICKED, actorNick, rc.reason());
+                room.presence().removeOccupant(rc.target(), MucPresences.KICKED, actorNick, rc.reason());
             } else {
                 rc.target().setRole(rc.role());
                 broadcastChange(room, rc.target(), actor, rc.reason());
@@ -183,9 +183,9 @@ final class RoomAdmin {
                 continue;
             }
             if (ac.affiliation() == Affiliation.OUTCAST) {
-                room.removeOccupant(o, MucPresences.BANNED, actorNick, ac.reason());
+                room.presence().removeOccupant(o, MucPresences.BANNED, actorNick, ac.reason());
             } else if (room.config().membersOnly() && !ac.affiliation().atLeast(Affiliation.MEMBER)) {
-                room.removeOccupant(o, MucPresences.AFFILIATION_REMOVED, actorNick, ac.reason());
+                room.presence().removeOccupant(o, MucPresences.AFFILIATION_REMOVED, actorNick, ac.reason());
             } else {
                 o.setRole(room.defaultRole(ac.affiliation()));
                 broadcastChange(room, o, actor, ac.reason());
@@ -202,14 +202,14 @@ final class RoomAdmin {
         for (Occupant viewer : room.occupants()) {
             Set<Integer> codes = viewer == target ? Set.of(MucPresences.SELF) : Set.of();
             for (RealJid session : viewer.sessions()) {
-                Presence p = room.currentPresenceOf(target, viewer, session, codes);
+                Presence p = room.presence().currentPresenceOf(target, viewer, session, codes);
                 if (p == null) {
                     continue;   // the room does not broadcast the presence of the target's role
                 }
                 Element item = p.getChildElement("x", Namespaces.MUC_USER).element("item");
                 if (actor != null) {
                     Element actorElement = item.addElement("actor").addAttribute("nick", actor.nick());
-                    String actorJid = room.realJidVisibleTo(actor, viewer);
+                    String actorJid = room.presence().realJidVisibleTo(actor, viewer);
                     if (actorJid != null) {
                         actorElement.addAttribute("jid", actorJid);
                     }
@@ -220,7 +220,7 @@ final class RoomAdmin {
                 room.output().send(p);
             }
         }
-        room.presenceShown(target);
+        room.presence().presenceShown(target);
     }
 
     private static void list(Room room, IQ iq, RealJid session, Occupant actor, Element item) throws Refused {

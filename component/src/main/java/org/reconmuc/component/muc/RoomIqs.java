@@ -19,7 +19,7 @@ final class RoomIqs {
         OccupantJid target = OccupantJid.of(iq.getTo()).orElse(null);
         if (iq.getType() == IQ.Type.result || iq.getType() == IQ.Type.error) {
             if (iq.getType() == IQ.Type.error) {
-                room.removeGhost(sender, session, iq);
+                room.presence().removeGhost(sender, session, iq);
             }
             if (target != null) {
                 room.iqProxy().answer(room, iq, session);

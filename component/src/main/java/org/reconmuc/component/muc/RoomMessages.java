@@ -21,7 +21,7 @@ final class RoomMessages {
     static void handle(Room room, Message message, RealJid session) {
         Occupant sender = room.occupantBySession(session);
         if (message.getType() == Message.Type.error) {
-            room.removeGhost(sender, session, message);
+            room.presence().removeGhost(sender, session, message);
             return;
         }
         OccupantJid target = OccupantJid.of(message.getTo()).orElse(null);

@@ -80,7 +80,7 @@ final class RoomOwner {
         if (after.membersOnly() && !before.membersOnly()) {
             for (Occupant o : new ArrayList<>(room.occupants())) {
                 if (!room.affiliationOf(o.bareJid()).atLeast(Affiliation.MEMBER)) {
-                    room.removeOccupant(o, MucPresences.MEMBERS_ONLY_REMOVED, null, null);
+                    room.presence().removeOccupant(o, MucPresences.MEMBERS_ONLY_REMOVED, null, null);
                 }
             }
         }
@@ -88,7 +88,7 @@ final class RoomOwner {
             // Occupants whose role is now broadcast appear to the others; those whose role no longer is, leave their view.
             for (Occupant o : room.occupants()) {
                 if (after.broadcastsPresenceOf(o.role()) != o.shownToOthers()) {
-                    room.broadcastPresence(o, Set.of());
+                    room.presence().broadcastPresence(o, Set.of());
                 }
             }
         }
@@ -98,7 +98,7 @@ final class RoomOwner {
                 Role wanted = room.defaultRole(a);
                 if (a == Affiliation.NONE && o.role() != Role.MODERATOR && o.role() != wanted) {
                     o.setRole(wanted);
-                    room.broadcastPresence(o, Set.of());
+                    room.presence().broadcastPresence(o, Set.of());
                 }
             }
         }

@@ -74,7 +74,7 @@ final class VoiceRequests {
         }
         if (visitor.role() == Role.VISITOR) {
             visitor.setRole(Role.PARTICIPANT);
-            room.broadcastPresence(visitor, Set.of());
+            room.presence().broadcastPresence(visitor, Set.of());
         }
     }
 
