@@ -186,7 +186,7 @@ final class RoomPresence {
 
     /**
      * The join sequence of XEP-0045 §7.2: every other occupant's presence (those the room shows),
-     * then the newcomer's own presence (status 110), then discussion room.history(), then the subject.
+     * then the newcomer's own presence (status 110), then discussion history, then the subject.
      */
     private void sendRoomStateTo(Occupant occupant, RealJid session, Presence request, Set<Integer> selfCodes,
             HistoryRequest historyRequest) {
