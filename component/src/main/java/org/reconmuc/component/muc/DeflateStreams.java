@@ -1,5 +1,6 @@
 package org.reconmuc.component.muc;
 
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +43,7 @@ final class DeflateStreams {
     }
 
     /** These sessions' next batches start new streams. */
-    void reset(List<RealJid> sessions) {
+    void reset(Collection<RealJid> sessions) {
         for (RealJid s : sessions) {
             StreamWindow window = bySession.get(s);
             if (window != null) {

@@ -26,7 +26,7 @@ final class IqProxy {
     private long counter;
 
     void forward(Room room, IQ request, Occupant sender, Occupant recipient) {
-        RealJid responder = recipient.sessions().get(0);
+        RealJid responder = recipient.sessions().iterator().next();
         String id = "mucproxy-" + (++counter);
         pending.put(id, new Pending(new RealJid(request.getFrom()), request.getID(), sender.jid().jid(), responder));
         IQ out = request.createCopy();

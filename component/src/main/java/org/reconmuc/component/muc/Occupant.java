@@ -1,8 +1,8 @@
 package org.reconmuc.component.muc;
 
-import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.reconmuc.component.consistency.Reader;
 import org.reconmuc.component.jid.OccupantJid;
@@ -18,6 +18,7 @@ final class Occupant {
     private final RealJid bareJid;
     /** Real full JID of each session, with the presence it last sent (payload only). */
     private final Map<RealJid, Presence> sessions = new LinkedHashMap<>();
+    private final Collection<RealJid> sessionsView = Collections.unmodifiableSet(sessions.keySet());
     private Role role;
     /** Whether the others in the room were last sent this occupant's presence as available (muc#roomconfig_presencebroadcast). */
     private boolean shownToOthers;
@@ -80,8 +81,9 @@ final class Occupant {
         return rateLimiter;
     }
 
-    List<RealJid> sessions() {
-        return new ArrayList<>(sessions.keySet());
+    /** The sessions, in the order they joined: a view, not a copy (it is read for every stanza sent). */
+    Collection<RealJid> sessions() {
+        return sessionsView;
     }
 
     boolean hasSession(RealJid session) {

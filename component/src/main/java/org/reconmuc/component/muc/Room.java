@@ -41,6 +41,8 @@ final class Room {
     private OccupantIds occupantIds;
     private final RoomIds ids = new RoomIds();
     private final RoomConsistency consistency;
+    private final RoomFanout fanout;
+    private final RoomRequirements requirements;
     /** The last subject change as broadcast (from the occupant who set it), or null. */
     private Message subject;
     private Instant subjectSetAt;
@@ -60,6 +62,8 @@ final class Room {
                 .withPersistent(context.config().roomDefaultPersistent());
         this.history = new History(historySize, ids, jid.toString());
         this.consistency = new RoomConsistency(this, history.capacity());
+        this.fanout = new RoomFanout(this, consistency);
+        this.requirements = new RoomRequirements(this, consistency, fanout);
         this.floodControl = new RoomFloodControl(context.config());
         this.occupantIds = context.config().occupantIds() ? new OccupantIds() : null;
         refreshListing();
@@ -171,10 +175,20 @@ final class Room {
         return consistency;
     }
 
+    /** Where groupchat messages go out (reconmuc.md §5.6, §5.7). */
+    RoomFanout fanout() {
+        return fanout;
+    }
+
+    /** The consistency-requirements IQs (reconmuc.md §5.1, §5.2, §5.8). */
+    RoomRequirements requirements() {
+        return requirements;
+    }
+
     /** A time bound may be due: runs on the room's thread. */
     void onTimer() {
         if (!destroyed) {
-            consistency.fanout().onTimer();
+            fanout.onTimer();
         }
     }
 

@@ -13,8 +13,9 @@ import org.reconmuc.component.consistency.Requirements;
 /**
  * Relaxed consistency in a room (xep-spec/reconmuc.md): who is in standard mode, the
  * {@link ConsistencyEngine} that holds every relaxed occupant's retained pointers, and the
- * sessions' deflate streams. Messages go out through {@link #fanout()}; requirements are handled
- * by {@link #requirements()}. Standard occupants never touch the engine.
+ * sessions' deflate streams. It only holds and changes that state: messages go out through the
+ * room's {@link RoomFanout}, requirements are handled by its {@link RoomRequirements}, both of which
+ * use it. Standard occupants never touch the engine.
  */
 final class RoomConsistency {
     private final Room room;
@@ -25,22 +26,10 @@ final class RoomConsistency {
     private final DeflateStreams streams = new DeflateStreams();
     /** The aggregation of occupants returning to standard mode, for their final flush. */
     private final Map<Occupant, Aggregation> leavingRelaxedMode = new HashMap<>();
-    private final RoomFanout fanout;
-    private final RoomRequirements requirements;
 
     RoomConsistency(Room room, int historyCapacity) {
         this.room = room;
         this.engine = new ConsistencyEngine<>(historyCapacity);
-        this.fanout = new RoomFanout(room, this, streams);
-        this.requirements = new RoomRequirements(room, this);
-    }
-
-    RoomFanout fanout() {
-        return fanout;
-    }
-
-    RoomRequirements requirements() {
-        return requirements;
     }
 
     ConsistencyEngine<Occupant> engine() {

@@ -25,10 +25,10 @@ final class RoomFanout {
     private final Map<Aggregation, FlushForm> forms;
     private long wakeupAt = Long.MAX_VALUE;
 
-    RoomFanout(Room room, RoomConsistency state, DeflateStreams streams) {
+    RoomFanout(Room room, RoomConsistency state) {
         this.room = room;
         this.state = state;
-        this.forms = FlushForm.forRoom(streams);
+        this.forms = FlushForm.forRoom(state.streams());
     }
 
     /**

@@ -56,7 +56,7 @@ final class RoomIqs {
             RoomArchive.handle(room, iq, session, sender);
         } else if (XmlNamespaces.isRequirementsNamespace(ns)
                 && RequirementsRequest.ELEMENT.equals(query.getName())) {
-            room.consistency().requirements().handle(iq, sender);
+            room.requirements().handle(iq, sender);
         } else {
             room.output().error(iq, Condition.SERVICE_UNAVAILABLE, "The room does not support <" + query.getName()
                     + " xmlns='" + ns + "'/> in an IQ of type " + iq.getType());

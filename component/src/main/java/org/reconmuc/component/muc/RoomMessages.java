@@ -76,7 +76,7 @@ final class RoomMessages {
         }
         if (message.getBody() == null && message.getElement().element("subject") == null) {
             // Chat states and markers are not logged, so nothing can refer to them: no stanza-id.
-            room.consistency().fanout().postUnretained(out);
+            room.fanout().postUnretained(out);
             return;
         }
         if (room.persistence().refusesMessages()) {
@@ -85,7 +85,7 @@ final class RoomMessages {
         }
         History.Entry logged = room.history().log(out, room.now(), sender);
         room.persistence().appended(logged);
-        room.consistency().fanout().post(logged, out, message);
+        room.fanout().post(logged, out, message);
     }
 
     /** A client must not pass off its own stanza-id or MUC status as the room's (XEP-0359 §5). */

@@ -26,6 +26,7 @@ final class RoomRequirements {
 
     private final Room room;
     private final RoomConsistency state;
+    private final RoomFanout fanout;
     /**
      * Equal requirements are one object: in a big room most occupants state the same few
      * (a third of a relaxed occupant's memory otherwise). Bounded, least recently used out.
@@ -41,9 +42,10 @@ final class RoomRequirements {
     private record InternKey(List<FilterKey> filters, long timeMillis, int volume, Aggregation aggregation) {
     }
 
-    RoomRequirements(Room room, RoomConsistency state) {
+    RoomRequirements(Room room, RoomConsistency state, RoomFanout fanout) {
         this.room = room;
         this.state = state;
+        this.fanout = fanout;
     }
 
     void handle(IQ iq, Occupant sender) {
@@ -84,7 +86,7 @@ final class RoomRequirements {
         // A successful set starts the occupant's deflate streams anew (§5.9 rule 8): a client that lost
         // its stream asks again for its aggregation.
         state.streams().reset(sender.sessions());
-        state.fanout().deliverFlushes(deliveries);
+        fanout.deliverFlushes(deliveries);
         state.leftRelaxedMode();
     }
 
