@@ -19,8 +19,8 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import org.reconmuc.component.muc.MucCounters;
 import org.reconmuc.component.muc.MucService;
+import org.reconmuc.component.relaxed.RelaxedCounters;
 import org.reconmuc.component.store.StoreStats;
 import org.reconmuc.component.transport.ExternalComponentConnection;
 import org.slf4j.Logger;
@@ -48,7 +48,7 @@ public final class ServiceMetrics implements AutoCloseable {
 
     /** Binds the service's meters to {@code registry}. */
     static void register(MeterRegistry registry, MucService service, ExternalComponentConnection connection) {
-        MucCounters counters = service.counters();
+        RelaxedCounters counters = service.counters();
         Gauge.builder("reconmuc.outgoing.queue.stanzas", connection, ExternalComponentConnection::queuedStanzas)
                 .description("stanzas waiting for the server to read them").register(registry);
         Gauge.builder("reconmuc.outgoing.queue.chars", connection, ExternalComponentConnection::queuedChars)
@@ -60,7 +60,7 @@ public final class ServiceMetrics implements AutoCloseable {
         Gauge.builder("reconmuc.rooms", service, MucService::roomCount).register(registry);
         Gauge.builder("reconmuc.occupants", service, s -> s.occupantCount() - s.counters().relaxedOccupants())
                 .tag("mode", "standard").register(registry);
-        Gauge.builder("reconmuc.occupants", counters, MucCounters::relaxedOccupants)
+        Gauge.builder("reconmuc.occupants", counters, RelaxedCounters::relaxedOccupants)
                 .tag("mode", "relaxed").register(registry);
         FunctionCounter.builder("reconmuc.out.bytes", connection, ExternalComponentConnection::bytesWritten)
                 .description("bytes written to the server").baseUnit("bytes").register(registry);
@@ -74,11 +74,11 @@ public final class ServiceMetrics implements AutoCloseable {
                 .description("outgoing stanzas the server would have closed the stream over").register(registry);
         FunctionCounter.builder("reconmuc.connections", connection, ExternalComponentConnection::connections)
                 .description("successful handshakes (1 + reconnections)").register(registry);
-        FunctionCounter.builder("reconmuc.batches", counters, MucCounters::batches)
+        FunctionCounter.builder("reconmuc.batches", counters, RelaxedCounters::batches)
                 .description("relaxed-consistency flushes sent as one batch").register(registry);
-        FunctionCounter.builder("reconmuc.batch.items", counters, MucCounters::batchedItems)
+        FunctionCounter.builder("reconmuc.batch.items", counters, RelaxedCounters::batchedItems)
                 .description("retained messages sent inside batches").register(registry);
-        FunctionCounter.builder("reconmuc.delayed.singles", counters, MucCounters::delayedSingles)
+        FunctionCounter.builder("reconmuc.delayed.singles", counters, RelaxedCounters::delayedSingles)
                 .description("retained messages sent one by one (aggregation none)").register(registry);
         registerStore(registry, service.store().stats());
     }

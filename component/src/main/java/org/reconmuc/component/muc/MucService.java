@@ -15,6 +15,7 @@ import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.relaxed.RelaxedCounters;
 import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.Store;
 import org.reconmuc.component.store.StoreException;
@@ -56,7 +57,7 @@ public final class MucService implements Component, ConnectionListener {
     /** Guards {@link #rooms} and the hand-over of stanzas to mailboxes (see {@link #discard}). */
     private final Object routing = new Object();
     private final Map<RoomJid, RoomEntry> rooms = new HashMap<>();
-    private final MucCounters counters = new MucCounters();
+    private final RelaxedCounters counters = new RelaxedCounters();
     /** Back-pressure: the reader waits when this many stanzas wait for their rooms. */
     private final MailboxBudget mailboxBudget;
     private volatile boolean everConnected;
@@ -188,7 +189,7 @@ public final class MucService implements Component, ConnectionListener {
         return mailboxBudget.pending();
     }
 
-    public MucCounters counters() {
+    public RelaxedCounters counters() {
         return counters;
     }
 
@@ -317,7 +318,7 @@ public final class MucService implements Component, ConnectionListener {
             }
 
             @Override
-            public MucCounters counters() {
+            public RelaxedCounters counters() {
                 return counters;
             }
         });

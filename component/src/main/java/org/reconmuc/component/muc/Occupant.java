@@ -7,13 +7,14 @@ import java.util.Map;
 import org.reconmuc.component.consistency.Reader;
 import org.reconmuc.component.jid.OccupantJid;
 import org.reconmuc.component.jid.RealJid;
+import org.reconmuc.component.relaxed.Recipient;
 import org.xmpp.packet.Presence;
 
 /**
  * Someone present in a room under one nick. One user may be present from several of its
  * sessions (same bare JID, same nick: XEP-0045 multi-session nicks); each gets every stanza.
  */
-final class Occupant {
+final class Occupant implements Recipient<Occupant> {
     private OccupantJid jid;
     private final RealJid bareJid;
     /** Real full JID of each session, with the presence it last sent (payload only). */
@@ -41,7 +42,8 @@ final class Occupant {
         return jid;
     }
 
-    String nick() {
+    @Override
+    public String nick() {
         return jid.nick();
     }
 
@@ -69,11 +71,13 @@ final class Occupant {
         this.shownToOthers = shown;
     }
 
-    Reader<Occupant> reader() {
+    @Override
+    public Reader<Occupant> reader() {
         return reader;
     }
 
-    void setReader(Reader<Occupant> reader) {
+    @Override
+    public void setReader(Reader<Occupant> reader) {
         this.reader = reader;
     }
 
@@ -82,7 +86,8 @@ final class Occupant {
     }
 
     /** The sessions, in the order they joined: a view, not a copy (it is read for every stanza sent). */
-    Collection<RealJid> sessions() {
+    @Override
+    public Collection<RealJid> sessions() {
         return sessionsView;
     }
 

@@ -5,10 +5,13 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.dom4j.Element;
-import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.relaxed.Fanout;
+import org.reconmuc.component.relaxed.MessageLog;
+import org.reconmuc.component.relaxed.RelaxedState;
+import org.reconmuc.component.relaxed.StanzaIds;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xmpp.packet.IQ;
@@ -32,16 +35,16 @@ final class Room {
     private final RoomContext context;
     private RoomConfig config;
     private final Map<RealJid, Affiliation> affiliations = new LinkedHashMap<>();
-    private final History history;
+    private final MessageLog<Occupant> history;
     private final IqProxy iqProxy = new IqProxy();
     private final RoomFloodControl floodControl;
     private final RoomRegistration registration = new RoomRegistration();
     private final RoomLock lock = new RoomLock();
     /** XEP-0421; null when the service is configured without occupant ids. */
     private OccupantIds occupantIds;
-    private final RoomIds ids = new RoomIds();
-    private final RoomConsistency consistency;
-    private final RoomFanout fanout;
+    private final StanzaIds ids = new StanzaIds();
+    private final RelaxedState<Occupant> consistency;
+    private final Fanout<Occupant> fanout;
     private final RoomRequirements requirements;
     /** The last subject change as broadcast (from the occupant who set it), or null. */
     private Message subject;
@@ -56,13 +59,14 @@ final class Room {
     Room(RoomJid jid, RoomContext context) {
         this.jid = jid;
         this.context = context;
-        this.output = new RoomOutput(this, context.outbox());
+        this.output = new RoomOutput(context.outbox());
         int historySize = context.config().historySize();
         this.config = RoomConfig.instant(historySize, context.config().maxOccupantsPerRoom())
                 .withPersistent(context.config().roomDefaultPersistent());
-        this.history = new History(historySize, ids, jid.toString());
-        this.consistency = new RoomConsistency(this, history.capacity());
-        this.fanout = new RoomFanout(this, consistency);
+        this.history = new MessageLog<>(historySize, ids, jid.toString());
+        RoomRelaxedHost relaxedHost = new RoomRelaxedHost(this);
+        this.consistency = new RelaxedState<>(relaxedHost);
+        this.fanout = new Fanout<>(relaxedHost, consistency);
         this.requirements = new RoomRequirements(this, consistency, fanout);
         this.floodControl = new RoomFloodControl(context.config());
         this.occupantIds = context.config().occupantIds() ? new OccupantIds() : null;
@@ -129,15 +133,6 @@ final class Room {
         return occupantIds != null;
     }
 
-    /** A logged message as sent later: with an XEP-0203 delay saying when the room received it. */
-    Message delayed(History.Entry entry) {
-        Message m = entry.broadcast().createCopy();
-        Element delay = m.getElement().addElement("delay", XmlNamespaces.DELAY);
-        delay.addAttribute("from", jid.toString());
-        delay.addAttribute("stamp", entry.at().toString());
-        return m;
-    }
-
     // ---- shared helpers for the feature classes ----------------------------------------------------
 
     /** Where everything the room sends goes. */
@@ -162,7 +157,7 @@ final class Room {
         persistence.recordChanged();
     }
 
-    History history() {
+    MessageLog<Occupant> history() {
         return history;
     }
 
@@ -171,12 +166,12 @@ final class Room {
         return justCreated;
     }
 
-    RoomConsistency consistency() {
+    RelaxedState<Occupant> consistency() {
         return consistency;
     }
 
     /** Where groupchat messages go out (reconmuc.md §5.6, §5.7). */
-    RoomFanout fanout() {
+    Fanout<Occupant> fanout() {
         return fanout;
     }
 
@@ -192,7 +187,7 @@ final class Room {
         }
     }
 
-    RoomIds ids() {
+    StanzaIds ids() {
         return ids;
     }
 

@@ -12,6 +12,7 @@ import org.dom4j.QName;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.protocol.ForwardedItems;
+import org.reconmuc.component.relaxed.MessageLog;
 import org.reconmuc.component.store.ArchiveQuery;
 import org.reconmuc.component.store.ArchivedMessage;
 import org.reconmuc.component.store.RoomJournal;
@@ -228,10 +229,10 @@ final class RoomArchive {
 
     /** A room's in-memory log as an archive. */
     private static List<ArchivedMessage> inMemory(Room room) {
-        History history = room.history();
+        MessageLog<Occupant> history = room.history();
         List<ArchivedMessage> log = new ArrayList<>();
         for (long seq = Math.max(1, history.head() - history.capacity() + 1); seq <= history.head(); seq++) {
-            History.Entry e = history.get(seq);
+            MessageLog.Entry<Occupant> e = history.get(seq);
             if (e != null) {
                 JID from = e.broadcast().getFrom();
                 log.add(new ArchivedMessage(seq, e.stanzaId(), e.at(), from == null ? "" : from.getResource(),

@@ -2,6 +2,7 @@ package org.reconmuc.component.muc;
 
 import java.time.Clock;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.relaxed.RelaxedCounters;
 import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.Store;
 
@@ -27,5 +28,5 @@ interface RoomContext {
     void discard(Room room);
 
     /** The service's counters, for an operator. */
-    MucCounters counters();
+    RelaxedCounters counters();
 }

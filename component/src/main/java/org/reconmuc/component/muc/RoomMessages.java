@@ -6,6 +6,7 @@ import org.reconmuc.component.jid.OccupantJid;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.protocol.MessageMarks;
+import org.reconmuc.component.relaxed.MessageLog;
 import org.xmpp.packet.JID;
 import org.xmpp.packet.Message;
 
@@ -83,7 +84,7 @@ final class RoomMessages {
             room.persistence().refuse(message);
             return;
         }
-        History.Entry logged = room.history().log(out, room.now(), sender);
+        MessageLog.Entry<Occupant> logged = room.history().log(out, room.now(), sender);
         room.persistence().appended(logged);
         room.fanout().post(logged, out, message);
     }

@@ -4,7 +4,6 @@ import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.transport.OutgoingStanza;
 import org.reconmuc.component.transport.RenderedStanza;
-import org.xmpp.packet.Message;
 import org.xmpp.packet.Packet;
 
 /**
@@ -17,11 +16,9 @@ import org.xmpp.packet.Packet;
  * room keeps writes it ({@link RoomPersistence}) before it announces the change here.
  */
 final class RoomOutput {
-    private final Room room;
     private final Outbox outbox;
 
-    RoomOutput(Room room, Outbox outbox) {
-        this.room = room;
+    RoomOutput(Outbox outbox) {
         this.outbox = outbox;
     }
 
@@ -56,25 +53,9 @@ final class RoomOutput {
         }
     }
 
-    /** A batch from the room to every session of {@code occupant}: its payload is text already. */
-    void batch(Occupant occupant, String batchXml, String id) {
-        toOccupant(occupant, batchMessage(batchXml, id));
-    }
-
-    /** A batch from the room to one session (each session's deflate stream is its own). */
-    void batch(RealJid session, String batchXml) {
-        toSession(session, batchMessage(batchXml, null));
-    }
-
-    /** A batch message from the room; compact forms carry no id (reconmuc.md §5.9 rule 1). */
-    private Message batchMessage(String batchXml, String id) {
-        Message m = new PrerenderedMessage(batchXml);
-        m.setType(Message.Type.groupchat);
-        m.setFrom(room.jid().jid());
-        if (id != null) {
-            m.setID(id);
-        }
-        return m;
+    /** A stanza rendered once to one session. */
+    void toSession(RealJid session, RenderedStanza stanza) {
+        outbox.send(stanza.to(session.jid()));
     }
 
     /** The error reply to {@code request} (nothing for a request that is an error itself). */

@@ -6,6 +6,7 @@ import org.dom4j.DocumentException;
 import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.reconmuc.component.jid.RealJid;
+import org.reconmuc.component.relaxed.MessageLog;
 import org.reconmuc.component.store.ArchivedMessage;
 import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.RoomRecord;
@@ -58,9 +59,9 @@ final class RoomPersistence {
             journal().save(record());
             if (!stored) {
                 stored = true;
-                History history = room.history();
+                MessageLog<Occupant> history = room.history();
                 for (long seq = Math.max(1, history.head() - history.capacity() + 1); seq <= history.head(); seq++) {
-                    History.Entry e = history.get(seq);
+                    MessageLog.Entry<Occupant> e = history.get(seq);
                     if (e != null) {
                         appended(e);
                     }
@@ -81,7 +82,7 @@ final class RoomPersistence {
     }
 
     /** A groupchat message joined the room's log: a persistent room archives it. */
-    void appended(History.Entry entry) {
+    void appended(MessageLog.Entry<Occupant> entry) {
         if (stored) {
             JID from = entry.broadcast().getFrom();
             journal().archive(new ArchivedMessage(entry.seq(), entry.stanzaId(), entry.at(),
@@ -158,7 +159,7 @@ final class RoomPersistence {
         r.affiliations().forEach((jid, a) -> Affiliation.parse(a).ifPresent(
                 affiliation -> room.affiliations().put(new RealJid(new JID(jid)).bare(), affiliation)));
         r.registrations().forEach((jid, nick) -> room.registration().reserve(new RealJid(new JID(jid)).bare(), nick));
-        History history = room.history();
+        MessageLog<Occupant> history = room.history();
         for (ArchivedMessage m : stored.newest()) {
             try {
                 Element e = DocumentHelper.parseText(m.xml()).getRootElement();

@@ -13,6 +13,7 @@ import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.jid.OccupantJid;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.relaxed.MessageLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xmpp.packet.IQ;
@@ -204,8 +205,8 @@ final class RoomPresence {
         Presence self = presenceOf(occupant, occupant, session, codes);
         self.setID(request.getID());
         room.output().send(self);
-        for (History.Entry entry : room.history().select(historyRequest, room.now(), room.config().historyLength())) {
-            Message m = room.delayed(entry);
+        for (MessageLog.Entry<Occupant> entry : history(historyRequest)) {
+            Message m = entry.delayed(room.jid().toString());
             m.setTo(session.jid());
             room.output().send(m);
         }
@@ -227,9 +228,20 @@ final class RoomPresence {
         room.output().send(subjectMessage);
     }
 
+    /** The discussion history a join asked for (§7.2.15), within the room's history length. */
+    private List<MessageLog.Entry<Occupant>> history(HistoryRequest request) {
+        int max = room.config().historyLength();
+        if (request.maxStanzas() != null) {
+            max = Math.min(max, request.maxStanzas());
+        }
+        return room.history().newest(max, request.maxChars(),
+                request.seconds() == null ? null : room.now().minusSeconds(request.seconds()), request.since());
+    }
+
     private void leave(Occupant occupant, RealJid session, Presence presence) {
         occupant.removeSession(session);
         occupantsBySession.remove(session);
+        room.consistency().sessionLeft(session);
         Presence goodbye = new Presence(Presence.Type.unavailable);
         if (presence.getStatus() != null) {
             goodbye.setStatus(presence.getStatus());
@@ -301,6 +313,7 @@ final class RoomPresence {
         LOG.debug("room {}: removing {} after a '{}' error", room.jid(), session, StanzaErrors.conditionOf(error));
         occupant.removeSession(session);
         occupantsBySession.remove(session);
+        room.consistency().sessionLeft(session);
         if (occupant.sessionCount() > 0) {
             broadcastPresence(occupant, Set.of());
             return;

@@ -13,6 +13,8 @@ import org.reconmuc.component.consistency.Requirements;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.protocol.ProtocolException;
 import org.reconmuc.component.protocol.RequirementsRequest;
+import org.reconmuc.component.relaxed.Fanout;
+import org.reconmuc.component.relaxed.RelaxedState;
 import org.xmpp.packet.IQ;
 
 /**
@@ -25,8 +27,8 @@ final class RoomRequirements {
     static final int DEFAULT_VOLUME = 20;
 
     private final Room room;
-    private final RoomConsistency state;
-    private final RoomFanout fanout;
+    private final RelaxedState<Occupant> state;
+    private final Fanout<Occupant> fanout;
     /**
      * Equal requirements are one object: in a big room most occupants state the same few
      * (a third of a relaxed occupant's memory otherwise). Bounded, least recently used out.
@@ -42,7 +44,7 @@ final class RoomRequirements {
     private record InternKey(List<FilterKey> filters, long timeMillis, int volume, Aggregation aggregation) {
     }
 
-    RoomRequirements(Room room, RoomConsistency state, RoomFanout fanout) {
+    RoomRequirements(Room room, RelaxedState<Occupant> state, Fanout<Occupant> fanout) {
         this.room = room;
         this.state = state;
         this.fanout = fanout;
@@ -85,9 +87,8 @@ final class RoomRequirements {
         answer(iq, request, sender);
         // A successful set starts the occupant's deflate streams anew (§5.9 rule 8): a client that lost
         // its stream asks again for its aggregation.
-        state.streams().reset(sender.sessions());
+        state.restartStreams(sender);
         fanout.deliverFlushes(deliveries);
-        state.leftRelaxedMode();
     }
 
     private void answer(IQ iq, RequirementsRequest request, Occupant sender) {

@@ -1,4 +1,4 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.relaxed;
 
 import java.util.concurrent.atomic.LongAdder;
 
@@ -6,22 +6,22 @@ import java.util.concurrent.atomic.LongAdder;
  * What the rooms count for an operator (read from any thread, written by the rooms): relaxed
  * occupants, and the batches and items that relaxed consistency sent.
  */
-public final class MucCounters {
+public final class RelaxedCounters {
     private final LongAdder relaxedOccupants = new LongAdder();
     private final LongAdder batches = new LongAdder();
     private final LongAdder batchedItems = new LongAdder();
     private final LongAdder delayedSingles = new LongAdder();
 
-    void relaxed(int delta) {
+    public void relaxed(int delta) {
         relaxedOccupants.add(delta);
     }
 
-    void batchSent(int items) {
+    public void batchSent(int items) {
         batches.increment();
         batchedItems.add(items);
     }
 
-    void delayedSent() {
+    public void delayedSent() {
         delayedSingles.increment();
     }
 

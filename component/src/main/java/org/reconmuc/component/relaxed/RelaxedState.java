@@ -1,4 +1,4 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.relaxed;
 
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -9,30 +9,33 @@ import org.reconmuc.component.consistency.Aggregation;
 import org.reconmuc.component.consistency.ConsistencyEngine;
 import org.reconmuc.component.consistency.Delivery;
 import org.reconmuc.component.consistency.Requirements;
+import org.reconmuc.component.jid.RealJid;
 
 /**
  * Relaxed consistency in a room (xep-spec/reconmuc.md): who is in standard mode, the
  * {@link ConsistencyEngine} that holds every relaxed occupant's retained pointers, and the
  * sessions' deflate streams. It only holds and changes that state: messages go out through the
- * room's {@link RoomFanout}, requirements are handled by its {@link RoomRequirements}, both of which
- * use it. Standard occupants never touch the engine.
+ * room's {@link Fanout}, which reads it. Standard occupants never touch the engine.
+ *
+ * @param <O> the room's occupant type
  */
-final class RoomConsistency {
-    private final Room room;
-    private final ConsistencyEngine<Occupant> engine;
+public final class RelaxedState<O extends Recipient<O>> {
+    private final FanoutHost<O> host;
+    private final ConsistencyEngine<O> engine;
     /** Occupants that stated no requirements: they get every message at once. */
-    private final Set<Occupant> standard = new LinkedHashSet<>();
+    private final Set<O> standard = new LinkedHashSet<>();
     /** The sessions' deflate streams (aggregation compact-deflate). */
     private final DeflateStreams streams = new DeflateStreams();
     /** The aggregation of occupants returning to standard mode, for their final flush. */
-    private final Map<Occupant, Aggregation> leavingRelaxedMode = new HashMap<>();
+    private final Map<O, Aggregation> leavingRelaxedMode = new HashMap<>();
 
-    RoomConsistency(Room room, int historyCapacity) {
-        this.room = room;
-        this.engine = new ConsistencyEngine<>(historyCapacity);
+    /** The state of a room whose log holds {@code host.log().capacity()} messages. */
+    public RelaxedState(FanoutHost<O> host) {
+        this.host = host;
+        this.engine = new ConsistencyEngine<>(host.log().capacity());
     }
 
-    ConsistencyEngine<Occupant> engine() {
+    public ConsistencyEngine<O> engine() {
         return engine;
     }
 
@@ -40,17 +43,18 @@ final class RoomConsistency {
         return streams;
     }
 
-    Set<Occupant> standardOccupants() {
+    Set<O> standardOccupants() {
         return standard;
     }
 
     /** The form an occupant's flushes take (its last one, while it returns to standard). */
-    Aggregation aggregationOf(Occupant o) {
+    Aggregation aggregationOf(O o) {
         return o.reader() != null ? o.reader().requirements().aggregation()
                 : leavingRelaxedMode.getOrDefault(o, Aggregation.PLAIN);
     }
 
-    void joined(Occupant occupant) {
+    /** A new occupant: in standard mode until it states requirements. */
+    public void joined(O occupant) {
         standard.add(occupant);
     }
 
@@ -59,54 +63,64 @@ final class RoomConsistency {
      * starts anew, so no stream holds text from before the newcomer came that it could probe by
      * compression (reconmuc.md §8.1).
      */
-    void entered() {
+    public void entered() {
         streams.resetAll();
     }
 
     /** The occupant left (or was removed): its retained state is dropped. */
-    void left(Occupant occupant) {
+    public void left(O occupant) {
         standard.remove(occupant);
-        streams.forgetAllBut(session -> room.occupantBySession(session) != null);
+        streams.forget(occupant.sessions());
         if (occupant.reader() != null) {
             engine.remove(occupant.reader());
             occupant.setReader(null);
-            room.context().counters().relaxed(-1);
+            host.counters().relaxed(-1);
         }
     }
 
+    /** One session of an occupant that stays has left: its stream is dropped. */
+    public void sessionLeft(RealJid session) {
+        streams.forget(List.of(session));
+    }
+
     /** Opts the occupant in with these requirements, or changes them; what that releases goes to {@code out}. */
-    void relax(Occupant occupant, Requirements next, List<Delivery<Occupant>> out) {
+    public void relax(O occupant, Requirements next, List<Delivery<O>> out) {
         if (occupant.reader() == null) {
             occupant.setReader(engine.relax(occupant, next));
             standard.remove(occupant);
-            room.context().counters().relaxed(1);
+            host.counters().relaxed(1);
         } else {
-            engine.update(occupant.reader(), next, room.now().toEpochMilli(), out);
+            engine.update(occupant.reader(), next, host.now().toEpochMilli(), out);
         }
     }
 
     /** Back to standard MUC: what was retained is flushed (in its last form) into {@code out}. */
-    void returnToStandard(Occupant occupant, List<Delivery<Occupant>> out) {
+    public void returnToStandard(O occupant, List<Delivery<O>> out) {
         if (occupant.reader() != null) {
             leavingRelaxedMode.put(occupant, occupant.reader().requirements().aggregation());
             engine.standard(occupant.reader(), out);
             occupant.setReader(null);
             standard.add(occupant);
-            room.context().counters().relaxed(-1);
+            host.counters().relaxed(-1);
         }
     }
 
+    /** The occupant's next batches in a deflate stream start new streams (it stated its requirements again). */
+    public void restartStreams(O occupant) {
+        streams.reset(occupant.sessions());
+    }
+
     /** The final flushes of occupants that returned to standard have gone out. */
-    void leftRelaxedMode() {
+    public void leftRelaxedMode() {
         leavingRelaxedMode.clear();
     }
 
     /** A restored room: its log holds messages up to {@code head}; new readers start after it. */
-    void restoredUpTo(long head) {
+    public void restoredUpTo(long head) {
         engine.startAfter(head);
     }
 
-    int historyCapacity() {
+    public int historyCapacity() {
         return engine.capacity();
     }
 }

@@ -1,4 +1,4 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.relaxed;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,21 +17,23 @@ import org.xmpp.packet.Message;
  * The room's message log: the last {@code capacity} groupchat messages as broadcast, indexed by
  * sequence number. It is what retained pointers point into, and what a join replays (at most
  * the room's configured history length of it). Its capacity is the service's history size.
+ *
+ * @param <A> who may author a message (the room's occupant type)
  */
-final class History {
+public final class MessageLog<A> {
 
     /** One message as broadcast, with what delivery and batching need; rendered forms are cached. */
-    static final class Entry {
+    public static final class Entry<A> {
         private final long seq;
         private final Instant at;
         private final Message broadcast;
-        private final Occupant author;
+        private final A author;
         private final String stanzaId;
         private final int chars;
         private String forwardedXml;
         private CompactItem compactItem;
 
-        Entry(long seq, Instant at, Message broadcast, Occupant author, String stanzaId) {
+        Entry(long seq, Instant at, Message broadcast, A author, String stanzaId) {
             this.seq = seq;
             this.at = at;
             this.broadcast = broadcast;
@@ -40,29 +42,30 @@ final class History {
             this.chars = broadcast.toXML().length();
         }
 
-        long seq() {
+        public long seq() {
             return seq;
         }
 
-        Instant at() {
+        public Instant at() {
             return at;
         }
 
         /** The message as broadcast, without a recipient. Do not modify. */
-        Message broadcast() {
+        public Message broadcast() {
             return broadcast;
         }
 
-        Occupant author() {
+        /** The occupant who sent it; null for a message restored from the store. */
+        public A author() {
             return author;
         }
 
         /** The room's XEP-0359 stanza-id of this message (its archive id). */
-        String stanzaId() {
+        public String stanzaId() {
             return stanzaId;
         }
 
-        int chars() {
+        public int chars() {
             return chars;
         }
 
@@ -74,8 +77,17 @@ final class History {
             return compactItem;
         }
 
+        /** The message as sent later: with an XEP-0203 delay saying when {@code roomJid} received it. */
+        public Message delayed(String roomJid) {
+            Message m = broadcast.createCopy();
+            Element delay = m.getElement().addElement("delay", XmlNamespaces.DELAY);
+            delay.addAttribute("from", roomJid);
+            delay.addAttribute("stamp", at.toString());
+            return m;
+        }
+
         /** XEP-0297 form for batches, as XML text: rendered once, shared by every batch that carries it. */
-        String forwardedXml(String roomJid) {
+        public String forwardedXml(String roomJid) {
             if (forwardedXml == null) {
                 forwardedXml = ForwardedItems.xml(broadcast.getElement(), at, roomJid);
             }
@@ -90,28 +102,29 @@ final class History {
      */
     static final int STREAM_ITEMS = 512;
 
-    private final Entry[] ring;
+    private final Entry<A>[] ring;
     private final CompactItem[] items;
     private final long[] itemSeqs;
     private final Map<String, Long> seqByStanzaId = new HashMap<>();
-    private final RoomIds ids;
+    private final StanzaIds ids;
     private final String roomJid;
     private long head;
 
     /** A log of {@code capacity} messages whose stanza-ids {@code ids} mints, stamped {@code by} the room. */
-    History(int capacity, RoomIds ids, String roomJid) {
-        this.ring = new Entry[Math.max(1, capacity)];
+    @SuppressWarnings("unchecked")
+    public MessageLog(int capacity, StanzaIds ids, String roomJid) {
+        this.ring = (Entry<A>[]) new Entry<?>[Math.max(1, capacity)];
         this.items = new CompactItem[Math.max(ring.length, STREAM_ITEMS)];
         this.itemSeqs = new long[items.length];
         this.ids = ids;
         this.roomJid = roomJid;
     }
 
-    int capacity() {
+    public int capacity() {
         return ring.length;
     }
 
-    long head() {
+    public long head() {
         return head;
     }
 
@@ -120,7 +133,7 @@ final class History {
      * numbers: the next sequence number, and the room's XEP-0359 stanza-id for it, stamped on
      * {@code broadcast} before a copy (without {@code to}) is kept. Returns the entry.
      */
-    Entry log(Message broadcast, Instant at, Occupant author) {
+    public Entry<A> log(Message broadcast, Instant at, A author) {
         long seq = head + 1;
         String stanzaId = ids.stanzaId(seq);
         Element id = broadcast.getElement().addElement("stanza-id", XmlNamespaces.STANZA_ID);
@@ -131,16 +144,16 @@ final class History {
     }
 
     /** Stores a copy of the broadcast message; returns its sequence number. */
-    private long append(Message broadcast, Instant at, Occupant author, String stanzaId) {
+    private long append(Message broadcast, Instant at, A author, String stanzaId) {
         Message stored = broadcast.createCopy();
         stored.setTo((String) null);
         long seq = ++head;
         int slot = (int) (seq % ring.length);
-        Entry evicted = ring[slot];
+        Entry<A> evicted = ring[slot];
         if (evicted != null && evicted.stanzaId != null) {
             seqByStanzaId.remove(evicted.stanzaId);
         }
-        ring[slot] = new Entry(seq, at, stored, author, stanzaId);
+        ring[slot] = new Entry<>(seq, at, stored, author, stanzaId);
         if (stanzaId != null) {
             seqByStanzaId.put(stanzaId, seq);
         }
@@ -148,16 +161,16 @@ final class History {
     }
 
     /** The entry with this sequence number, if the log still holds it. */
-    Entry get(long seq) {
+    public Entry<A> get(long seq) {
         if (seq < 1 || seq > head || seq <= head - ring.length) {
             return null;
         }
-        Entry e = ring[(int) (seq % ring.length)];
+        Entry<A> e = ring[(int) (seq % ring.length)];
         return e != null && e.seq == seq ? e : null;   // a restored log may have gaps
     }
 
     /** The compact form of a logged entry for batches: rendered once, and kept for deflate streams' windows. */
-    CompactItem compactItem(Entry entry) {
+    CompactItem compactItem(Entry<A> entry) {
         CompactItem item = entry.compactItem(roomJid);
         int slot = (int) (entry.seq() % items.length);
         items[slot] = item;
@@ -170,7 +183,7 @@ final class History {
      * entry's, or the one kept after the entry left the log; null otherwise.
      */
     CompactItem compactItem(long seq) {
-        Entry e = get(seq);
+        Entry<A> e = get(seq);
         if (e != null) {
             return compactItem(e);
         }
@@ -182,40 +195,40 @@ final class History {
     }
 
     /** Puts back a message of a restored room under its old sequence number (oldest first). */
-    void restore(long seq, Instant at, Message broadcast, String stanzaId) {
+    public void restore(long seq, Instant at, Message broadcast, String stanzaId) {
         head = seq - 1;
         append(broadcast, at, null, stanzaId);
     }
 
     /** A restored room's log goes on after {@code lastSeq}, the newest number it ever gave. */
-    void restoreHead(long lastSeq) {
+    public void restoreHead(long lastSeq) {
         head = Math.max(head, lastSeq);
     }
 
     /** The sequence number of the message with this room stanza-id, or 0. */
-    long seqOf(String stanzaId) {
+    public long seqOf(String stanzaId) {
         Long seq = stanzaId == null ? null : seqByStanzaId.get(stanzaId);
         return seq == null ? 0 : seq;
     }
 
     /**
-     * The entries a join asked for, oldest first, at most {@code roomLength} of them: the newest
-     * are kept when a limit cuts.
+     * The newest entries, oldest first: at most {@code max} of them, at most {@code maxChars}
+     * characters (null: no limit), none before {@code notBefore} and none at or before
+     * {@code after} (null: no limit) — what a join asks for (XEP-0045 §7.2.15). The newest are
+     * kept when a limit cuts.
      */
-    List<Entry> select(HistoryRequest request, Instant now, int roomLength) {
-        List<Entry> picked = new ArrayList<>();
+    public List<Entry<A>> newest(int max, Integer maxChars, Instant notBefore, Instant after) {
+        List<Entry<A>> picked = new ArrayList<>();
         int chars = 0;
-        Instant notBefore = request.seconds() == null ? null : now.minusSeconds(request.seconds());
         for (long seq = head; seq > 0 && seq > head - ring.length; seq--) {
-            Entry e = get(seq);
+            Entry<A> e = get(seq);
             if (e == null) {
                 continue;
             }
-            if (picked.size() >= roomLength
-                    || (request.maxStanzas() != null && picked.size() >= request.maxStanzas())
+            if (picked.size() >= max
                     || (notBefore != null && e.at().isBefore(notBefore))
-                    || (request.since() != null && !e.at().isAfter(request.since()))
-                    || (request.maxChars() != null && chars + e.chars() > request.maxChars())) {
+                    || (after != null && !e.at().isAfter(after))
+                    || (maxChars != null && chars + e.chars() > maxChars)) {
                 break;
             }
             chars += e.chars();

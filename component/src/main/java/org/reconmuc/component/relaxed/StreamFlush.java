@@ -1,4 +1,4 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.relaxed;
 
 import java.util.List;
 import org.reconmuc.codec.batch.Batch;
@@ -9,7 +9,7 @@ import org.reconmuc.component.jid.RealJid;
  * Aggregation {@code compact-deflate} (reconmuc.md §5.9 rule 8): the compact items in each
  * session's own deflate stream, so each session gets a batch of its own.
  */
-final class StreamFlush implements FlushForm {
+final class StreamFlush<O extends Recipient<O>> implements FlushForm<O> {
     private final DeflateStreams streams;
 
     StreamFlush(DeflateStreams streams) {
@@ -17,12 +17,13 @@ final class StreamFlush implements FlushForm {
     }
 
     @Override
-    public void send(Room room, Occupant occupant, List<History.Entry> entries) {
-        List<CompactItem> items = CompactFlush.items(room, entries);
+    public void send(FanoutHost<O> room, O occupant, List<MessageLog.Entry<O>> entries) {
+        List<CompactItem> items = CompactFlush.items(room.log(), entries);
         byte[] payload = Batch.compactStreamPayload(items);
         for (RealJid session : occupant.sessions()) {
-            room.output().batch(session, streams.batch(session, entries, items, payload, room.history()));
+            String batch = streams.batch(session, entries, items, payload, room.log());
+            room.send(session, FlushForm.batchMessage(room.roomJid(), batch, null));
         }
-        room.context().counters().batchSent(entries.size());
+        room.counters().batchSent(entries.size());
     }
 }

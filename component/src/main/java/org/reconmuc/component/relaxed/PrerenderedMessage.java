@@ -1,4 +1,4 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.relaxed;
 
 import org.dom4j.Attribute;
 import org.dom4j.Element;

@@ -1,4 +1,4 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.relaxed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,7 +31,7 @@ class DeflateStreamsTest {
     private final SplittableRandom random = new SplittableRandom(18);
     private final DeflateStreams streams = new DeflateStreams();
 
-    private History.Entry log(History history, int i) {
+    private MessageLog.Entry<Object> log(MessageLog<Object> history, int i) {
         Message m = new Message();
         m.setType(Message.Type.groupchat);
         m.setFrom(ROOM + "/nick" + random.nextInt(40));
@@ -45,17 +45,17 @@ class DeflateStreamsTest {
     }
 
     /** The batch the service sends for these entries, and the reference stream's for the same items. */
-    private String batch(History history, List<History.Entry> entries) {
+    private String batch(MessageLog<Object> history, List<MessageLog.Entry<Object>> entries) {
         List<CompactItem> items = new ArrayList<>();
-        for (History.Entry e : entries) {
+        for (MessageLog.Entry<Object> e : entries) {
             items.add(history.compactItem(e));
         }
         return streams.batch(ALICE, entries, items, Batch.compactStreamPayload(items), history);
     }
 
-    private static List<CompactItem> itemsOf(History history, List<History.Entry> entries) {
+    private static List<CompactItem> itemsOf(MessageLog<Object> history, List<MessageLog.Entry<Object>> entries) {
         List<CompactItem> items = new ArrayList<>();
-        for (History.Entry e : entries) {
+        for (MessageLog.Entry<Object> e : entries) {
             items.add(history.compactItem(e));
         }
         return items;
@@ -63,15 +63,15 @@ class DeflateStreamsTest {
 
     @Test
     void whileItsItemsAreKnownTheStreamIsByteForByteOneThatKeepsACopyOfItsWindow() throws Exception {
-        History history = new History(100, new RoomIds(), ROOM);
+        MessageLog<Object> history = new MessageLog<>(100, new StanzaIds(), ROOM);
         DeflateStream copyKeeping = new DeflateStream();
         Deflater deflater = new Deflater(6, true);
         BatchDecoder alicesClient = new BatchDecoder();
         int seq = 0;
         for (int round = 0; round < 60; round++) {
-            List<History.Entry> batch = new ArrayList<>();
+            List<MessageLog.Entry<Object>> batch = new ArrayList<>();
             for (int k = 0, n = 1 + random.nextInt(40); k < n; k++) {
-                History.Entry e = log(history, ++seq);
+                MessageLog.Entry<Object> e = log(history, ++seq);
                 if (random.nextInt(6) != 0) {   // a sixth went to Alice at once: not in her batch
                     batch.add(e);
                 }
@@ -90,19 +90,19 @@ class DeflateStreamsTest {
 
     @Test
     void itemsThatLeftTheHistoryShortenTheDictionaryAndTheBatchStillInflates() throws Exception {
-        History history = new History(10, new RoomIds(), ROOM);
+        MessageLog<Object> history = new MessageLog<>(10, new StanzaIds(), ROOM);
         BatchDecoder alicesClient = new BatchDecoder();
-        List<History.Entry> first = new ArrayList<>();
+        List<MessageLog.Entry<Object>> first = new ArrayList<>();
         for (int i = 1; i <= 50; i++) {
             first.add(log(history, i));
         }
         String batch1 = batch(history, first);
         assertThat(alicesClient.decode(batch1, ROOM).items()).hasSize(50);
-        for (int i = 51; i <= 50 + History.STREAM_ITEMS; i++) {
+        for (int i = 51; i <= 50 + MessageLog.STREAM_ITEMS; i++) {
             log(history, i);   // Alice got these at once
         }
         assertThat(history.compactItem(1)).as("gone from the history").isNull();
-        List<History.Entry> second = List.of(log(history, 51 + History.STREAM_ITEMS));
+        List<MessageLog.Entry<Object>> second = List.of(log(history, 51 + MessageLog.STREAM_ITEMS));
         String batch2 = batch(history, second);
         assertThat(batch2).contains(" n=\"2\"");
         assertThat(alicesClient.decode(batch2, ROOM).items()).hasSize(1);
@@ -112,7 +112,7 @@ class DeflateStreamsTest {
 
     @Test
     void aResetStartsANewStreamWithNoDictionary() throws Exception {
-        History history = new History(100, new RoomIds(), ROOM);
+        MessageLog<Object> history = new MessageLog<>(100, new StanzaIds(), ROOM);
         batch(history, List.of(log(history, 1), log(history, 2)));
         streams.resetAll();
         assertThat(streams.windowOf(ALICE).dictionary(history)).isEmpty();

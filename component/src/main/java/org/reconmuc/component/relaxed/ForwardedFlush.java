@@ -1,4 +1,4 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.relaxed;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,7 +8,7 @@ import org.reconmuc.codec.batch.Batch;
  * Aggregations {@code plain} and {@code deflate} (reconmuc.md §5.9 rules 2 and 3): one batch of
  * XEP-0297 items, each the entry's cached text, deflated on its own for {@code deflate}.
  */
-final class ForwardedFlush implements FlushForm {
+final class ForwardedFlush<O extends Recipient<O>> implements FlushForm<O> {
     private static final int DEFLATE_LEVEL = 6;
     private final boolean deflate;
 
@@ -17,14 +17,14 @@ final class ForwardedFlush implements FlushForm {
     }
 
     @Override
-    public void send(Room room, Occupant occupant, List<History.Entry> entries) {
-        String roomJid = room.jid().toString();
+    public void send(FanoutHost<O> room, O occupant, List<MessageLog.Entry<O>> entries) {
+        String roomJid = room.roomJid();
         List<String> items = new ArrayList<>(entries.size());
-        for (History.Entry e : entries) {
+        for (MessageLog.Entry<O> e : entries) {
             items.add(e.forwardedXml(roomJid));
         }
         String batch = deflate ? Batch.deflate(items, DEFLATE_LEVEL) : Batch.plain(items);
-        room.output().batch(occupant, batch, room.ids().messageId());
-        room.context().counters().batchSent(items.size());
+        room.send(occupant, FlushForm.batchMessage(roomJid, batch, room.ids().messageId()));
+        room.counters().batchSent(items.size());
     }
 }

@@ -1,10 +1,9 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.relaxed;
 
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Predicate;
 import java.util.zip.Deflater;
 import org.reconmuc.codec.batch.Batch;
 import org.reconmuc.codec.batch.CompactItem;
@@ -28,12 +27,13 @@ final class DeflateStreams {
      * The next batch of {@code session}'s stream: {@code entries} as their compact {@code items},
      * whose stream payload ({@link Batch#compactStreamPayload}) is {@code payload}.
      */
-    String batch(RealJid session, List<History.Entry> entries, List<CompactItem> items, byte[] payload, History history) {
+    String batch(RealJid session, List<? extends MessageLog.Entry<?>> entries, List<CompactItem> items, byte[] payload,
+            MessageLog<?> log) {
         if (deflater == null) {
             deflater = new Deflater(LEVEL, true);
         }
         StreamWindow window = bySession.computeIfAbsent(session, s -> new StreamWindow());
-        byte[] compressed = DeflateStream.compress(payload, window.dictionary(history), deflater);
+        byte[] compressed = DeflateStream.compress(payload, window.dictionary(log), deflater);
         long[] seqs = new long[entries.size()];
         for (int i = 0; i < seqs.length; i++) {
             seqs[i] = entries.get(i).seq();
@@ -56,9 +56,11 @@ final class DeflateStreams {
         bySession.values().forEach(StreamWindow::reset);
     }
 
-    /** Drops the streams of sessions that are gone. */
-    void forgetAllBut(Predicate<RealJid> present) {
-        bySession.keySet().removeIf(present.negate());
+    /** Drops the streams of sessions that left. */
+    void forget(Collection<RealJid> sessions) {
+        for (RealJid s : sessions) {
+            bySession.remove(s);
+        }
     }
 
     /** Streams held (for tests). */

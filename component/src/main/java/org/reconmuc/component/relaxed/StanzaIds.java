@@ -1,4 +1,4 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.relaxed;
 
 import java.security.SecureRandom;
 import java.util.Base64;
@@ -9,25 +9,25 @@ import java.util.Base64;
  * short, and compressible — a random UUID per message costs ~27 incompressible bytes on every
  * copy sent, which stream compression (XEP-0138) and deflated batches cannot win back.
  */
-final class RoomIds {
+public final class StanzaIds {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final String prefix;
     private long counter;
 
-    RoomIds() {
+    public StanzaIds() {
         byte[] bytes = new byte[9];
         RANDOM.nextBytes(bytes);
         this.prefix = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes); // 12 chars, 72 bits
     }
 
     /** The stanza-id of the message logged as {@code seq}. */
-    String stanzaId(long seq) {
+    public String stanzaId(long seq) {
         return prefix + "-" + Long.toString(seq, 36);
     }
 
     /** An id for a message the room itself sends. */
-    String messageId() {
+    public String messageId() {
         return prefix + "-b" + Long.toString(++counter, 36);
     }
 }

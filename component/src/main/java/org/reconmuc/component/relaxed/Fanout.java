@@ -1,4 +1,4 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.relaxed;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,64 +18,67 @@ import org.xmpp.packet.Message;
  * The fan-out of a room's groupchat messages (reconmuc.md §5.6, §5.7): every standard occupant
  * gets each logged message at once; relaxed occupants get what {@link Urgency} and their filters
  * say now, and the rest when the engine flushes it, in their aggregation's {@link FlushForm}.
+ *
+ * @param <O> the room's occupant type
  */
-final class RoomFanout {
-    private final Room room;
-    private final RoomConsistency state;
-    private final Map<Aggregation, FlushForm> forms;
+public final class Fanout<O extends Recipient<O>> {
+    private final FanoutHost<O> room;
+    private final RelaxedState<O> state;
+    private final Map<Aggregation, FlushForm<O>> forms;
     private long wakeupAt = Long.MAX_VALUE;
 
-    RoomFanout(Room room, RoomConsistency state) {
+    public Fanout(FanoutHost<O> room, RelaxedState<O> state) {
         this.room = room;
         this.state = state;
         this.forms = FlushForm.forRoom(state.streams());
     }
 
     /**
-     * A logged message ({@link History#log}): {@code broadcast} is the stanza every occupant gets
-     * (its {@code to} is set per session), {@code original} the sender's, for its marks.
+     * A logged message ({@link MessageLog#log}): {@code broadcast} is the stanza every occupant
+     * gets (rendered once, addressed per session), {@code original} the sender's, for its marks.
      */
-    void post(History.Entry logged, Message broadcast, Message original) {
+    public void post(MessageLog.Entry<O> logged, Message broadcast, Message original) {
         RenderedStanza rendered = RenderedStanza.of(broadcast);
-        for (Occupant o : state.standardOccupants()) {
-            room.output().toOccupant(o, rendered);
+        for (O o : state.standardOccupants()) {
+            room.send(o, rendered);
         }
-        String roomJid = room.jid().toString();
-        long parentSeq = room.history().seqOf(MessageMarks.replyTo(original.getElement()));
-        History.Entry parent = parentSeq > 0 ? room.history().get(parentSeq) : null;
+        String roomJid = room.roomJid();
+        MessageLog<O> log = room.log();
+        long parentSeq = log.seqOf(MessageMarks.replyTo(original.getElement()));
+        MessageLog.Entry<O> parent = parentSeq > 0 ? log.get(parentSeq) : null;
         // An unknown parent: the reply's 'to' still names whom it answers (reconmuc.md §5.5).
         String namedInReply = parent == null ? MessageMarks.replyToNick(original.getElement(), roomJid) : null;
-        List<Reader<Occupant>> addressed = new ArrayList<>();
+        List<Reader<O>> addressed = new ArrayList<>();
         for (String nick : MessageMarks.addressed(original.getElement(), roomJid)) {
-            addressed.add(readerOf(room.occupantByNickIgnoringCase(nick)));
+            addressed.add(readerOf(room.occupantAddressedAs(nick)));
         }
-        Occupant sender = logged.author();
-        Urgency<Occupant> urgency = Urgency.of(sender.nick(), MessageMarks.topics(original.getElement()), sender.reader(),
-                parent != null, parent == null || !isPresent(parent.author()) ? null : readerOf(parent.author()),
+        O sender = logged.author();
+        O parentAuthor = parent == null ? null : parent.author();
+        Urgency<O> urgency = Urgency.of(sender.nick(), MessageMarks.topics(original.getElement()), sender.reader(),
+                parent != null, parentAuthor == null || !room.isPresent(parentAuthor) ? null : readerOf(parentAuthor),
                 namedInReply == null ? null : readerOf(room.occupantByNick(namedInReply)), addressed);
-        List<Delivery<Occupant>> deliveries = new ArrayList<>();
+        List<Delivery<O>> deliveries = new ArrayList<>();
         state.engine().onMessage(logged.seq(), logged.at().toEpochMilli(), parentSeq, urgency.keys(), urgency.direct(),
                 deliveries);
         deliverLive(deliveries, logged.seq(), rendered);
     }
 
-    private static Reader<Occupant> readerOf(Occupant o) {
+    private Reader<O> readerOf(O o) {
         return o == null ? null : o.reader();
     }
 
-    private boolean isPresent(Occupant o) {
-        return o != null && room.occupantByNick(o.nick()) == o;
-    }
-
     /** A body-less groupchat message (chat state, marker) is never retained (reconmuc.md §5.6 rule 10). */
-    void postUnretained(Message broadcast) {
-        room.output().toOccupants(room.occupants(), broadcast);
+    public void postUnretained(Message broadcast) {
+        RenderedStanza rendered = RenderedStanza.of(broadcast);
+        for (O o : room.occupants()) {
+            room.send(o, rendered);
+        }
     }
 
     /** Time bounds: flush whoever is due, then sleep until the next deadline. */
-    void onTimer() {
+    public void onTimer() {
         wakeupAt = Long.MAX_VALUE;
-        List<Delivery<Occupant>> deliveries = new ArrayList<>();
+        List<Delivery<O>> deliveries = new ArrayList<>();
         state.engine().onTime(room.now().toEpochMilli(), deliveries);
         deliverFlushes(deliveries);
     }
@@ -85,15 +88,15 @@ final class RoomFanout {
      * retained ancestors as one release, then the message itself as broadcast; flushes the
      * message triggered go out in the occupant's form.
      */
-    private void deliverLive(List<Delivery<Occupant>> deliveries, long seq, RenderedStanza broadcast) {
-        for (Delivery<Occupant> d : deliveries) {
-            Occupant o = d.owner();
+    private void deliverLive(List<Delivery<O>> deliveries, long seq, RenderedStanza broadcast) {
+        for (Delivery<O> d : deliveries) {
+            O o = d.owner();
             long[] seqs = d.seqs();
             if (d.kind() == Delivery.Kind.NOW && seqs[seqs.length - 1] == seq) {
                 if (seqs.length > 1) {
                     flush(o, Arrays.copyOf(seqs, seqs.length - 1));
                 }
-                room.output().toOccupant(o, broadcast);
+                room.send(o, broadcast);
             } else {
                 flush(o, seqs);
             }
@@ -101,16 +104,20 @@ final class RoomFanout {
         armTimer();
     }
 
-    /** Flushes and releases outside a live message (timers, requirement changes): one per occupant, in room order. */
-    void deliverFlushes(List<Delivery<Occupant>> deliveries) {
-        Map<Occupant, TreeSet<Long>> due = new LinkedHashMap<>();
-        for (Delivery<Occupant> d : deliveries) {
+    /**
+     * Flushes and releases outside a live message (timers, requirement changes): one per occupant,
+     * in room order; then the final flushes of occupants that returned to standard are done.
+     */
+    public void deliverFlushes(List<Delivery<O>> deliveries) {
+        Map<O, TreeSet<Long>> due = new LinkedHashMap<>();
+        for (Delivery<O> d : deliveries) {
             TreeSet<Long> seqs = due.computeIfAbsent(d.owner(), o -> new TreeSet<>());
             for (long seq : d.seqs()) {
                 seqs.add(seq);
             }
         }
         due.forEach((o, seqs) -> flush(o, seqs.stream().mapToLong(Long::longValue).toArray()));
+        state.leftRelaxedMode();
         armTimer();
     }
 
@@ -118,15 +125,15 @@ final class RoomFanout {
         long next = state.engine().nextDeadline();
         if (next < wakeupAt) {
             wakeupAt = next;
-            room.context().schedule(Math.max(0, next - room.now().toEpochMilli()), room::onTimer);
+            room.wakeUpAfter(Math.max(0, next - room.now().toEpochMilli()));
         }
     }
 
     /** These retained messages, still in the log, in the occupant's form. */
-    private void flush(Occupant o, long[] seqs) {
-        List<History.Entry> entries = new ArrayList<>(seqs.length);
+    private void flush(O o, long[] seqs) {
+        List<MessageLog.Entry<O>> entries = new ArrayList<>(seqs.length);
         for (long seq : seqs) {
-            History.Entry e = room.history().get(seq);
+            MessageLog.Entry<O> e = room.log().get(seq);
             if (e != null) {
                 entries.add(e);
             }

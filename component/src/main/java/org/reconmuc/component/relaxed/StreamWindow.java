@@ -1,4 +1,4 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.relaxed;
 
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
@@ -58,9 +58,9 @@ final class StreamWindow {
 
     /**
      * The dictionary for the next batch: the end of what this stream sent, rendered again from
-     * {@code history}, at most {@link DeflateStream#WINDOW} bytes; empty for a new stream.
+     * {@code log}, at most {@link DeflateStream#WINDOW} bytes; empty for a new stream.
      */
-    byte[] dictionary(History history) {
+    byte[] dictionary(MessageLog<?> log) {
         List<Sent> sent = decode();
         int first = sent.size();
         int needed = 0;
@@ -69,7 +69,7 @@ final class StreamWindow {
         }
         List<byte[]> payloads = new ArrayList<>();
         for (int i = sent.size() - 1; i >= first; i--) {
-            byte[] payload = payloadOf(sent.get(i), history);
+            byte[] payload = payloadOf(sent.get(i), log);
             if (payload == null) {
                 break;   // this batch and every older one are no longer available
             }
@@ -93,10 +93,10 @@ final class StreamWindow {
     }
 
     /** The batch's payload rendered again, or null if an item left the history (or it would differ). */
-    private static byte[] payloadOf(Sent batch, History history) {
+    private static byte[] payloadOf(Sent batch, MessageLog<?> log) {
         List<CompactItem> items = new ArrayList<>(batch.seqs().length);
         for (long seq : batch.seqs()) {
-            CompactItem item = history.compactItem(seq);
+            CompactItem item = log.compactItem(seq);
             if (item == null) {
                 return null;
             }

@@ -1,0 +1,42 @@
+package org.reconmuc.component.relaxed;
+
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.reconmuc.component.consistency.Aggregation;
+import org.reconmuc.component.transport.RenderedStanza;
+import org.xmpp.packet.Message;
+
+/**
+ * How a flush or release reaches an occupant (reconmuc.md §5.9): one implementation per
+ * aggregation, each rendering the logged entries in its form and sending them to every session.
+ *
+ * @param <O> the room's occupant type
+ */
+interface FlushForm<O extends Recipient<O>> {
+
+    /** Sends these entries (room order, still in the log) to every session of {@code occupant}. */
+    void send(FanoutHost<O> room, O occupant, List<MessageLog.Entry<O>> entries);
+
+    /** The forms of a room: the deflate streams are the room's own (one per session). */
+    static <O extends Recipient<O>> Map<Aggregation, FlushForm<O>> forRoom(DeflateStreams streams) {
+        Map<Aggregation, FlushForm<O>> forms = new EnumMap<>(Aggregation.class);
+        forms.put(Aggregation.NONE, new OneByOneFlush<>());
+        forms.put(Aggregation.PLAIN, new ForwardedFlush<>(false));
+        forms.put(Aggregation.DEFLATE, new ForwardedFlush<>(true));
+        forms.put(Aggregation.COMPACT, new CompactFlush<>());
+        forms.put(Aggregation.COMPACT_DEFLATE, new StreamFlush<>(streams));
+        return forms;
+    }
+
+    /** A batch message from the room, rendered once; compact forms carry no id (§5.9 rule 1). */
+    static RenderedStanza batchMessage(String roomJid, String batchXml, String id) {
+        Message m = new PrerenderedMessage(batchXml);
+        m.setType(Message.Type.groupchat);
+        m.setFrom(roomJid);
+        if (id != null) {
+            m.setID(id);
+        }
+        return RenderedStanza.of(m);
+    }
+}

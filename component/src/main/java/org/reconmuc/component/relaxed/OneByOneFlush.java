@@ -1,0 +1,16 @@
+package org.reconmuc.component.relaxed;
+
+import java.util.List;
+import org.reconmuc.component.transport.RenderedStanza;
+
+/** Aggregation {@code none} (reconmuc.md §5.9 rule 4): each message on its own, as broadcast, with its delay. */
+final class OneByOneFlush<O extends Recipient<O>> implements FlushForm<O> {
+
+    @Override
+    public void send(FanoutHost<O> room, O occupant, List<MessageLog.Entry<O>> entries) {
+        for (MessageLog.Entry<O> e : entries) {
+            room.send(occupant, RenderedStanza.of(e.delayed(room.roomJid())));
+            room.counters().delayedSent();
+        }
+    }
+}
