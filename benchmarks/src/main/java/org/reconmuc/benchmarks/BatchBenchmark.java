@@ -3,9 +3,10 @@ package org.reconmuc.benchmarks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.zip.Deflater;
 import org.dom4j.DocumentException;
 import org.dom4j.DocumentHelper;
+import org.dom4j.Element;
+import org.dom4j.QName;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -23,20 +24,24 @@ import org.openjdk.jmh.infra.Blackhole;
 import org.reconmuc.codec.batch.Batch;
 import org.reconmuc.codec.batch.BatchDecoder;
 import org.reconmuc.codec.batch.DecodedBatch;
-import org.reconmuc.codec.batch.DeflateStream;
 import org.reconmuc.codec.batch.MalformedBatchException;
+import org.reconmuc.component.consistency.Aggregation;
 import org.reconmuc.component.protocol.ForwardedItems;
+import org.reconmuc.component.relaxed.FlushForm;
+import org.reconmuc.component.relaxed.MessageLog;
+import org.reconmuc.component.transport.RenderedStanza;
 
 /**
  * Rendering a flush (DESIGN.md "Where the bandwidth saving really comes from"): per recipient,
  * {@code batchSize} retained messages as one batch stanza in each form — forwarded items plain or
  * deflated on their own (protocol 0.1), compact items plain or in the session's deflate stream
- * (0.2) — built and serialised to the String the transport writes; beside the baseline of
- * sending each of them on its own (the standard broadcast, and the "no aggregation" delayed
- * copy). Every method handles {@code batchSize} messages per invocation; the {@code :messages}
- * counter is messages per second. Bodies are real IRC lines ({@link IrcCorpus}); the
- * {@code <forwarded/>} items are pre-rendered, as the room caches them per history entry
- * ({@link #renderForwarded} measures that one-off cost). Sizes: {@link BatchSizeReport}.
+ * (0.2) — rendered by the service's own flush forms ({@code component.relaxed}, through
+ * {@link BenchRoom}) to the text the transport writes; beside the baseline of sending each of
+ * them on its own (the standard broadcast, and the "no aggregation" delayed copy). Every method
+ * handles {@code batchSize} messages per invocation; the {@code :messages} counter is messages
+ * per second. Bodies are real IRC lines ({@link IrcCorpus}); the items are cached per log entry
+ * as the room caches them ({@link #renderForwarded} measures that one-off cost). Sizes:
+ * {@link BatchSizeReport}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -53,7 +58,11 @@ public class BatchBenchmark {
     @Param({"10", "30", "60"})
     public int batchSize;
 
-    private List<List<RoomStanzas.Entry>> batches;
+    private final BenchRoom room = new BenchRoom(LINES_PER_CHANNEL * 6);
+    /** The stream's own room: its deflate stream runs on across invocations, as over a session. */
+    private final BenchRoom streamRoom = new BenchRoom(LINES_PER_CHANNEL * 6);
+    private List<List<MessageLog.Entry<Occupant>>> batches;
+    private List<List<MessageLog.Entry<Occupant>>> streamRoomBatches;
     /** Received batch elements as XML text, as a client's parser hands them to the decoder. */
     private List<String> plainBatches;
     private List<String> deflateBatches;
@@ -61,10 +70,6 @@ public class BatchBenchmark {
     /** One session's deflate stream, batch after batch, as the receiver reads it (the first starts the stream). */
     private List<String> streamBatches;
     private final BatchDecoder decoder = new BatchDecoder();
-    /** The sending side of one session's stream, running on across invocations as it does over a session. */
-    private final DeflateStream stream = new DeflateStream();
-    /** The room's one compressor, shared by every session's stream ({@code DeflateStreams}). */
-    private final Deflater deflater = new Deflater(DEFLATE_LEVEL, true);
     private int next;
 
     /** Messages handled, as a rate: messages per second. */
@@ -81,20 +86,24 @@ public class BatchBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() throws DocumentException {
-        List<RoomStanzas.Entry> history = RoomStanzas.history(IrcCorpus.load(LINES_PER_CHANNEL));
+        List<MessageLog.Entry<Occupant>> log = room.logAll(IrcCorpus.load(LINES_PER_CHANNEL));
+        List<MessageLog.Entry<Occupant>> streamLog = streamRoom.logAll(IrcCorpus.load(LINES_PER_CHANNEL));
+        BenchRoom setUpStream = new BenchRoom(LINES_PER_CHANNEL * 6);
+        List<MessageLog.Entry<Occupant>> setUpLog = setUpStream.logAll(IrcCorpus.load(LINES_PER_CHANNEL));
         batches = new ArrayList<>();
+        streamRoomBatches = new ArrayList<>();
         plainBatches = new ArrayList<>();
         deflateBatches = new ArrayList<>();
         compactBatches = new ArrayList<>();
         streamBatches = new ArrayList<>();
-        DeflateStream setUpStream = new DeflateStream();
-        for (int from = 0; from + batchSize <= history.size(); from += batchSize) {
-            List<RoomStanzas.Entry> batch = history.subList(from, from + batchSize);
+        for (int from = 0; from + batchSize <= log.size(); from += batchSize) {
+            List<MessageLog.Entry<Occupant>> batch = log.subList(from, from + batchSize);
             batches.add(batch);
-            plainBatches.add(batchElement(RoomStanzas.plainBatch(batch)));
-            deflateBatches.add(batchElement(RoomStanzas.deflateBatch(batch, DEFLATE_LEVEL)));
-            compactBatches.add(batchElement(RoomStanzas.compactBatch(batch)));
-            streamBatches.add(batchElement(RoomStanzas.compactStreamBatch(batch, setUpStream, deflater)));
+            streamRoomBatches.add(streamLog.subList(from, from + batchSize));
+            plainBatches.add(batchElement(room.batch(Aggregation.PLAIN, batch)));
+            deflateBatches.add(batchElement(room.batch(Aggregation.DEFLATE, batch)));
+            compactBatches.add(batchElement(room.batch(Aggregation.COMPACT, batch)));
+            streamBatches.add(batchElement(setUpStream.batch(Aggregation.COMPACT_DEFLATE, setUpLog.subList(from, from + batchSize))));
         }
     }
 
@@ -108,74 +117,118 @@ public class BatchBenchmark {
         return i;
     }
 
-    /** Baseline: each message on its own, as the standard broadcast sends it (set {@code to}, serialise). */
+    /** Baseline: each message on its own, as the standard broadcast sends it to one session (rendered, addressed). */
     @Benchmark
     public void oneByOne(Messages m, Blackhole bh) {
-        for (RoomStanzas.Entry e : batches.get(advance())) {
-            bh.consume(RoomStanzas.oneByOne(e));
+        for (MessageLog.Entry<Occupant> e : batches.get(advance())) {
+            bh.consume(BenchRoom.standard(e));
         }
         m.messages += batchSize;
     }
 
-    /** The paper's "no aggregation" flush: each message on its own as a delayed copy. */
+    /** What each further recipient of a broadcast costs: the rendered text addressed to its session. */
     @Benchmark
-    public void oneByOneDelayed(Messages m, Blackhole bh) {
-        for (RoomStanzas.Entry e : batches.get(advance())) {
-            bh.consume(RoomStanzas.oneByOneDelayed(e));
+    public void addressed(Messages m, Blackhole bh, Rendered r) {
+        for (RenderedStanza s : r.of(batches.get(advance()))) {
+            bh.consume(s.to(BenchRoom.RECIPIENT.session.jid()).xml());
         }
         m.messages += batchSize;
+    }
+
+    /** Each batch's messages rendered once (what every recipient of a broadcast shares). */
+    @State(Scope.Thread)
+    public static class Rendered {
+        private final java.util.IdentityHashMap<List<MessageLog.Entry<Occupant>>, List<RenderedStanza>> cache =
+                new java.util.IdentityHashMap<>();
+
+        List<RenderedStanza> of(List<MessageLog.Entry<Occupant>> batch) {
+            return cache.computeIfAbsent(batch, b -> b.stream().map(e -> RenderedStanza.of(e.broadcast())).toList());
+        }
+    }
+
+    /** The paper's "no aggregation" flush: each message on its own as a delayed copy. */
+    @Benchmark
+    public List<String> oneByOneDelayed(Messages m) {
+        m.messages += batchSize;
+        return room.flush(Aggregation.NONE, batches.get(advance()));
     }
 
     /** A plain batch as the room sends it: the cached item XML concatenated into the stanza. */
     @Benchmark
     public String plainBatch(Messages m) {
         m.messages += batchSize;
-        return RoomStanzas.plainBatch(batches.get(advance()));
+        return room.batch(Aggregation.PLAIN, batches.get(advance()));
     }
 
-    /** The plain batch as it was built before (a DOM copy of every item per recipient): the fix's baseline. */
+    /** The plain batch as it was built before 2026-11-21 (a DOM copy of every item per recipient): that fix's baseline. */
     @Benchmark
-    public String plainBatchDom(Messages m) {
+    public String plainBatchDom(Messages m) throws DocumentException {
         m.messages += batchSize;
-        return RoomStanzas.plainBatchDom(batches.get(advance()));
+        return plainBatchAsDom(batches.get(advance()));
     }
 
-    /** A compressed batch: the codec's {@code Batch.deflate} (level 6) of the cached item XML, wrapped, serialised. */
+    /** Every cached {@code <forwarded/>} item deep-copied into a new DOM, then serialised. */
+    static String plainBatchAsDom(List<MessageLog.Entry<Occupant>> entries) throws DocumentException {
+        Element batch = DocumentHelper.createElement(QName.get(Batch.ELEMENT, Batch.NAMESPACE));
+        batch.addAttribute(Batch.COUNT, Integer.toString(entries.size()));
+        for (MessageLog.Entry<Occupant> e : entries) {
+            batch.add(DocumentHelper.parseText(e.forwardedXml(BenchRoom.ROOM)).getRootElement().createCopy());
+        }
+        org.xmpp.packet.Message m = new org.xmpp.packet.Message();
+        m.setType(org.xmpp.packet.Message.Type.groupchat);
+        m.setFrom(BenchRoom.ROOM);
+        m.setID(java.util.UUID.randomUUID().toString());
+        m.getElement().add(batch);
+        m.setTo(BenchRoom.RECIPIENT.session.jid());
+        return m.toXML();
+    }
+
+    /** A compressed batch ({@code ForwardedFlush}, level 6): the cached item XML deflated, wrapped. */
     @Benchmark
     public String deflateBatch(Messages m) {
         m.messages += batchSize;
-        return RoomStanzas.deflateBatch(batches.get(advance()), DEFLATE_LEVEL);
+        return room.batch(Aggregation.DEFLATE, batches.get(advance()));
     }
 
-    /** As {@link #deflateBatch} at level 1 (fastest): sizes are in {@link BatchSizeReport}. */
+    /** As {@link #deflateBatch} at level 1 (fastest), an alternative the service does not use: sizes are in {@link BatchSizeReport}. */
     @Benchmark
     public String deflateBatchLevel1(Messages m) {
         m.messages += batchSize;
-        return RoomStanzas.deflateBatch(batches.get(advance()), 1);
+        return deflateBatchAtLevel(batches.get(advance()), 1);
+    }
+
+    /** A forwarded batch deflated at another level than the service's, in the service's batch message. */
+    static String deflateBatchAtLevel(List<MessageLog.Entry<Occupant>> entries, int level) {
+        List<String> items = new ArrayList<>(entries.size());
+        for (MessageLog.Entry<Occupant> e : entries) {
+            items.add(e.forwardedXml(BenchRoom.ROOM));
+        }
+        return FlushForm.batchMessage(BenchRoom.ROOM, Batch.deflate(items, level), "b")
+                .to(BenchRoom.RECIPIENT.session.jid()).xml();
     }
 
     /** A compact batch ({@code CompactFlush}): the cached compact items with the batch's stanza-id and time steps. */
     @Benchmark
     public String compactBatch(Messages m) {
         m.messages += batchSize;
-        return RoomStanzas.compactBatch(batches.get(advance()));
+        return room.batch(Aggregation.COMPACT, batches.get(advance()));
     }
 
     /**
      * The next batch of one session's deflate stream ({@code StreamFlush}): compact items,
-     * compressed against the stream's last 32 KiB (the shared compressor reset and primed with it).
+     * compressed against the stream's last 32 KiB, which its window renders again from the log.
      */
     @Benchmark
     public String compactDeflateStream(Messages m) {
         m.messages += batchSize;
-        return RoomStanzas.compactStreamBatch(batches.get(advance()), stream, deflater);
+        return streamRoom.batch(Aggregation.COMPACT_DEFLATE, streamRoomBatches.get(advance()));
     }
 
-    /** The once-per-history-entry cost the room caches: {@code ForwardedItems.xml}. */
+    /** The once-per-log-entry cost the room caches: {@code ForwardedItems.xml}. */
     @Benchmark
     public void renderForwarded(Messages m, Blackhole bh) {
-        for (RoomStanzas.Entry e : batches.get(advance())) {
-            bh.consume(ForwardedItems.xml(e.broadcast().getElement(), e.at(), RoomStanzas.ROOM));
+        for (MessageLog.Entry<Occupant> e : batches.get(advance())) {
+            bh.consume(ForwardedItems.xml(e.broadcast().getElement(), e.at(), BenchRoom.ROOM));
         }
         m.messages += batchSize;
     }
@@ -198,7 +251,7 @@ public class BatchBenchmark {
     @Benchmark
     public DecodedBatch decodeCompact(Messages m) throws MalformedBatchException {
         m.messages += batchSize;
-        return decoder.decode(compactBatches.get(advance()), RoomStanzas.ROOM);
+        return decoder.decode(compactBatches.get(advance()), BenchRoom.ROOM);
     }
 
     /**
@@ -209,11 +262,15 @@ public class BatchBenchmark {
     @Benchmark
     public DecodedBatch decodeCompactDeflateStream(Messages m) throws MalformedBatchException {
         m.messages += batchSize;
-        return decoder.decode(streamBatches.get(advance()), RoomStanzas.ROOM);
+        return decoder.decode(streamBatches.get(advance()), BenchRoom.ROOM);
     }
 
-    List<List<RoomStanzas.Entry>> batches() {
+    List<List<MessageLog.Entry<Occupant>>> batches() {
         return batches;
+    }
+
+    BenchRoom room() {
+        return room;
     }
 
     List<String> plainBatches() {

@@ -3,8 +3,8 @@ package org.reconmuc.benchmarks;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
-import java.util.zip.Deflater;
-import org.reconmuc.codec.batch.DeflateStream;
+import org.reconmuc.component.consistency.Aggregation;
+import org.reconmuc.component.relaxed.MessageLog;
 
 /**
  * Bytes per message, deterministic (no timing): each message sent on its own vs inside a batch of
@@ -38,7 +38,8 @@ public final class BatchSizeReport {
 
     public static void main(String[] args) {
         List<IrcCorpus.Line> lines = IrcCorpus.load(BatchBenchmark.LINES_PER_CHANNEL);
-        List<RoomStanzas.Entry> history = RoomStanzas.history(lines);
+        BenchRoom room = new BenchRoom(lines.size());
+        List<MessageLog.Entry<Occupant>> history = room.logAll(lines);
         System.out.printf(Locale.ROOT, "Corpus: %d real IRC lines (6 channels x %d, interleaved) from %s%n",
                 history.size(), BatchBenchmark.LINES_PER_CHANNEL, IrcCorpus.directory());
         long bodyBytes = 0;
@@ -46,8 +47,8 @@ public final class BatchSizeReport {
             bodyBytes += l.body().getBytes(StandardCharsets.UTF_8).length;
         }
         long forwardedBytes = 0;
-        for (RoomStanzas.Entry e : history) {
-            forwardedBytes += bytes(e.forwardedXml());
+        for (MessageLog.Entry<Occupant> e : history) {
+            forwardedBytes += bytes(e.forwardedXml(BenchRoom.ROOM));
         }
         System.out.printf(Locale.ROOT, "Mean body %.1f B; mean cached <forwarded/> item %.1f B%n",
                 (double) bodyBytes / history.size(), (double) forwardedBytes / history.size());
@@ -71,30 +72,33 @@ public final class BatchSizeReport {
             long streamP = 0;
             long streamW = 0;
             // One session's stream over the whole corpus, as a relaxed occupant receives it.
-            DeflateStream stream = new DeflateStream();
-            Deflater deflater = new Deflater(BatchBenchmark.DEFLATE_LEVEL, true);
+            BenchRoom streamRoom = new BenchRoom(lines.size());
+            List<MessageLog.Entry<Occupant>> streamLog = streamRoom.logAll(lines);
             for (int from = 0; from + k <= history.size(); from += k) {
-                List<RoomStanzas.Entry> batch = history.subList(from, from + k);
-                for (RoomStanzas.Entry e : batch) {
-                    int b = bytes(RoomStanzas.oneByOne(e));
+                List<MessageLog.Entry<Occupant>> batch = history.subList(from, from + k);
+                for (MessageLog.Entry<Occupant> e : batch) {
+                    int b = bytes(BenchRoom.standard(e));
                     oneP += b;
                     oneW += wire(b);
-                    int d = bytes(RoomStanzas.oneByOneDelayed(e));
+                }
+                for (String delayed : room.flush(Aggregation.NONE, batch)) {
+                    int d = bytes(delayed);
                     delP += d;
                     delW += wire(d);
                 }
-                int p = bytes(RoomStanzas.plainBatch(batch));
+                int p = bytes(room.batch(Aggregation.PLAIN, batch));
                 plainP += p;
                 plainW += wire(p);
                 for (int l = 0; l < levels.length; l++) {
-                    int c = bytes(RoomStanzas.deflateBatch(batch, levels[l]));
+                    int c = bytes(levels[l] == BatchBenchmark.DEFLATE_LEVEL ? room.batch(Aggregation.DEFLATE, batch)
+                            : BatchBenchmark.deflateBatchAtLevel(batch, levels[l]));
                     defP[l] += c;
                     defW[l] += wire(c);
                 }
-                int c = bytes(RoomStanzas.compactBatch(batch));
+                int c = bytes(room.batch(Aggregation.COMPACT, batch));
                 compactP += c;
                 compactW += wire(c);
-                int d = bytes(RoomStanzas.compactStreamBatch(batch, stream, deflater));
+                int d = bytes(streamRoom.batch(Aggregation.COMPACT_DEFLATE, streamLog.subList(from, from + k)));
                 streamP += d;
                 streamW += wire(d);
                 n += k;
@@ -107,7 +111,6 @@ public final class BatchSizeReport {
             }
             row(k, "compact batch", compactP, compactW, n, oneP, oneW);
             row(k, "compact, deflate stream (level " + BatchBenchmark.DEFLATE_LEVEL + ")", streamP, streamW, n, oneP, oneW);
-            deflater.end();
         }
     }
 

@@ -20,12 +20,11 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Baseline for {@link EngineMessageBenchmark}: the same N occupants in standard mode. A room
- * serves them with a plain loop ({@code RoomFanout.post}: {@code for (Occupant o :
- * standard) room.sendToAllSessions(o, out)}); this is that loop over the same kind of
- * {@code LinkedHashSet}, one delivery per occupant per message, each consumed by a Blackhole.
- * It leaves out what {@code sendToAllSessions} then does per recipient (set the {@code to} and
- * serialise the stanza): that is measured by {@link BatchBenchmark#oneByOne}, so this is a
- * lower bound of the standard cost.
+ * serves them with a plain loop ({@code relaxed.Fanout.post}: {@code for (O o : standard)
+ * room.send(o, rendered)}); this is that loop over the same kind of {@code LinkedHashSet}, one
+ * delivery per occupant per message, each consumed by a Blackhole. It leaves out what sending
+ * then does per recipient (the rendered text addressed to the session): that is measured by
+ * {@link BatchBenchmark#addressed}, so this is a lower bound of the standard cost.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

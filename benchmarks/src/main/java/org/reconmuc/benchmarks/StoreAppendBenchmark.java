@@ -22,6 +22,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.reconmuc.component.relaxed.MessageLog;
 import org.reconmuc.component.store.ArchivedMessage;
 import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.RoomRecord;
@@ -44,7 +45,7 @@ import org.reconmuc.component.store.StoreLocation;
 @Measurement(iterations = 5, time = 2)
 @Fork(value = 1, jvmArgsAppend = {"-Xms512m", "-Xmx512m"})
 public class StoreAppendBenchmark {
-    private static final String ROOM = RoomStanzas.ROOM;
+    private static final String ROOM = BenchRoom.ROOM;
 
     @Param({"sqlite", "h2"})
     public String store;
@@ -52,7 +53,7 @@ public class StoreAppendBenchmark {
     private Path dir;
     private Store opened;
     private RoomJournal journal;
-    private List<RoomStanzas.Entry> lines;
+    private List<MessageLog.Entry<Occupant>> lines;
     private long seq;
 
     @Setup(Level.Trial)
@@ -63,7 +64,7 @@ public class StoreAppendBenchmark {
         journal = opened.journal(ROOM, p -> { });
         journal.save(new RoomRecord(ROOM, "<x xmlns='jabber:x:data' type='form'/>", null, null, null, Map.of(), Map.of()));
         opened.commitQueued();
-        lines = RoomStanzas.history(IrcCorpus.load(100));
+        lines = new BenchRoom(600).logAll(IrcCorpus.load(100));
     }
 
     @TearDown(Level.Trial)
@@ -77,7 +78,7 @@ public class StoreAppendBenchmark {
     /** Appends {@code n} messages and commits them in one transaction. */
     private void appendAndCommit(int n) {
         for (int i = 0; i < n; i++) {
-            RoomStanzas.Entry e = lines.get((int) (seq % lines.size()));
+            MessageLog.Entry<Occupant> e = lines.get((int) (seq % lines.size()));
             seq++;
             journal.archive(new ArchivedMessage(seq, "bench-" + seq, e.at(), e.broadcast().getFrom().getResource(),
                     "someone@example.org", e.broadcast().toXML()));

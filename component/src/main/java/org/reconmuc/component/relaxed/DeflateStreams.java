@@ -17,7 +17,7 @@ import org.reconmuc.component.jid.RealJid;
  * {@link StreamWindow} — pointers to what it sent — and one compressor serves them all (the room
  * runs on one thread at a time), primed for each batch with the dictionary its window renders.
  */
-final class DeflateStreams {
+public final class DeflateStreams {
     private static final int LEVEL = 6;
 
     private final Map<RealJid, StreamWindow> bySession = new HashMap<>();

@@ -13,7 +13,7 @@ import org.xmpp.packet.Message;
  *
  * @param <O> the room's occupant type
  */
-interface FlushForm<O extends Recipient<O>> {
+public interface FlushForm<O extends Recipient<O>> {
 
     /** Sends these entries (room order, still in the log) to every session of {@code occupant}. */
     void send(FanoutHost<O> room, O occupant, List<MessageLog.Entry<O>> entries);

@@ -16,9 +16,18 @@ public final class StanzaIds {
     private long counter;
 
     public StanzaIds() {
+        this(randomPrefix());
+    }
+
+    /** Ids with a prefix of the caller's (benchmarks and tests that compare rooms). */
+    public StanzaIds(String prefix) {
+        this.prefix = prefix;
+    }
+
+    private static String randomPrefix() {
         byte[] bytes = new byte[9];
         RANDOM.nextBytes(bytes);
-        this.prefix = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes); // 12 chars, 72 bits
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes); // 12 chars, 72 bits
     }
 
     /** The stanza-id of the message logged as {@code seq}. */
