@@ -3,7 +3,9 @@ package org.reconmuc.benchmarks;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
+import org.reconmuc.codec.batch.DeflateStream;
 import org.reconmuc.component.consistency.Aggregation;
+import org.reconmuc.component.relaxed.DeflateStreams;
 import org.reconmuc.component.relaxed.MessageLog;
 
 /**
@@ -111,6 +113,40 @@ public final class BatchSizeReport {
             }
             row(k, "compact batch", compactP, compactW, n, oneP, oneW);
             row(k, "compact, deflate stream (level " + BatchBenchmark.DEFLATE_LEVEL + ")", streamP, streamW, n, oneP, oneW);
+        }
+        windows(lines);
+    }
+
+    /**
+     * The deflate stream's dictionary against its bytes: each batch compressed against the last
+     * {@code W} bytes the stream sent, for W from nothing (each batch on its own) to the whole
+     * DEFLATE window. Memory per session: the service keeps pointers (what the window reaches, as
+     * varint runs: the largest any session held over the corpus); a copy of the window would be W.
+     */
+    private static void windows(List<IrcCorpus.Line> lines) {
+        System.out.println();
+        System.out.println("Deflate stream: dictionary size against bytes and memory per session (compact items, level "
+                + BatchBenchmark.DEFLATE_LEVEL + ")");
+        System.out.println("| batch | dictionary | payload B/msg | wire B/msg | pointers held, max B | a copy of the window, B |");
+        System.out.println("|---:|---:|---:|---:|---:|---:|");
+        for (int k : SIZES) {
+            for (int window : new int[] {0, 4096, 8192, 16384, DeflateStream.WINDOW}) {
+                BenchRoom room = new BenchRoom(lines.size(), new DeflateStreams(window));
+                List<MessageLog.Entry<Occupant>> log = room.logAll(lines);
+                long payload = 0;
+                long wire = 0;
+                long n = 0;
+                long pointers = 0;
+                for (int from = 0; from + k <= log.size(); from += k) {
+                    int b = bytes(room.batch(Aggregation.COMPACT_DEFLATE, log.subList(from, from + k)));
+                    payload += b;
+                    wire += wire(b);
+                    n += k;
+                    pointers = Math.max(pointers, room.streams().pointerBytes());
+                }
+                System.out.printf(Locale.ROOT, "| %d | %s | %.1f | %.1f | %d | %d |%n", k,
+                        window == 0 ? "none" : window / 1024 + " KiB", (double) payload / n, (double) wire / n, pointers, window);
+            }
         }
     }
 

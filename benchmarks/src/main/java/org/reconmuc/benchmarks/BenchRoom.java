@@ -34,7 +34,8 @@ public final class BenchRoom implements FanoutHost<Occupant> {
     private static final long START = 1_700_000_000_000L;
 
     private final MessageLog<Occupant> log;
-    private final Map<Aggregation, FlushForm<Occupant>> forms = FlushForm.forRoom(new DeflateStreams());
+    private final DeflateStreams streams;
+    private final Map<Aggregation, FlushForm<Occupant>> forms;
     /** As a room mints them: a 12-character prefix (fixed here, so rooms of a benchmark agree), then base 36. */
     private final StanzaIds ids = new StanzaIds("Vq0cT3xk9aPz");
     private final RelaxedCounters counters = new RelaxedCounters();
@@ -43,7 +44,19 @@ public final class BenchRoom implements FanoutHost<Occupant> {
 
     /** A room whose log keeps {@code capacity} messages. */
     public BenchRoom(int capacity) {
-        log = new MessageLog<>(capacity, ids, ROOM);
+        this(capacity, new DeflateStreams());
+    }
+
+    /** A room whose log keeps {@code capacity} messages and whose deflate streams are {@code streams}. */
+    public BenchRoom(int capacity, DeflateStreams streams) {
+        this.log = new MessageLog<>(capacity, ids, ROOM);
+        this.streams = streams;
+        this.forms = FlushForm.forRoom(streams);
+    }
+
+    /** The room's deflate streams (their pointers, for the size report). */
+    public DeflateStreams streams() {
+        return streams;
     }
 
     /** The lines logged as the room logs them, one every ~167 ms (6 messages a second). */

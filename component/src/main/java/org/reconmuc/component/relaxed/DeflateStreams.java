@@ -21,7 +21,22 @@ public final class DeflateStreams {
     private static final int LEVEL = 6;
 
     private final Map<RealJid, StreamWindow> bySession = new HashMap<>();
+    private final int windowBytes;
     private Deflater deflater;
+
+    /** Streams whose dictionaries are the whole DEFLATE window (32 KiB), as the service runs them. */
+    public DeflateStreams() {
+        this(DeflateStream.WINDOW);
+    }
+
+    /**
+     * Streams whose dictionaries hold at most {@code windowBytes} of what they sent (0 to 32 KiB):
+     * fewer bytes to render per batch and fewer pointers kept, for larger batches (the benchmarks
+     * weigh the two).
+     */
+    public DeflateStreams(int windowBytes) {
+        this.windowBytes = windowBytes;
+    }
 
     /**
      * The next batch of {@code session}'s stream: {@code entries} as their compact {@code items},
@@ -32,7 +47,7 @@ public final class DeflateStreams {
         if (deflater == null) {
             deflater = new Deflater(LEVEL, true);
         }
-        StreamWindow window = bySession.computeIfAbsent(session, s -> new StreamWindow());
+        StreamWindow window = bySession.computeIfAbsent(session, s -> new StreamWindow(windowBytes));
         byte[] compressed = DeflateStream.compress(payload, window.dictionary(log), deflater);
         long[] seqs = new long[entries.size()];
         for (int i = 0; i < seqs.length; i++) {
@@ -66,6 +81,15 @@ public final class DeflateStreams {
     /** Streams held (for tests). */
     int size() {
         return bySession.size();
+    }
+
+    /** Bytes of pointers the sessions' windows hold, all together (for the benchmarks). */
+    public long pointerBytes() {
+        long n = 0;
+        for (StreamWindow w : bySession.values()) {
+            n += w.codeBytes();
+        }
+        return n;
     }
 
     /** The window of a session's stream, or null (for tests). */

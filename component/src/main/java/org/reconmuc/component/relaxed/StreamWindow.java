@@ -23,6 +23,9 @@ import org.reconmuc.codec.batch.DeflateStream;
 final class StreamWindow {
     private static final byte[] EMPTY = new byte[0];
 
+    /** How many bytes of what the stream sent the dictionary holds (the DEFLATE window, or less). */
+    private final int windowBytes;
+
     /** The number of the last batch since the stream (re)started; 0: the next one starts it. */
     private int batches;
     /** The sequence number the first gap of the oldest batch kept counts from. */
@@ -37,6 +40,13 @@ final class StreamWindow {
 
     /** One batch as decoded: its sequence numbers and its payload's length. */
     private record Sent(long[] seqs, int payloadBytes) {
+    }
+
+    StreamWindow(int windowBytes) {
+        if (windowBytes < 0 || windowBytes > DeflateStream.WINDOW) {
+            throw new IllegalArgumentException("a window of 0 to " + DeflateStream.WINDOW + " bytes");
+        }
+        this.windowBytes = windowBytes;
     }
 
     /** The next batch starts a new stream (number 1, referring to nothing before it). */
@@ -58,13 +68,13 @@ final class StreamWindow {
 
     /**
      * The dictionary for the next batch: the end of what this stream sent, rendered again from
-     * {@code log}, at most {@link DeflateStream#WINDOW} bytes; empty for a new stream.
+     * {@code log}, at most its window's bytes; empty for a new stream.
      */
     byte[] dictionary(MessageLog<?> log) {
         List<Sent> sent = decode();
         int first = sent.size();
         int needed = 0;
-        while (first > 0 && needed < DeflateStream.WINDOW) {
+        while (first > 0 && needed < windowBytes) {
             needed += sent.get(--first).payloadBytes();
         }
         List<byte[]> payloads = new ArrayList<>();
@@ -79,7 +89,7 @@ final class StreamWindow {
         for (byte[] p : payloads) {
             length += p.length;
         }
-        byte[] dictionary = new byte[Math.min(length, DeflateStream.WINDOW)];
+        byte[] dictionary = new byte[Math.min(length, windowBytes)];
         int end = dictionary.length;
         for (byte[] p : payloads) {   // newest first, filling the dictionary from its end
             int n = Math.min(p.length, end);
@@ -144,10 +154,10 @@ final class StreamWindow {
     /** Drops the oldest batches that the window no longer reaches. */
     private void dropBatchesOutsideTheWindow() {
         int[] at = {0};
-        while (true) {
+        while (at[0] < code.length) {
             int start = at[0];
             int payloadBytes = (int) readVarint(code, at);
-            if (bytes - payloadBytes < DeflateStream.WINDOW) {
+            if (bytes - payloadBytes < windowBytes) {
                 at[0] = start;
                 break;
             }

@@ -111,6 +111,27 @@ class DeflateStreamsTest {
     }
 
     @Test
+    void aSmallerWindowKeepsFewerPointersAndItsStreamStillInflates() throws Exception {
+        for (int windowBytes : new int[] {0, 4096}) {
+            DeflateStreams small = new DeflateStreams(windowBytes);
+            MessageLog<Object> history = new MessageLog<>(100, new StanzaIds(), ROOM);
+            BatchDecoder client = new BatchDecoder();
+            int seq = 0;
+            for (int round = 0; round < 40; round++) {
+                List<MessageLog.Entry<Object>> batch = new ArrayList<>();
+                for (int k = 0; k < 10; k++) {
+                    batch.add(log(history, ++seq));
+                }
+                List<CompactItem> items = itemsOf(history, batch);
+                String sent = small.batch(ALICE, batch, items, Batch.compactStreamPayload(items), history);
+                assertThat(client.decode(sent, ROOM).items()).hasSize(10);
+                assertThat(small.windowOf(ALICE).dictionary(history).length).isLessThanOrEqualTo(windowBytes);
+            }
+            assertThat(small.pointerBytes()).as("window " + windowBytes).isLessThan(windowBytes == 0 ? 1 : 40);
+        }
+    }
+
+    @Test
     void aResetStartsANewStreamWithNoDictionary() throws Exception {
         MessageLog<Object> history = new MessageLog<>(100, new StanzaIds(), ROOM);
         batch(history, List.of(log(history, 1), log(history, 2)));
