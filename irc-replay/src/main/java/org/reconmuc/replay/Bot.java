@@ -36,10 +36,8 @@ final class Bot implements StanzaFilter {
     /** The topic (channel) the bot follows: where it last spoke, or its listener's pick. */
     volatile String topic;
     int volume;
-    private final BitSet got = new BitSet();
-    int received;
-    int duplicates;
-    int outOfOrder;
+    /** What it received, in order and in time or not; read under this bot's lock. */
+    final DeliveryLog log;
     int batches;
     int batchErrors;
     int retainedDeliveries;
@@ -52,6 +50,7 @@ final class Bot implements StanzaFilter {
         this.meter = meter;
         this.run = run;
         this.measures = run.byWorld.get(world);
+        this.log = new DeliveryLog(run.parent);
     }
 
     String nick() {
@@ -131,17 +130,11 @@ final class Bot implements StanzaFilter {
         if (seq < 0 || seq >= run.parent.length) {
             return;
         }
-        if (got.get(seq)) {
-            duplicates++;
+        if (!log.deliver(seq, run.linked.get(seq) == 1, now > run.cutoffNanos)) {
             return;
         }
-        got.set(seq);
-        received++;
         run.seen.set(seq, 1);
         int parent = run.parent[seq];
-        if (parent >= 0 && !got.get(parent) && run.sent.get(parent) == 1) {
-            outOfOrder++;
-        }
         double ms = (now - run.series.startNanos() - sentMicros * 1000) / 1e6;
         run.all.record(ms);
         measures.all.record(ms);
@@ -164,12 +157,15 @@ final class Bot implements StanzaFilter {
 
     /** Messages of {@code sent} (seq set) this bot has not received. */
     synchronized int missing(BitSet sent) {
-        BitSet m = (BitSet) sent.clone();
-        m.andNot(got);
-        return m.cardinality();
+        return log.missing(sent);
+    }
+
+    /** The messages of {@code sent} this bot has not received. */
+    synchronized BitSet missingOf(BitSet sent) {
+        return log.missingOf(sent);
     }
 
     synchronized int received() {
-        return received;
+        return log.received;
     }
 }

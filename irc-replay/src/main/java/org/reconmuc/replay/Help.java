@@ -64,7 +64,10 @@ final class Help {
                                          natively, Prosody with deploy/prosody/plugins/mod_compression.lua) [on]
               --no-compression           same as --compression off
               --drain SECONDS            after the last message, wait at most this long for every bot to have
-                                         every message [relaxed: time + 15, else 15]
+                                         every message [relaxed: time + 15, else 15]; what comes later is late
+              --late-wait SECONDS        after the drain, go on waiting while deliveries still arrive (until
+                                         15 s pass without one), at most this long; late deliveries are
+                                         counted apart from lost ones, with the lost messages' ids [600]
               --out DIR                  results folder [replay-results/<date-time>]
               --run-dir DIR              server run directories (config, state, logs) [$TMPDIR/irc-replay-run]
               --logs DIR                 the IRC logs [../shared/irc-logs]

@@ -83,13 +83,13 @@ final class PaperReport {
 
     private static void completeness(StringBuilder b, Map<Phase, List<ScenarioResult>> results) {
         b.append("## Completeness (every phase; a run that loses one message is a failed run)\n\n");
-        b.append("| phase | scenario | messages sent | deliveries expected | lost | duplicated | out of causal order |\n");
-        b.append("|---|---|---:|---:|---:|---:|---:|\n");
+        b.append("| phase | scenario | messages sent | deliveries expected | lost | late | duplicated | out of causal order |\n");
+        b.append("|---|---|---:|---:|---:|---:|---:|---:|\n");
         results.forEach((p, rs) -> {
             for (ScenarioResult r : rs) {
                 b.append("| ").append(p.name()).append(" | ").append(r.label).append(" | ").append(r.get("messages_sent"))
                         .append(" | ").append(String.format(Locale.ROOT, "%,d", r.expected)).append(" | ").append(r.lost)
-                        .append(" | ").append(r.duplicated).append(" | ").append(r.outOfOrder).append(" |\n");
+                        .append(" | ").append(r.late).append(" | ").append(r.duplicated).append(" | ").append(r.outOfOrder).append(" |\n");
             }
         });
         b.append('\n');

@@ -179,9 +179,9 @@ final class ReplayCommand {
 
     static String oneScenario(ScenarioResult r) {
         return String.format(Locale.ROOT,
-                "[replay] %s: sent %s, lost %d, duplicated %d, out of causal order %d | socket %s B, xml %s B, "
+                "[replay] %s: sent %s, lost %d, late %d, duplicated %d, out of causal order %d | socket %s B, xml %s B, "
                         + "zlib model %s B, wire(zlib model) %s B | direct replies p50 %s ms, all p50 %s ms | schedule lag p99 %s ms",
-                r.label, r.get("messages_sent"), r.lost, r.duplicated, r.outOfOrder, r.bytes(Metric.SOCKET_BYTES),
+                r.label, r.get("messages_sent"), r.lost, r.late, r.duplicated, r.outOfOrder, r.bytes(Metric.SOCKET_BYTES),
                 r.bytes(Metric.XML_BYTES), r.bytes(Metric.ZLIB_MODEL_BYTES), r.bytes(Metric.WIRE_ZLIB_MODEL_BYTES),
                 num(r.get("latency_ms", "direct_replies_at_parent_author", "p50")),
                 num(r.get("latency_ms", "all_deliveries", "p50")), num(r.get("schedule_lag_ms", "p99")));
@@ -213,15 +213,15 @@ final class ReplayCommand {
         StringBuilder b = new StringBuilder();
         b.append("Bytes received by ").append(w == null ? "all bots" : "world " + w.name() + "'s bots").append(", as % of '")
                 .append(base.label).append("'; latencies in ms.\n\n");
-        b.append("| scenario | sent | lost | dup | out of order | socket bytes | % | payload (xml) | % | zlib model | % "
+        b.append("| scenario | sent | lost | late | dup | out of order | socket bytes | % | payload (xml) | % | zlib model | % "
                 + "| wire, xml | % | wire, zlib model | % | wire, socket | %" + (real ? " | wire, real (veth) | %" : "")
                 + " | direct reply p50 / mean | all p50 / p99 "
                 + "| lag p99 | server CPU s | component CPU s | server RSS max MB | component RSS max MB | component heap after GC max MB | component live heap at end MB |\n");
-        b.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        b.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
                 .append(real ? "---:|---:|" : "").append("---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (ScenarioResult r : results) {
             b.append("| ").append(r.label).append(" | ").append(r.get("messages_sent")).append(" | ").append(r.lost)
-                    .append(" | ").append(r.duplicated).append(" | ").append(r.outOfOrder);
+                    .append(" | ").append(r.late).append(" | ").append(r.duplicated).append(" | ").append(r.outOfOrder);
             for (Metric m : byteMetrics) {
                 long v = r.bytes(w, m);
                 long bv = base.bytes(w, m);

@@ -29,6 +29,8 @@ final class ReplayOptions {
     Path runDir = Path.of(System.getProperty("java.io.tmpdir"), "irc-replay-run");
     long seed = 1;
     double drainSeconds = -1;
+    /** After the drain, how much longer to wait while deliveries still arrive (they count as late). */
+    double lateWaitSeconds = 600;
     String componentMode = "process";
     /** Where the server runs: "loopback", or "veth" (its own network namespace over a real 1500-MTU link). */
     String link = "loopback";
@@ -160,6 +162,7 @@ final class ReplayOptions {
                     case "run-dir" -> o.runDir = Path.of(value);
                     case "seed" -> o.seed = Long.parseLong(value);
                     case "drain" -> o.drainSeconds = Double.parseDouble(value);
+                    case "late-wait" -> o.lateWaitSeconds = Double.parseDouble(value);
                     case "component" -> {
                         if (!value.equals("process") && !value.equals("inprocess")) {
                             throw new IllegalArgumentException("--component is process or inprocess");

@@ -57,6 +57,8 @@ final class ReplayRun {
     static final int MAX_SECONDS = 4 * 3600;
     private static final long JOIN_TIMEOUT_MS = 120_000;
     private static final long PARENT_ID_WAIT_NANOS = 3_000_000_000L;
+    /** After the drain, waiting stops once no delivery has come for this long. */
+    private static final long LATE_STALL_NANOS = 15_000_000_000L;
 
     private final Scenario scenario;
     private final Workload workload;
@@ -438,20 +440,31 @@ final class ReplayRun {
             sentCount += sendDeferred(deferred, System.nanoTime());
             Thread.sleep(5);
         }
-        // Drain: until every bot has every message, or the bound.
+        // Drain: until every bot has every message, or the bound. What arrives after it is late, not
+        // lost: the harness waits on (bounded by --late-wait) while deliveries still come.
         double drain = o.drainSeconds >= 0 ? o.drainSeconds
                 : scenario.relaxed() ? scenario.timeSeconds() + 15 : 15;
         long drainEnd = System.nanoTime() + (long) (drain * 1e9);
-        status.phase(scenario.label() + ": draining (up to " + (int) drain + " s)");
-        long missing;
+        run.cutoffNanos = drainEnd;
+        long lateWaitEnd = drainEnd + (long) (o.lateWaitSeconds * 1e9);
+        status.phase(scenario.label() + ": draining (up to " + (int) drain + " s, then while messages still arrive, up to "
+                + (int) o.lateWaitSeconds + " s more)");
+        long missing = missingTotal();
+        long lastProgress = System.nanoTime();
         while (true) {
-            missing = missingTotal();
             status.draining(missing);
-            if (missing == 0 || System.nanoTime() > drainEnd) {
+            long now = System.nanoTime();
+            if (missing == 0 || now > lateWaitEnd || (now > drainEnd && now - lastProgress > LATE_STALL_NANOS)) {
                 break;
             }
             Thread.sleep(250);
+            long before = missing;
+            missing = missingTotal();
+            if (missing < before) {
+                lastProgress = System.nanoTime();
+            }
         }
+        facts.put("late_wait_seconds", Math.max(0, System.nanoTime() - drainEnd) / 1e9);
         long end = System.nanoTime();
         measuredNanos = end - start;
         sampler.stopAndJoin();
@@ -538,6 +551,7 @@ final class ReplayRun {
                             .addAttribute("to", room + "/" + bots.get(run.author[m.parent()]).nick())
                             .addAttribute("id", parentId).build());
                     repliesSent++;
+                    run.linked.set(m.seq(), 1);
                 }
             }
             sentIds[m.seq()] = id;
@@ -554,6 +568,11 @@ final class ReplayRun {
         } catch (Exception e) {
             sendErrors++;
         }
+    }
+
+    /** The id the harness gave message {@code seq} when it sent it, or null. */
+    String sentIdOf(int seq) {
+        return seq >= 0 && seq < sentIds.length ? sentIds[seq] : null;
     }
 
     private long missingTotal() {

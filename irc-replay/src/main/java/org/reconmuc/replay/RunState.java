@@ -17,6 +17,10 @@ final class RunState {
     final AtomicReferenceArray<String> stanzaIds;
     /** Whether each message has been sent (so a bot can tell a reply whose parent was never sent). */
     final java.util.concurrent.atomic.AtomicIntegerArray sent;
+    /** Whether each message was sent as a reply the room knows (with its XEP-0461 {@code <reply/>}). */
+    final java.util.concurrent.atomic.AtomicIntegerArray linked;
+    /** Deliveries after this (the last message sent plus the drain) are late; none before the drain starts. */
+    volatile long cutoffNanos = Long.MAX_VALUE;
     /** Whether some bot has received each message: the room has processed it. */
     final java.util.concurrent.atomic.AtomicIntegerArray seen;
     final Series series;
@@ -57,6 +61,7 @@ final class RunState {
         this.stanzaIds = new AtomicReferenceArray<>(msgs.size());
         this.sent = new java.util.concurrent.atomic.AtomicIntegerArray(msgs.size());
         this.seen = new java.util.concurrent.atomic.AtomicIntegerArray(msgs.size());
+        this.linked = new java.util.concurrent.atomic.AtomicIntegerArray(msgs.size());
         this.series = series;
     }
 }

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -31,6 +32,10 @@ final class ScenarioResult {
     final long lost;
     final long duplicated;
     final long outOfOrder;
+    /** Deliveries that came after the last message plus the drain (not lost, not in time). */
+    final long late;
+    private static final int LOST_MESSAGES_SHOWN = 50;
+    private static final int LOST_NICKS_SHOWN = 5;
 
     ScenarioResult(ReplayRun r) {
         Scenario sc = r.scenario();
@@ -62,23 +67,53 @@ final class ScenarioResult {
         long received = 0;
         long dup = 0;
         long ooo = 0;
+        long lateDeliveries = 0;
+        long unlinkedOvertaken = 0;
         long missing = 0;
         long batchErrors = 0;
         long batches = 0;
+        // Which messages were lost, and by how many bots (a message either never left the room or a few bots missed it).
+        int[] missedBy = new int[r.run.msgs.size()];
+        List<List<String>> missedByNicks = new ArrayList<>();
+        for (int i = 0; i < missedBy.length; i++) {
+            missedByNicks.add(new ArrayList<>());
+        }
         for (Bot b : r.bots) {
+            BitSet missed;
             synchronized (b) {
-                received += b.received;
-                dup += b.duplicates;
-                ooo += b.outOfOrder;
+                received += b.log.received;
+                dup += b.log.duplicates;
+                ooo += b.log.outOfOrder;
+                lateDeliveries += b.log.late;
+                unlinkedOvertaken += b.log.unlinkedOvertaken;
                 batchErrors += b.batchErrors;
                 batches += b.batches;
+                missed = b.missingOf(r.sentBits);
             }
-            missing += b.missing(r.sentBits);
+            missing += missed.cardinality();
+            for (int seq = missed.nextSetBit(0); seq >= 0; seq = missed.nextSetBit(seq + 1)) {
+                if (missedBy[seq]++ < LOST_NICKS_SHOWN) {
+                    missedByNicks.get(seq).add(b.nick());
+                }
+            }
         }
         this.expected = (long) sent * r.bots.size();
         this.lost = missing;
+        this.late = lateDeliveries;
         this.duplicated = dup;
         this.outOfOrder = ooo;
+        List<Map<String, Object>> lostMessages = new ArrayList<>();
+        for (int seq = 0; seq < missedBy.length && lostMessages.size() < LOST_MESSAGES_SHOWN; seq++) {
+            if (missedBy[seq] > 0) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("seq", seq);
+                m.put("id", r.sentIdOf(seq));
+                m.put("stanza_id", r.run.stanzaIds.get(seq));
+                m.put("bots_missing", missedBy[seq]);
+                m.put("some_of_them", missedByNicks.get(seq));
+                lostMessages.add(m);
+            }
+        }
 
         summary.put("scenario", label);
         summary.put("kind", sc.kind().name().toLowerCase(Locale.ROOT));
@@ -97,8 +132,12 @@ final class ScenarioResult {
         completeness.put("expected_deliveries", expected);
         completeness.put("received", received);
         completeness.put("lost", lost);
+        completeness.put("late", late);
+        completeness.put("late_wait_seconds", r.facts.get("late_wait_seconds"));
         completeness.put("duplicated", duplicated);
         completeness.put("out_of_causal_order", outOfOrder);
+        completeness.put("unlinked_replies_before_parent", unlinkedOvertaken);
+        completeness.put("lost_messages", lostMessages);
         completeness.put("error_stanzas_received", r.run.errorsReceived.get());
         completeness.put("batch_decode_errors", batchErrors);
         completeness.put("send_errors", r.sendErrors);
@@ -345,16 +384,16 @@ final class ScenarioResult {
             }
         }
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(dir.resolve("bots.csv"), StandardCharsets.UTF_8))) {
-            w.println("bot,nick,listener,messages_in_log,final_topic,volume,received,missing,duplicated,out_of_order,"
+            w.println("bot,nick,listener,messages_in_log,final_topic,volume,received,missing,late,duplicated,out_of_order,"
                     + "batches,retained_deliveries,stanzas,socket_bytes,xml_bytes,zlib_model_bytes,wire_xml_bytes,"
                     + "wire_zlib_model_bytes,wire_socket_bytes,xep0138,radio_on_seconds,radio_wakeups");
             for (Bot b : r.bots) {
                 synchronized (b) {
                     w.println(String.join(",", Integer.toString(b.spec.index()), csv(b.nick()),
                             Boolean.toString(b.spec.listener()), Integer.toString(b.spec.messages()), csv(b.topic),
-                            Integer.toString(b.volume), Integer.toString(b.received),
-                            Integer.toString(b.missing(r.sentBits)), Integer.toString(b.duplicates),
-                            Integer.toString(b.outOfOrder), Integer.toString(b.batches),
+                            Integer.toString(b.volume), Integer.toString(b.log.received),
+                            Integer.toString(b.missing(r.sentBits)), Integer.toString(b.log.late),
+                            Integer.toString(b.log.duplicates), Integer.toString(b.log.outOfOrder), Integer.toString(b.batches),
                             Integer.toString(b.retainedDeliveries), Long.toString(b.meter.stanzas),
                             Long.toString(b.meter.socketBytes), Long.toString(b.meter.xmlBytes),
                             Long.toString(b.meter.zlibModelBytes), Long.toString(b.meter.wireXmlBytes),
