@@ -133,7 +133,7 @@ final class Bot implements StanzaFilter {
         if (!log.deliver(seq, run.linked.get(seq) == 1, now > run.cutoffNanos)) {
             return;
         }
-        run.seen.set(seq, 1);
+        run.firstSeenNanos.compareAndSet(seq, 0, now);
         int parent = run.parent[seq];
         double ms = (now - run.series.startNanos() - sentMicros * 1000) / 1e6;
         run.all.record(ms);

@@ -57,8 +57,6 @@ final class ReplayRun {
     static final int MAX_SECONDS = 4 * 3600;
     private static final long JOIN_TIMEOUT_MS = 120_000;
     private static final long PARENT_ID_WAIT_NANOS = 3_000_000_000L;
-    /** After the drain, waiting stops once no delivery has come for this long. */
-    private static final long LATE_STALL_NANOS = 15_000_000_000L;
 
     private final Scenario scenario;
     private final Workload workload;
@@ -444,25 +442,17 @@ final class ReplayRun {
         // lost: the harness waits on (bounded by --late-wait) while deliveries still come.
         double drain = o.drainSeconds >= 0 ? o.drainSeconds
                 : scenario.relaxed() ? scenario.timeSeconds() + 15 : 15;
-        long drainEnd = System.nanoTime() + (long) (drain * 1e9);
+        DrainWait wait = new DrainWait(System.nanoTime(), (long) (drain * 1e9), (long) (o.lateWaitSeconds * 1e9),
+                missingTotal());
+        long drainEnd = wait.drainEnd();
         run.cutoffNanos = drainEnd;
-        long lateWaitEnd = drainEnd + (long) (o.lateWaitSeconds * 1e9);
         status.phase(scenario.label() + ": draining (up to " + (int) drain + " s, then while messages still arrive, up to "
                 + (int) o.lateWaitSeconds + " s more)");
-        long missing = missingTotal();
-        long lastProgress = System.nanoTime();
-        while (true) {
-            status.draining(missing);
-            long now = System.nanoTime();
-            if (missing == 0 || now > lateWaitEnd || (now > drainEnd && now - lastProgress > LATE_STALL_NANOS)) {
-                break;
-            }
+        while (!wait.over(System.nanoTime(), lastRetainedDue())) {
             Thread.sleep(250);
-            long before = missing;
-            missing = missingTotal();
-            if (missing < before) {
-                lastProgress = System.nanoTime();
-            }
+            long missing = missingTotal();
+            wait.missing(System.nanoTime(), missing);
+            status.draining(missing);
         }
         facts.put("late_wait_seconds", Math.max(0, System.nanoTime() - drainEnd) / 1e9);
         long end = System.nanoTime();
@@ -482,7 +472,7 @@ final class ReplayRun {
             componentCpuSeconds = ProcSampler.cpuSeconds(componentPid()) - cpu0Component;
         }
         harnessCpuSeconds = ProcSampler.cpuSeconds(self) - cpu0Harness;
-        facts.put("missing_at_end", missing);
+        facts.put("missing_at_end", missingTotal());
         // Everyone is still in and everything delivered: what the service holds for them.
         componentLiveHeapBytes = componentProcess != null ? componentProcess.liveHeap() : -1;
     }
@@ -496,7 +486,7 @@ final class ReplayRun {
         if (m.parent() < 0) {
             return false;
         }
-        return run.seen.get(m.parent()) == 0 || (scenario.roomStampsStanzaIds() && run.stanzaIds.get(m.parent()) == null);
+        return !run.seen(m.parent()) || (scenario.roomStampsStanzaIds() && run.stanzaIds.get(m.parent()) == null);
     }
 
     private int sendDeferred(List<Deferred> deferred, long now) {
@@ -544,7 +534,7 @@ final class ReplayRun {
             MessageBuilder mb = c.getStanzaFactory().buildMessageStanza().to(room).ofType(Message.Type.groupchat)
                     .setBody(m.body())
                     .addExtension(StandardExtensionElement.builder("topic", RequirementsIq.NS).setText(m.channel()).build());
-            if (m.parent() >= 0 && run.seen.get(m.parent()) == 1) {
+            if (m.parent() >= 0 && run.seen(m.parent())) {
                 String parentId = scenario.roomStampsStanzaIds() ? run.stanzaIds.get(m.parent()) : sentIds[m.parent()];
                 if (parentId != null) {
                     mb.addExtension(StandardExtensionElement.builder("reply", "urn:xmpp:reply:0")
@@ -573,6 +563,21 @@ final class ReplayRun {
     /** The id the harness gave message {@code seq} when it sent it, or null. */
     String sentIdOf(int seq) {
         return seq >= 0 && seq < sentIds.length ? sentIds[seq] : null;
+    }
+
+    /** When the room's last retained copy is due: a time bound after the last message reached a bot. */
+    private long lastRetainedDue() {
+        if (!scenario.relaxed()) {
+            return Long.MIN_VALUE;
+        }
+        long lastSeen = Long.MIN_VALUE;
+        for (int seq = 0; seq < run.firstSeenNanos.length(); seq++) {
+            long seen = run.firstSeenNanos.get(seq);
+            if (seen != 0) {
+                lastSeen = Math.max(lastSeen, seen);
+            }
+        }
+        return lastSeen == Long.MIN_VALUE ? lastSeen : lastSeen + (long) (scenario.timeSeconds() * 1e9);
     }
 
     private long missingTotal() {

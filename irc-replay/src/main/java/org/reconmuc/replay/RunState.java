@@ -4,6 +4,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.reconmuc.replay.meter.Histogram;
 import org.reconmuc.replay.meter.Series;
@@ -21,8 +22,11 @@ final class RunState {
     final java.util.concurrent.atomic.AtomicIntegerArray linked;
     /** Deliveries after this (the last message sent plus the drain) are late; none before the drain starts. */
     volatile long cutoffNanos = Long.MAX_VALUE;
-    /** Whether some bot has received each message: the room has processed it. */
-    final java.util.concurrent.atomic.AtomicIntegerArray seen;
+    /**
+     * When some bot first received each message (System.nanoTime, 0: not yet): the room has
+     * processed it by then, so a retained copy is due at the latest one time bound later.
+     */
+    final AtomicLongArray firstSeenNanos;
     final Series series;
     final Histogram immediate = new Histogram();
     final Histogram retained = new Histogram();
@@ -47,6 +51,10 @@ final class RunState {
         }
     }
 
+    boolean seen(int seq) {
+        return firstSeenNanos.get(seq) != 0;
+    }
+
     RunState(List<Workload.Msg> msgs, Series series, List<World> worlds) {
         for (World w : worlds) {
             byWorld.put(w, new WorldMeasures(series.capacity()));
@@ -60,7 +68,7 @@ final class RunState {
         }
         this.stanzaIds = new AtomicReferenceArray<>(msgs.size());
         this.sent = new java.util.concurrent.atomic.AtomicIntegerArray(msgs.size());
-        this.seen = new java.util.concurrent.atomic.AtomicIntegerArray(msgs.size());
+        this.firstSeenNanos = new AtomicLongArray(msgs.size());
         this.linked = new java.util.concurrent.atomic.AtomicIntegerArray(msgs.size());
         this.series = series;
     }

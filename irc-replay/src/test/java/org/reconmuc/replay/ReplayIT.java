@@ -60,9 +60,12 @@ class ReplayIT {
             } else {
                 assertThat(socket).isEqualTo(xml);
             }
+            List<String> botLines = Files.readAllLines(o.out.resolve(r.label).resolve("bots.csv"));
+            int socketColumn = List.of(botLines.get(0).split(",")).indexOf("socket_bytes");
+            assertThat(socketColumn).as("bots.csv has a socket_bytes column").isNotNegative();
             long perBot = 0;
-            for (String line : Files.readAllLines(o.out.resolve(r.label).resolve("bots.csv")).subList(1, 21)) {
-                perBot += Long.parseLong(line.split(",")[13]);
+            for (String line : botLines.subList(1, 21)) {
+                perBot += Long.parseLong(line.split(",")[socketColumn]);
             }
             assertThat(perBot).as("per-bot socket bytes add up to the total").isEqualTo(socket);
             assertThat(((Number) r.get("latency_ms", "direct_replies_at_parent_author", "count")).longValue())
