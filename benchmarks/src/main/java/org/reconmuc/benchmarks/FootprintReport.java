@@ -18,9 +18,10 @@ import org.reconmuc.component.consistency.Requirements;
  * Retained state per relaxed occupant in bytes, measured with JOL (not a JMH benchmark):
  *
  * <ol>
- *   <li>the {@link Reader} object itself, with nothing early, at volume 1 and 60 (target: at
- *       most 64 bytes whatever the volume), and its {@link Requirements} when not shared;</li>
- *   <li>a Reader with a few early deliveries (its sorted {@code long[]} of them);</li>
+ *   <li>the {@link Reader} object itself, with nothing early, at volume 1 and 60 (the same
+ *       whatever the volume), and its {@link Requirements} when not shared;</li>
+ *   <li>a Reader with a few early deliveries (bits after its cursor, in the reader itself for a
+ *       history of up to 129 messages);</li>
  *   <li>the whole engine's footprint divided by N, after a warm-up of messages
  *       ({@link RelaxedRoom}'s workload), for N = 1,000 / 10,000 / 100,000, at volume 1, 60 and
  *       uniform 1–60, with one {@code Requirements} per occupant (what the room does today:
@@ -64,7 +65,7 @@ public final class FootprintReport {
         System.out.println();
 
         System.out.println("## 2. One Reader with early deliveries (volume 60; one message retained, then k delivered at once)");
-        System.out.println("| early k | Reader + early[] B |");
+        System.out.println("| early k | Reader + spilled bits B |");
         System.out.println("|---:|---:|");
         for (int k : new int[] {0, 1, 3, 10}) {
             System.out.printf(Locale.ROOT, "| %d | %d |%n", k, readerAlone(readerWithEarly(k)));
@@ -73,10 +74,10 @@ public final class FootprintReport {
 
         System.out.println("## 3. Whole engine / N after " + WARM_UP_MESSAGES + " messages (FILTERED workload, 6 msg/s, capacity "
                 + RelaxedRoom.CAPACITY + "; occupants subtracted)");
-        System.out.println("Per occupant: references in the engine's trigger buckets, and entries in its timer queue"
+        System.out.println("Per occupant: readers filed in the engine's trigger buckets, and entries in its timer queue"
                 + " (live = still meaningful; the rest are stale entries waiting to be skipped). Timers hold no reader.");
-        System.out.println("| N | volume | time | Requirements | engine B/occupant | Reader+early[] B/occ | early/occ"
-                + " | bucket refs/occ (live) | timer entries/occ (live) |");
+        System.out.println("| N | volume | time | Requirements | engine B/occupant | Reader+spill B/occ | early/occ"
+                + " | bucket entries/occ | timer entries/occ (live) |");
         System.out.println("|---:|---|---:|---|---:|---:|---:|---:|---:|");
         GraphLayout largest = null;
         // {min volume, max volume, time seconds, shared requirements (1/0), largest N to run it at}
@@ -104,15 +105,15 @@ public final class FootprintReport {
                 long early = 0;
                 for (Reader<Occupant> r : room.readers()) {
                     readersBytes += readerAlone(r);
-                    early += earlyCount(room, r);
+                    early += r.earlyCount();
                 }
-                EngineInternals.Counts c = EngineInternals.count(room.engine());
-                System.out.printf(Locale.ROOT, "| %,d | %s | %d s | %s | %,.1f | %.1f | %.2f | %.2f (%.2f) | %.2f (%.2f) |%n", n,
+                ConsistencyEngine.Holdings held = room.engine().holdings();
+                System.out.printf(Locale.ROOT, "| %,d | %s | %d s | %s | %,.1f | %.1f | %.2f | %.2f | %.2f (%.2f) |%n", n,
                         v[0] == v[1] ? Integer.toString(v[0]) : v[0] + "-" + v[1], v[2],
                         shared ? "shared" : "one per occupant",
                         (double) engine.totalSize() / n, (double) readersBytes / n, (double) early / n,
-                        (double) c.bucketRefs() / n, (double) c.liveBucketRefs() / n,
-                        (double) c.timerEntries() / n, (double) c.liveTimerEntries() / n);
+                        (double) held.bucketEntries() / n,
+                        (double) held.timers() / n, (double) held.liveTimers() / n);
                 if (n == sizes[sizes.length - 1] && v[0] == 1 && v[1] == 60 && v[2] == 60 && !shared) {
                     largest = engine;
                 }
@@ -129,22 +130,14 @@ public final class FootprintReport {
     }
 
     /**
-     * The Reader and its early array: what exists per occupant beyond its Requirements. Shallow
-     * sizes, because a reader's list links lead to its neighbours, which are counted on their own.
+     * The Reader and its spilled early bits: what exists per occupant beyond its Requirements.
+     * Shallow sizes, because a reader's list links lead to its neighbours, which are counted on
+     * their own.
      */
     static long readerAlone(Reader<Occupant> reader) {
         long size = ClassLayout.parseInstance(reader).instanceSize();
-        long[] early = EngineInternals.early(reader);
-        return early == null ? size : size + ClassLayout.parseInstance(early).instanceSize();
-    }
-
-    /** Messages delivered early and still at or after the cursor: all messages minus retained minus before-cursor. */
-    static long earlyCount(RelaxedRoom room, Reader<Occupant> r) {
-        // retained = head - cursor + 1 - early; the cursor is the first retained (or head + 1).
-        long[] retained = room.engine().retainedSeqs(r);
-        long head = room.engine().head();
-        long cursor = retained.length > 0 ? retained[0] : head + 1;
-        return head - cursor + 1 - retained.length;
+        int words = reader.spilledWords();
+        return words == 0 ? size : size + ClassLayout.parseInstance(new long[words]).instanceSize();
     }
 
     static Reader<Occupant> readerWithEarly(int k) {

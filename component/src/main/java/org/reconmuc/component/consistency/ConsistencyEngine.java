@@ -41,9 +41,11 @@ public final class ConsistencyEngine<R> {
 
     /**
      * Readers waiting for the head that triggers their flush, in a ring by that head: a trigger is
-     * always within the next {@code capacity} heads, so live entries never share a slot.
+     * always within the next {@code capacity} heads, so readers of different heads never share a
+     * slot. Each slot is the first of a list linked through the readers themselves: filing,
+     * re-filing and removal allocate nothing and leave no stale entry.
      */
-    private final List<Reader<R>>[] triggerBuckets;
+    private final Reader<R>[] triggerBuckets;
     /** Scratch for a delivery's retained ancestors (the engine runs on one thread at a time). */
     private long[] ancestors = new long[8];
     /** The current message alone, shared by every at-once delivery of it that has no retained ancestor. */
@@ -89,7 +91,7 @@ public final class ConsistencyEngine<R> {
         }
         this.capacity = capacity;
         @SuppressWarnings("unchecked")
-        List<Reader<R>>[] ring = (List<Reader<R>>[]) new List[capacity + 1];
+        Reader<R>[] ring = (Reader<R>[]) new Reader[capacity + 1];
         this.triggerBuckets = ring;
         this.postedAt = new long[capacity];
         this.parentOf = new long[capacity];
@@ -171,7 +173,7 @@ public final class ConsistencyEngine<R> {
         remove(reader);
     }
 
-    /** The occupant left: its state is dropped (bucket entries for it are skipped when they come due). */
+    /** The occupant left: its state is dropped. */
     public void remove(Reader<R> reader) {
         if (!reader.active) {
             return;
@@ -179,6 +181,7 @@ public final class ConsistencyEngine<R> {
         reader.active = false;
         unindex(reader);
         unlink(reader);
+        unfile(reader);
     }
 
     /**
@@ -215,25 +218,21 @@ public final class ConsistencyEngine<R> {
                 }
             }
         }
+        // Re-filing a reader goes to a later slot, never this one (its trigger is past seq).
         int bucket = bucket(seq);
-        List<Reader<R>> due = triggerBuckets[bucket];
-        if (due != null && !due.isEmpty()) {
-            // Re-filing a reader here goes to a later slot, never this one (its trigger is past seq).
-            triggerBuckets[bucket] = null;
-            for (Reader<R> r : due) {
-                if (!r.active || r.trigger != seq) {
-                    continue; // filed elsewhere since
-                }
-                if (triggerOf(r) <= seq) {
-                    flush(r, out);
-                } else {
-                    file(r); // early deliveries moved its flush later
-                }
+        Reader<R> due = triggerBuckets[bucket];
+        triggerBuckets[bucket] = null;
+        while (due != null) {
+            Reader<R> following = due.triggerNext;
+            due.triggerPrev = null;
+            due.triggerNext = null;
+            due.trigger = -1;
+            if (triggerOf(due) <= seq) {
+                flush(due, out);
+            } else {
+                file(due); // early deliveries moved its flush later
             }
-            due.clear();
-            if (triggerBuckets[bucket] == null) {
-                triggerBuckets[bucket] = due; // keep the list for the slot's next turn
-            }
+            due = following;
         }
     }
 
@@ -275,33 +274,40 @@ public final class ConsistencyEngine<R> {
 
     /** The sequence numbers retained for a reader, in room order. */
     public long[] retainedSeqs(Reader<R> reader) {
-        long n = reader.retained(head);
-        long[] seqs = new long[(int) Math.max(0, n)];
-        // Walk the range and the sorted early entries side by side: no search per message.
-        int e = 0;
-        int i = 0;
-        for (long seq = reader.cursor; seq <= head && i < seqs.length; seq++) {
-            if (e < reader.earlyCount && reader.earlyAt(e) == seq) {
-                e++;
-            } else {
-                seqs[i++] = seq;
-            }
-        }
+        long[] seqs = new long[(int) Math.max(0, reader.retained(head))];
+        reader.retainedInto(head, seqs);
         return seqs;
     }
 
-    /** Timers queued (for tests and reports): at most one per time bound and retained message. */
-    int queuedTimers() {
-        return timers.size();
+    /**
+     * What the engine's structures hold besides the readers, for tests and reports: readers filed
+     * in trigger buckets, timers queued and how many of them still find a reader to flush (the
+     * rest are skipped when they fire), and entries in the filter index.
+     */
+    public record Holdings(long bucketEntries, long timers, long liveTimers, long filterIndexEntries) {
     }
 
-    /** Bucket entries filed, live or stale (for tests and reports). */
-    int bucketEntries() {
-        int n = 0;
-        for (List<Reader<R>> bucket : triggerBuckets) {
-            n += bucket == null ? 0 : bucket.size();
+    public Holdings holdings() {
+        long filed = 0;
+        for (Reader<R> first : triggerBuckets) {
+            for (Reader<R> r = first; r != null; r = r.triggerNext) {
+                filed++;
+            }
         }
-        return n;
+        long live = 0;
+        for (Timer<R> t : timers) {
+            for (Reader<R> r = t.timeClass().byCursor[ring(t.seq())]; r != null; r = r.next) {
+                if (r.cursor == t.seq()) {
+                    live++;
+                    break;
+                }
+            }
+        }
+        long indexed = 0;
+        for (List<Reader<R>> readers : filterIndex.values()) {
+            indexed += readers.size();
+        }
+        return new Holdings(filed, timers.size(), live, indexed);
     }
 
     // ---- internals ------------------------------------------------------------------------------
@@ -383,16 +389,34 @@ public final class ConsistencyEngine<R> {
         return Math.min(byVolume, bySpan);
     }
 
+    /** Files the reader in the bucket of the head that triggers its flush (out of any other). */
     private void file(Reader<R> r) {
+        unfile(r);
         long trigger = triggerOf(r);
-        r.trigger = trigger;
         int bucket = bucket(trigger);
-        List<Reader<R>> list = triggerBuckets[bucket];
-        if (list == null) {
-            list = new ArrayList<>();
-            triggerBuckets[bucket] = list;
+        r.trigger = trigger;
+        r.triggerNext = triggerBuckets[bucket];
+        if (r.triggerNext != null) {
+            r.triggerNext.triggerPrev = r;
         }
-        list.add(r);
+        triggerBuckets[bucket] = r;
+    }
+
+    private void unfile(Reader<R> r) {
+        if (r.trigger < 0) {
+            return;
+        }
+        if (r.triggerPrev != null) {
+            r.triggerPrev.triggerNext = r.triggerNext;
+        } else {
+            triggerBuckets[bucket(r.trigger)] = r.triggerNext;
+        }
+        if (r.triggerNext != null) {
+            r.triggerNext.triggerPrev = r.triggerPrev;
+        }
+        r.triggerPrev = null;
+        r.triggerNext = null;
+        r.trigger = -1;
     }
 
     private TimeClass<R> timeClass(long timeMillis) {

@@ -1,34 +1,38 @@
 package org.reconmuc.component.consistency;
 
+import java.util.Arrays;
+
 /**
  * The retained state of one relaxed occupant: pointers into the room's history, never copies.
- * Every message with {@code seq < cursor} has been delivered; of those at or after the cursor,
- * the ones in {@code early} were delivered at once, and the rest are retained. Kept small on
- * purpose (a few words whatever the volume): it exists once per relaxed occupant.
+ * Every message with {@code seq < cursor} has been delivered; of those after the cursor, the
+ * ones marked early were delivered at once, and the rest are retained. Kept small on purpose (a
+ * few words whatever the volume): it exists once per relaxed occupant.
  */
 public final class Reader<R> {
-    /** Early entries kept in the reader itself before it needs an array. */
-    static final int INLINE = 4;
+    /** Early deliveries the reader marks in itself: the messages just after its cursor. */
+    static final int INLINE_BITS = 2 * Long.SIZE;
+
     final R owner;
     Requirements requirements;
     long cursor;
     /**
-     * The sequence numbers >= cursor delivered early, sorted: the first {@link #INLINE} in the
-     * reader itself, any more in {@code spill}. Delivering a message at once then writes into the
-     * object the engine has just read, not into a separate array elsewhere in memory (in a room of
-     * 100,000 occupants that second cache miss per delivery was a third of the engine's time).
-     * The spill array is kept across flushes, so it is allocated once per reader at most.
+     * Which messages after the cursor were delivered early, one bit each: bit {@code i} is
+     * {@code cursor + 1 + i}. The cursor is the oldest retained message, so its own bit is never
+     * needed. A retained window never spans more than the history (its span trigger flushes
+     * it), so the bits are bounded: the first {@link #INLINE_BITS} in the reader itself — the
+     * delivery writes into the object the engine has just read, no second cache miss and no
+     * allocation — any further ones (histories over 129 messages) in {@code spill}, allocated
+     * once and kept.
      */
-    private long e0;
-    private long e1;
-    private long e2;
-    private long e3;
-    long[] spill;
+    private long early0;
+    private long early1;
+    private long[] spill;
     int earlyCount;
-    /** The newest early entry (valid while {@link #earlyCount} > 0): most checks are for newer messages and end here. */
-    long lastEarly;
-    /** The head whose trigger bucket this reader is filed under (its flush is due there or later). */
+    /** The head whose trigger bucket this reader is filed under (its flush is due there or later; -1: none). */
     long trigger = -1;
+    /** Its neighbours in that trigger bucket. */
+    Reader<R> triggerPrev;
+    Reader<R> triggerNext;
     boolean active = true;
     /** The time bound it is filed under, and its place in that bound's list for its cursor. */
     ConsistencyEngine.TimeClass<R> timeClass;
@@ -50,12 +54,19 @@ public final class Reader<R> {
         return requirements;
     }
 
-    int earlyCount() {
+    /** Messages after the cursor delivered at once (not retained, not yet behind the cursor). */
+    public int earlyCount() {
         return earlyCount;
     }
 
+    /** The longs of early-delivery bits held outside the reader (0 until a window passes 129 messages). */
+    public int spilledWords() {
+        return spill == null ? 0 : spill.length;
+    }
+
     boolean isEarly(long seq) {
-        return earlyCount > 0 && seq <= lastEarly && search(seq) >= 0;
+        long bit = seq - cursor - 1;
+        return earlyCount > 0 && bit >= 0 && (word((int) (bit >>> 6)) & (1L << bit)) != 0;
     }
 
     /** How many messages up to {@code head} wait for this reader. */
@@ -63,91 +74,100 @@ public final class Reader<R> {
         return head - cursor + 1 - earlyCount;
     }
 
-    /** The {@code i}-th early entry, oldest first. */
-    long earlyAt(int i) {
-        return switch (i) {
-            case 0 -> e0;
-            case 1 -> e1;
-            case 2 -> e2;
-            case 3 -> e3;
-            default -> spill[i - INLINE];
-        };
-    }
-
-    private void setEarlyAt(int i, long seq) {
-        switch (i) {
-            case 0 -> e0 = seq;
-            case 1 -> e1 = seq;
-            case 2 -> e2 = seq;
-            case 3 -> e3 = seq;
-            default -> {
-                if (spill == null) {
-                    spill = new long[4];
-                } else if (i - INLINE >= spill.length) {
-                    spill = java.util.Arrays.copyOf(spill, 2 * spill.length);
-                }
-                spill[i - INLINE] = seq;
-            }
-        }
-    }
-
-    /** Binary search over the early entries: the index, or -(insertion point) - 1. */
-    private int search(long seq) {
-        int lo = 0;
-        int hi = earlyCount - 1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            long v = earlyAt(mid);
-            if (v < seq) {
-                lo = mid + 1;
-            } else if (v > seq) {
-                hi = mid - 1;
-            } else {
-                return mid;
-            }
-        }
-        return -(lo + 1);
-    }
-
     void markEarly(long seq) {
         if (seq < cursor || isEarly(seq)) {
             return;
         }
-        if (seq == cursor) {
-            cursor++;
-        } else {
-            insertEarly(seq);
+        if (seq > cursor) {
+            long bit = seq - cursor - 1;
+            int w = (int) (bit >>> 6);
+            setWord(w, word(w) | (1L << bit));
+            earlyCount++;
+            return;
         }
-        // Keep the cursor on the oldest retained message: early entries at the cursor fold into it.
-        int folded = 0;
-        while (folded < earlyCount && earlyAt(folded) == cursor) {
-            cursor++;
-            folded++;
-        }
-        if (folded > 0) {
-            for (int i = folded; i < earlyCount; i++) {
-                setEarlyAt(i - folded, earlyAt(i));
-            }
-            earlyCount -= folded;
-        }
+        // The cursor itself: it moves past it and past the early run that follows it.
+        int run = trailingOnes();
+        cursor += 1 + run;
+        earlyCount -= run;
+        shiftRight(1 + run);
     }
 
     /** Everything up to the head was delivered: nothing is early any more (the spill array is kept). */
     void clearEarly() {
         earlyCount = 0;
+        early0 = 0;
+        early1 = 0;
+        if (spill != null) {
+            Arrays.fill(spill, 0);
+        }
     }
 
-    private void insertEarly(long seq) {
-        if (earlyCount == 0 || seq > lastEarly) {
-            setEarlyAt(earlyCount++, seq); // the usual case: the newest message
-            lastEarly = seq;
-            return;
+    /**
+     * The retained sequence numbers up to {@code head}, in order, into {@code seqs} (sized
+     * {@link #retained}).
+     */
+    void retainedInto(long head, long[] seqs) {
+        int i = 0;
+        if (cursor <= head && i < seqs.length) {
+            seqs[i++] = cursor;
         }
-        int at = -search(seq) - 1;
-        for (int i = earlyCount; i > at; i--) {
-            setEarlyAt(i, earlyAt(i - 1));
+        for (long seq = cursor + 1; seq <= head && i < seqs.length; seq++) {
+            long bit = seq - cursor - 1;
+            if ((word((int) (bit >>> 6)) & (1L << bit)) == 0) {
+                seqs[i++] = seq;
+            }
         }
-        setEarlyAt(at, seq);
-        earlyCount++;
+    }
+
+    private int words() {
+        return 2 + (spill == null ? 0 : spill.length);
+    }
+
+    private long word(int w) {
+        return switch (w) {
+            case 0 -> early0;
+            case 1 -> early1;
+            default -> spill == null || w - 2 >= spill.length ? 0 : spill[w - 2];
+        };
+    }
+
+    private void setWord(int w, long value) {
+        switch (w) {
+            case 0 -> early0 = value;
+            case 1 -> early1 = value;
+            default -> {
+                if (spill == null) {
+                    spill = new long[w - 1];
+                } else if (w - 2 >= spill.length) {
+                    spill = Arrays.copyOf(spill, w - 1);
+                }
+                spill[w - 2] = value;
+            }
+        }
+    }
+
+    /** How many early bits in a row from bit 0. */
+    private int trailingOnes() {
+        int run = 0;
+        for (int w = 0; w < words(); w++) {
+            int ones = Long.numberOfTrailingZeros(~word(w));
+            run += ones;
+            if (ones < Long.SIZE) {
+                break;
+            }
+        }
+        return run;
+    }
+
+    /** Drops the lowest {@code n} bits (the cursor moved by {@code n}). */
+    private void shiftRight(int n) {
+        int wordShift = n >>> 6;
+        int bitShift = n & 63;
+        int words = words();
+        for (int w = 0; w < words; w++) {
+            long lo = word(w + wordShift);
+            long hi = bitShift == 0 ? 0 : word(w + wordShift + 1) << (Long.SIZE - bitShift);
+            setWord(w, (lo >>> bitShift) | hi);
+        }
     }
 }

@@ -207,10 +207,18 @@ class ConsistencyEngineTest {
             room.onTime(at, out);
             out.clear();
         }
+        ConsistencyEngine.Holdings held = room.holdings();
         // One timer per (time bound, message) at most: the messages of the last 600 s, whatever the room size.
-        assertThat(room.queuedTimers()).isLessThanOrEqualTo(600_000 / 166 + 1);
-        // Bucket entries: about one per reader (plus the few filed early and not yet due).
-        assertThat(room.bucketEntries()).isLessThan(2 * readers.size());
+        assertThat(held.timers()).isLessThanOrEqualTo(600_000 / 166 + 1);
+        // Every reader filed in exactly one trigger bucket; the filter index holds each once.
+        assertThat(held.bucketEntries()).isEqualTo(readers.size());
+        assertThat(held.filterIndexEntries()).isEqualTo(readers.size());
+        // A reader that leaves leaves nothing behind.
+        for (int i = 0; i < 500; i++) {
+            room.remove(readers.get(i));
+        }
+        assertThat(room.holdings().bucketEntries()).isEqualTo(readers.size() - 500);
+        assertThat(room.holdings().filterIndexEntries()).isEqualTo(readers.size() - 500);
     }
 
     @Test
