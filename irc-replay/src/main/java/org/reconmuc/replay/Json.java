@@ -54,7 +54,8 @@ final class Json {
             } else if (d == Math.rint(d) && Math.abs(d) < 1e15) {
                 b.append((long) d);
             } else {
-                b.append(String.format(Locale.ROOT, "%.4f", d).replaceAll("0+$", ""));
+                // 40.00001 rounds to "40.0000": strip the zeros and then a bare point, or it is not JSON.
+                b.append(String.format(Locale.ROOT, "%.4f", d).replaceAll("0+$", "").replaceAll("\\.$", ""));
             }
         } else if (v instanceof Number || v instanceof Boolean) {
             b.append(v);
