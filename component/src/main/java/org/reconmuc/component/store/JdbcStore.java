@@ -13,9 +13,12 @@ import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -55,10 +58,13 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
 
     /** False: no threads; writes wait for {@link #commitQueued()}, queries run on the caller's thread. */
     private final boolean threads;
+    /** The instance whose leases fence this store's writes ({@link RoomLeases}); null when the service runs alone. */
+    private final String fenceOwner;
 
-    private JdbcStore(StoreLocation location, long maxHeldChars, boolean threads) {
+    private JdbcStore(StoreLocation location, long maxHeldChars, boolean threads, String fenceOwner) {
         this.location = location;
         this.threads = threads;
+        this.fenceOwner = fenceOwner;
         this.budget = new HeldBudget(maxHeldChars);
         this.writer = new StoreWriter(this, MAX_QUEUED_WRITES, MAX_BATCH);
         this.reader = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(MAX_QUEUED_QUERIES),
@@ -70,7 +76,12 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
     }
 
     static JdbcStore open(StoreLocation location, long maxHeldChars, boolean threads) throws StoreException {
-        JdbcStore store = new JdbcStore(location, maxHeldChars, threads);
+        return open(location, maxHeldChars, threads, null);
+    }
+
+    static JdbcStore open(StoreLocation location, long maxHeldChars, boolean threads, String fenceOwner)
+            throws StoreException {
+        JdbcStore store = new JdbcStore(location, maxHeldChars, threads, fenceOwner);
         try {
             store.readConnection = store.connect();
             store.createSchema(store.readConnection);
@@ -154,6 +165,13 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
                     + " sender VARCHAR(3071), xml " + text + " NOT NULL, PRIMARY KEY (room, seq))");
             s.execute("CREATE INDEX IF NOT EXISTS reconmuc_message_id ON reconmuc_message (room, stanza_id)");
             s.execute("CREATE INDEX IF NOT EXISTS reconmuc_message_at ON reconmuc_message (room, at_us)");
+            // Several instances, one service (RoomLeases): who serves each room, under which epoch.
+            s.execute("CREATE TABLE IF NOT EXISTS reconmuc_lease (room VARCHAR(3071) NOT NULL PRIMARY KEY,"
+                    + " owner VARCHAR(255), epoch BIGINT NOT NULL, expires_ms BIGINT NOT NULL)");
+            s.execute("CREATE TABLE IF NOT EXISTS reconmuc_instance (id VARCHAR(255) NOT NULL PRIMARY KEY,"
+                    + " heartbeat_ms BIGINT NOT NULL, started_ms BIGINT NOT NULL)");
+            s.execute("CREATE TABLE IF NOT EXISTS reconmuc_occupant (room VARCHAR(3071) NOT NULL,"
+                    + " session VARCHAR(3071) NOT NULL, nick VARCHAR(1023) NOT NULL, PRIMARY KEY (room, session))");
         }
         if (!c.getAutoCommit()) {
             c.commit();
@@ -174,15 +192,19 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
     // ---- writing (the writer thread) -------------------------------------------------------------
 
     @Override
-    public void commit(List<Write> batch) throws SQLException, IOException {
+    public Set<String> commit(List<Write> batch) throws SQLException, IOException {
         if (writeConnection == null) {
             writeConnection = connect();
             writeConnection.setAutoCommit(false);
             insertMessage = writeConnection.prepareStatement(insertMessageSql());
         }
         try {
+            Set<String> fencedOut = checkFences(writeConnection, batch);
             int batched = 0;
             for (Write w : batch) {
+                if (fencedOut.contains(w.room())) {
+                    continue;
+                }
                 if (w instanceof Write.Archive a) {
                     bindMessage(insertMessage, a.room(), a.message());
                     insertMessage.addBatch();
@@ -197,12 +219,21 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
                     saveRoom(writeConnection, save.record());
                 } else if (w instanceof Write.Delete d) {
                     deleteRoom(writeConnection, d.room());
+                } else if (w instanceof Write.OccupantIn in) {
+                    update(writeConnection, "DELETE FROM reconmuc_occupant WHERE room = ? AND session = ?", in.room(),
+                            in.session());
+                    update(writeConnection, "INSERT INTO reconmuc_occupant (room, session, nick) VALUES (?, ?, ?)",
+                            in.room(), in.session(), in.nick());
+                } else if (w instanceof Write.OccupantOut out) {
+                    update(writeConnection, "DELETE FROM reconmuc_occupant WHERE room = ? AND session = ?", out.room(),
+                            out.session());
                 }
             }
             if (batched > 0) {
                 insertMessage.executeBatch();
             }
             writeConnection.commit();
+            return fencedOut;
         } catch (SQLException | RuntimeException e) {
             try {
                 writeConnection.rollback();
@@ -214,6 +245,44 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
             insertMessage = null;
             throw e;
         }
+    }
+
+    /**
+     * The fence: each room written under a lease must still be ours at that epoch. The update
+     * changes nothing but locks the lease's row until this transaction ends, so a takeover (which
+     * raises the epoch) commits either before — and this room's writes are left out — or after
+     * them, and then finds them in the archive. Returns the rooms that are no longer ours.
+     */
+    private Set<String> checkFences(Connection c, List<Write> batch) throws SQLException {
+        if (fenceOwner == null) {
+            return Set.of();
+        }
+        Map<String, Long> fences = new LinkedHashMap<>();
+        for (Write w : batch) {
+            if (w.fence() != 0) {
+                fences.putIfAbsent(w.room(), w.fence());
+            }
+        }
+        if (fences.isEmpty()) {
+            return Set.of();
+        }
+        Set<String> lost = new HashSet<>();
+        try (PreparedStatement p = c.prepareStatement(
+                "UPDATE reconmuc_lease SET epoch = epoch WHERE room = ? AND owner = ? AND epoch = ?")) {
+            for (Map.Entry<String, Long> f : fences.entrySet()) {
+                p.setString(1, f.getKey());
+                p.setString(2, fenceOwner);
+                p.setLong(3, f.getValue());
+                if (p.executeUpdate() == 0) {
+                    lost.add(f.getKey());
+                }
+            }
+        }
+        if (!lost.isEmpty()) {
+            LOG.warn("store: {} rooms are no longer ours (another instance took them over); their writes are dropped: {}",
+                    lost.size(), lost);
+        }
+        return lost;
     }
 
     private static void bindMessage(PreparedStatement p, String room, ArchivedMessage m) throws SQLException {
@@ -275,10 +344,12 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
         update(c, "DELETE FROM reconmuc_message WHERE room = ?", room);
     }
 
-    private static void update(Connection c, String sql, String arg) throws SQLException {
+    private static int update(Connection c, String sql, String... args) throws SQLException {
         try (PreparedStatement p = c.prepareStatement(sql)) {
-            p.setString(1, arg);
-            p.executeUpdate();
+            for (int i = 0; i < args.length; i++) {
+                p.setString(i + 1, args[i]);
+            }
+            return p.executeUpdate();
         }
     }
 
@@ -288,46 +359,83 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
     public synchronized List<StoredRoom> loadRooms(int newestPerRoom) throws StoreException {
         try {
             Connection c = readConnection();
-            List<RoomRecord> records = new ArrayList<>();
+            List<String> jids = new ArrayList<>();
             try (Statement s = c.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT jid, config, subject, subject_at_us, occupant_id_key"
-                         + " FROM reconmuc_room ORDER BY jid")) {
+                 ResultSet rs = s.executeQuery("SELECT jid FROM reconmuc_room ORDER BY jid")) {
                 while (rs.next()) {
-                    long subjectAt = rs.getLong(4);
-                    Instant at = rs.wasNull() ? null : instant(subjectAt);
-                    records.add(new RoomRecord(rs.getString(1), rs.getString(2), rs.getString(3), at, rs.getString(5),
-                            Map.of(), Map.of()));
+                    jids.add(rs.getString(1));
                 }
             }
             List<StoredRoom> rooms = new ArrayList<>();
-            for (RoomRecord r : records) {
-                RoomRecord full = new RoomRecord(r.jid(), r.config(), r.subject(), r.subjectAt(), r.occupantIdKey(),
-                        pairs(c, "SELECT jid, affiliation FROM reconmuc_affiliation WHERE room = ?", r.jid()),
-                        pairs(c, "SELECT jid, nick FROM reconmuc_registration WHERE room = ?", r.jid()));
-                List<ArchivedMessage> newest = new ArrayList<>();
-                if (newestPerRoom > 0) {
-                    try (PreparedStatement p = c.prepareStatement(SELECT_MESSAGE
-                            + " WHERE room = ? ORDER BY seq DESC LIMIT " + newestPerRoom)) {
-                        p.setString(1, r.jid());
-                        readMessages(p, newest);
-                    }
-                    Collections.reverse(newest);
+            for (String jid : jids) {
+                StoredRoom room = loadRoom(c, jid, newestPerRoom);
+                if (room != null) {
+                    rooms.add(room);
                 }
-                long lastSeq = 0;
-                try (PreparedStatement p = c.prepareStatement("SELECT MAX(seq) FROM reconmuc_message WHERE room = ?")) {
-                    p.setString(1, r.jid());
-                    try (ResultSet rs = p.executeQuery()) {
-                        if (rs.next()) {
-                            lastSeq = rs.getLong(1);
-                        }
-                    }
-                }
-                rooms.add(new StoredRoom(full, newest, lastSeq));
             }
             return rooms;
         } catch (SQLException | IOException e) {
             dropReadConnection();
             throw new StoreException("cannot read the rooms from " + location.display() + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public synchronized Optional<StoredRoom> loadRoom(String jid, int newest) throws StoreException {
+        try {
+            return Optional.ofNullable(loadRoom(readConnection(), jid, newest));
+        } catch (SQLException | IOException e) {
+            dropReadConnection();
+            throw new StoreException("cannot read the room " + jid + " from " + location.display() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** One persistent room with its newest messages, or null if the store has no such room. */
+    private static StoredRoom loadRoom(Connection c, String jid, int newestPerRoom) throws SQLException {
+        RoomRecord r;
+        try (PreparedStatement p = c.prepareStatement("SELECT jid, config, subject, subject_at_us, occupant_id_key"
+                + " FROM reconmuc_room WHERE jid = ?")) {
+            p.setString(1, jid);
+            try (ResultSet rs = p.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                long subjectAt = rs.getLong(4);
+                Instant at = rs.wasNull() ? null : instant(subjectAt);
+                r = new RoomRecord(rs.getString(1), rs.getString(2), rs.getString(3), at, rs.getString(5),
+                        pairs(c, "SELECT jid, affiliation FROM reconmuc_affiliation WHERE room = ?", jid),
+                        pairs(c, "SELECT jid, nick FROM reconmuc_registration WHERE room = ?", jid));
+            }
+        }
+        List<ArchivedMessage> newest = new ArrayList<>();
+        if (newestPerRoom > 0) {
+            try (PreparedStatement p = c.prepareStatement(SELECT_MESSAGE
+                    + " WHERE room = ? ORDER BY seq DESC LIMIT " + newestPerRoom)) {
+                p.setString(1, jid);
+                readMessages(p, newest);
+            }
+            Collections.reverse(newest);
+        }
+        long lastSeq = 0;
+        try (PreparedStatement p = c.prepareStatement("SELECT MAX(seq) FROM reconmuc_message WHERE room = ?")) {
+            p.setString(1, jid);
+            try (ResultSet rs = p.executeQuery()) {
+                if (rs.next()) {
+                    lastSeq = rs.getLong(1);
+                }
+            }
+        }
+        return new StoredRoom(r, newest, lastSeq);
+    }
+
+    @Override
+    public synchronized Map<String, String> occupants(String room) throws StoreException {
+        try {
+            return pairs(readConnection(), "SELECT session, nick FROM reconmuc_occupant WHERE room = ?", room);
+        } catch (SQLException | IOException e) {
+            dropReadConnection();
+            throw new StoreException("cannot read the occupants of " + room + ": " + e.getMessage(), e);
         }
     }
 
@@ -492,6 +600,19 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
     }
 
     // ---- the rest of Store ---------------------------------------------------------------------------
+
+    @Override
+    public RoomLeases leases(String instance) {
+        return new RoomLeases(location, this::connectForLeases, instance);
+    }
+
+    private Connection connectForLeases() throws SQLException {
+        try {
+            return connect();
+        } catch (IOException e) {
+            throw new SQLException(e.getMessage(), e);
+        }
+    }
 
     @Override
     public RoomJournal journal(String roomJid, Consumer<OutgoingStanza> outbox) {

@@ -18,6 +18,12 @@ public final class RoomJournal {
     }
 
     private final String room;
+    /** The epoch of the room's lease its writes are made under (0: not fenced, the service runs alone). */
+    private volatile long fence;
+    /** Runs once if a commit finds the fence gone: the room belongs to another instance now. */
+    private volatile Runnable lost = () -> { };
+    /** Set when the fence failed: nothing more is written or sent. */
+    private boolean fencedOut;
     private final StoreWriter writer;
     private final HeldBudget budget;
     private final Consumer<OutgoingStanza> outbox;
@@ -37,6 +43,20 @@ public final class RoomJournal {
         return new RoomJournal(null, null, null, outbox);
     }
 
+    /**
+     * From now on every write carries the epoch of the room's lease and commits only while the
+     * lease is still ours; if not, what the room held for its writes is dropped (never sent: it
+     * was not stored) and {@code onLost} runs (on the store's writer thread).
+     */
+    public void fence(long epoch, Runnable onLost) {
+        this.fence = epoch;
+        this.lost = onLost;
+    }
+
+    String room() {
+        return room;
+    }
+
     /** True if writes reach a store (the room can be persistent across restarts). */
     public boolean durable() {
         return writer != null;
@@ -54,6 +74,9 @@ public final class RoomJournal {
             return;
         }
         synchronized (this) {
+            if (fencedOut) {
+                return;
+            }
             if (held.isEmpty() && barrier <= writer.committed()) {
                 outbox.accept(stanza);
                 return;
@@ -66,8 +89,11 @@ public final class RoomJournal {
             Thread.currentThread().interrupt();
         }
         synchronized (this) {
-            if (held.isEmpty() && barrier <= writer.committed()) {
+            if (fencedOut || held.isEmpty() && barrier <= writer.committed()) {
                 budget.release(chars);
+                if (fencedOut) {
+                    return;
+                }
                 outbox.accept(stanza);
                 return;
             }
@@ -81,25 +107,58 @@ public final class RoomJournal {
     }
 
     public void archive(ArchivedMessage message) {
-        submit(new Write.Archive(room, message));
+        submit(new Write.Archive(room, fence, message));
     }
 
     public void save(RoomRecord record) {
-        submit(new Write.Save(record));
+        submit(new Write.Save(fence, record));
     }
 
     public void delete() {
-        submit(new Write.Delete(room));
+        submit(new Write.Delete(room, fence));
+    }
+
+    /** An occupant's session joined under {@code nick} (written only when fenced: for whoever serves the room next). */
+    public void occupantIn(String session, String nick) {
+        if (fence != 0) {
+            submit(new Write.OccupantIn(room, fence, session, nick));
+        }
+    }
+
+    /** An occupant's session left. */
+    public void occupantOut(String session) {
+        if (fence != 0) {
+            submit(new Write.OccupantOut(room, fence, session));
+        }
     }
 
     private void submit(Write write) {
         if (writer == null) {
             return;
         }
+        synchronized (this) {
+            if (fencedOut) {
+                return;
+            }
+        }
         long ticket = writer.submit(write, this);
         synchronized (this) {
             barrier = Math.max(barrier, ticket);
         }
+    }
+
+    /** A commit found the room's lease gone: what waited for its writes is dropped, and the room is lost. */
+    void fencedOut() {
+        synchronized (this) {
+            if (fencedOut) {
+                return;
+            }
+            fencedOut = true;
+            while (!held.isEmpty()) {
+                budget.release(held.pollFirst().chars());
+            }
+        }
+        lost.run();
     }
 
     /** The writer committed every write up to {@code upTo}: what waited for them leaves, in order. */

@@ -1,6 +1,8 @@
 package org.reconmuc.component.store;
 
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.reconmuc.component.transport.OutgoingStanza;
 
@@ -15,6 +17,21 @@ public interface Store extends AutoCloseable {
         @Override
         public List<StoredRoom> loadRooms(int newestPerRoom) {
             return List.of();
+        }
+
+        @Override
+        public Optional<StoredRoom> loadRoom(String jid, int newest) {
+            return Optional.empty();
+        }
+
+        @Override
+        public Map<String, String> occupants(String room) {
+            return Map.of();
+        }
+
+        @Override
+        public RoomLeases leases(String instance) {
+            throw new UnsupportedOperationException("several instances need a shared database (--store jdbc:postgresql:…)");
         }
 
         @Override
@@ -56,6 +73,22 @@ public interface Store extends AutoCloseable {
     }
 
     /**
+     * The store as one of several instances of the service: its writes are fenced by
+     * {@code instance}'s leases ({@link #leases}).
+     */
+    static Store openFenced(StoreLocation location, long maxHeldChars, String instance) throws StoreException {
+        if (location.kind() == StoreLocation.Kind.NONE) {
+            throw new StoreException("several instances need a shared database (--store jdbc:postgresql:…), not 'none'", null);
+        }
+        return JdbcStore.open(location, maxHeldChars, true, instance);
+    }
+
+    /** The same store fenced by {@code instance}, without threads (deterministic tests). */
+    static Store openFencedWithoutThreads(StoreLocation location, String instance) throws StoreException {
+        return JdbcStore.open(location, Long.MAX_VALUE, false, instance);
+    }
+
+    /**
      * The same store without threads: writes are committed by {@link #commitQueued()} and queries
      * answered on the caller's thread. For deterministic tests and the benchmark.
      */
@@ -68,6 +101,15 @@ public interface Store extends AutoCloseable {
 
     /** Every persistent room, with its newest {@code newestPerRoom} messages. */
     List<StoredRoom> loadRooms(int newestPerRoom) throws StoreException;
+
+    /** One persistent room with its newest {@code newest} messages, if the store has it. */
+    Optional<StoredRoom> loadRoom(String jid, int newest) throws StoreException;
+
+    /** The sessions last known in {@code room} (session JID to nick), as written by fenced journals. */
+    Map<String, String> occupants(String room) throws StoreException;
+
+    /** Room ownership for {@code instance} in this store's database. */
+    RoomLeases leases(String instance);
 
     /** The journal of one room; {@code outbox} is where its stanzas go once they may. */
     RoomJournal journal(String roomJid, Consumer<OutgoingStanza> outbox);

@@ -22,9 +22,12 @@ final class StoreWriter implements AutoCloseable {
     /** A commit running longer than this makes the store count as unavailable. */
     static final long STALL_NANOS = TimeUnit.SECONDS.toNanos(5);
 
-    /** Commits one batch of writes in one transaction. */
+    /**
+     * Commits one batch of writes in one transaction; returns the rooms whose writes it left out
+     * because their fence no longer holds (another instance took the room over).
+     */
     interface Sink {
-        void commit(List<Write> batch) throws Exception;
+        Set<String> commit(List<Write> batch) throws Exception;
     }
 
     private record Pending(long ticket, Write write, RoomJournal journal) {
@@ -121,8 +124,9 @@ final class StoreWriter implements AutoCloseable {
         }
         long t0 = System.nanoTime();
         commitStartedNanos = t0;
+        Set<String> fencedOut;
         try {
-            sink.commit(writes);
+            fencedOut = sink.commit(writes);
         } catch (Exception e) {
             failures.incrementAndGet();
             if (!failing) {
@@ -161,7 +165,11 @@ final class StoreWriter implements AutoCloseable {
             }
         }
         for (RoomJournal j : journals) {
-            j.committed(upTo);
+            if (fencedOut.contains(j.room())) {
+                j.fencedOut();
+            } else {
+                j.committed(upTo);
+            }
         }
         return true;
     }

@@ -1,15 +1,22 @@
 package org.reconmuc.component.store;
 
-/** One change to the store, as rooms submit them; committed in submission order. */
+/**
+ * One change to the store, as rooms submit them; committed in submission order. {@code fence} is
+ * the epoch of the room's lease the write was made under ({@link RoomLeases}); 0 when the service
+ * runs alone and nothing is fenced. A fenced write commits only while that lease is still the
+ * writer's: an instance that lost a room (paused, cut off) cannot write to it any more.
+ */
 sealed interface Write {
     String room();
 
+    long fence();
+
     /** A groupchat message joins the room's archive. */
-    record Archive(String room, ArchivedMessage message) implements Write {
+    record Archive(String room, long fence, ArchivedMessage message) implements Write {
     }
 
     /** The room's configuration, affiliations, registrations, subject or key changed: the whole record replaces the old. */
-    record Save(RoomRecord record) implements Write {
+    record Save(long fence, RoomRecord record) implements Write {
         @Override
         public String room() {
             return record.jid();
@@ -17,6 +24,14 @@ sealed interface Write {
     }
 
     /** The room was destroyed or is no longer persistent: it and its archive go. */
-    record Delete(String room) implements Write {
+    record Delete(String room, long fence) implements Write {
+    }
+
+    /** A session joined the room under a nick (kept so that whoever serves the room next can tell it). */
+    record OccupantIn(String room, long fence, String session, String nick) implements Write {
+    }
+
+    /** A session left the room. */
+    record OccupantOut(String room, long fence, String session) implements Write {
     }
 }

@@ -193,4 +193,79 @@ abstract class StoreContract {
         assertThatThrownBy(() -> page(new ArchiveQuery(null, null, null, null, null, "nope", 5)))
                 .isInstanceOf(ArchiveQuery.UnknownIdException.class);
     }
+
+    // ---- several instances: leases and the fence ------------------------------------------------
+
+    private static final long LEASE = 3_000;
+
+    @Test
+    void aRoomIsServedUnderOneLeaseAtATimeAndTakenOverWhenItRunsOut() throws Exception {
+        try (RoomLeases a = store.leases("a"); RoomLeases b = store.leases("b")) {
+            assertThat(a.claim(ROOM, 1_000, LEASE)).isEqualTo(new RoomLeases.Granted(1));
+            assertThat(b.claim(ROOM, 2_000, LEASE)).isEqualTo(new RoomLeases.Held("a", 2_000));
+            assertThat(a.renew(3_000, LEASE)).containsExactly(Map.entry(ROOM, 1L));
+            assertThat(b.claim(ROOM, 5_000, LEASE)).isEqualTo(new RoomLeases.Held("a", 1_000));
+            // a stops renewing (paused, or dead): once its lease has run out, b takes the room under a new epoch
+            assertThat(b.claim(ROOM, 6_001, LEASE)).isEqualTo(new RoomLeases.Granted(2));
+            assertThat(a.renew(6_500, LEASE)).isEmpty();
+            b.release(ROOM, 2);
+            assertThat(a.claim(ROOM, 6_600, LEASE)).isEqualTo(new RoomLeases.Granted(3));
+            assertThat(a.liveInstances(6_700, LEASE)).containsExactly("a");
+        }
+    }
+
+    @Test
+    void aPausedInstanceWhoseRoomMovedWritesNothingAndSendsNothingItHeldForTheWrite() throws Exception {
+        Store paused = Store.openFencedWithoutThreads(location(), "a");
+        Store survivor = Store.openFencedWithoutThreads(location(), "b");
+        try (RoomLeases a = paused.leases("a"); RoomLeases b = survivor.leases("b")) {
+            long epochA = ((RoomLeases.Granted) a.claim(ROOM, 0, LEASE)).epoch();
+            List<OutgoingStanza> sentByA = new ArrayList<>();
+            RoomJournal journalA = paused.journal(ROOM, sentByA::add);
+            AtomicReference<String> lost = new AtomicReference<>();
+            journalA.fence(epochA, () -> lost.set(ROOM));
+            journalA.save(record(ROOM, Map.of()));
+            journalA.archive(message(1, "Juliet", null));
+            paused.commitQueued();
+            // a is paused past its lease; b takes the room over and goes on from what a stored
+            long epochB = ((RoomLeases.Granted) b.claim(ROOM, LEASE + 1, LEASE)).epoch();
+            assertThat(epochB).isGreaterThan(epochA);
+            RoomJournal journalB = survivor.journal(ROOM, sent::add);
+            journalB.fence(epochB, () -> { });
+            assertThat(survivor.loadRoom(ROOM, 10).orElseThrow().lastSeq()).isEqualTo(1);
+            journalB.archive(message(2, "Romeo", "romeo@montague.lit"));
+            survivor.commitQueued();
+            // a resumes with a message and its echo: the write is refused, the echo never leaves
+            journalA.archive(message(2, "Tybalt", null));
+            journalA.send(OutgoingStanza.of(new Message()));
+            paused.commitQueued();
+            assertThat(lost.get()).isEqualTo(ROOM);
+            assertThat(sentByA).isEmpty();
+            journalA.archive(message(3, "Tybalt", null));
+            journalA.send(OutgoingStanza.of(new Message()));
+            paused.commitQueued();
+            assertThat(sentByA).isEmpty();
+            StoredRoom after = survivor.loadRoom(ROOM, 10).orElseThrow();
+            assertThat(after.newest()).containsExactly(message(1, "Juliet", null), message(2, "Romeo", "romeo@montague.lit"));
+        } finally {
+            paused.close();
+            survivor.close();
+        }
+    }
+
+    @Test
+    void theOccupantsOfARoomAreKeptForWhoeverServesItNext() throws Exception {
+        Store fenced = Store.openFencedWithoutThreads(location(), "a");
+        try (RoomLeases a = fenced.leases("a")) {
+            RoomJournal j = fenced.journal(ROOM, sent::add);
+            j.fence(((RoomLeases.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
+            j.occupantIn("juliet@capulet.lit/balcony", "Juliet");
+            j.occupantIn("romeo@montague.lit/orchard", "Romeo");
+            j.occupantOut("juliet@capulet.lit/balcony");
+            fenced.commitQueued();
+            assertThat(fenced.occupants(ROOM)).containsExactly(Map.entry("romeo@montague.lit/orchard", "Romeo"));
+        } finally {
+            fenced.close();
+        }
+    }
 }

@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.reconmuc.component.transport.OutgoingStanza;
 import org.xmpp.packet.Message;
@@ -21,6 +22,7 @@ class StoreWriterTest {
             throw new SQLException("the database is down");
         }
         committed.add(List.copyOf(batch));
+        return Set.of();
     }, 100, 3);
     private final List<OutgoingStanza> sent = new ArrayList<>();
     private final RoomJournal journal = new RoomJournal("r@x", writer, new HeldBudget(1 << 20), sent::add);

@@ -1,0 +1,239 @@
+package org.reconmuc.component.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Who serves each room when several instances of the service share one database: a lease per
+ * room ({@code reconmuc_lease}: owner, epoch, expiry) and a heartbeat per instance
+ * ({@code reconmuc_instance}). An instance serves a room only under a lease it holds; taking a
+ * room over raises its epoch, and every write of the room carries the epoch it was made under
+ * ({@link Write#fence()}), so an instance that was paused or cut off and comes back cannot
+ * write to a room that has moved. Times are the callers' milliseconds (the instances' clocks
+ * must agree to well within a lease).
+ *
+ * <p>One connection of its own, used by one thread at a time (the methods are synchronized); a
+ * failed statement drops the connection, the next call opens a new one.
+ */
+public final class RoomLeases implements AutoCloseable {
+
+    /** What a claim got. */
+    public sealed interface Claim permits Granted, Held {
+    }
+
+    /** The room is ours under {@code epoch}. */
+    public record Granted(long epoch) implements Claim {
+    }
+
+    /** Another instance holds the room for {@code millisLeft} more (unless it renews). */
+    public record Held(String owner, long millisLeft) implements Claim {
+    }
+
+    interface Connector {
+        Connection connect() throws SQLException;
+    }
+
+    private final StoreLocation location;
+    private final Connector connector;
+    private final String instance;
+    private Connection connection;
+
+    RoomLeases(StoreLocation location, Connector connector, String instance) {
+        this.location = location;
+        this.connector = connector;
+        this.instance = instance;
+    }
+
+    public String instance() {
+        return instance;
+    }
+
+    /**
+     * Takes {@code room} for {@code leaseMillis} if nobody holds it, its lease ran out, or it is
+     * ours already (a new epoch then fences what our own older incarnation of the room writes).
+     */
+    public synchronized Claim claim(String room, long now, long leaseMillis) throws SQLException {
+        return inTransaction(c -> {
+            try (PreparedStatement p = c.prepareStatement(insertIfAbsentSql())) {
+                p.setString(1, room);
+                p.setString(2, instance);
+                p.setLong(3, now + leaseMillis);
+                if (location.kind() == StoreLocation.Kind.H2) {
+                    p.setString(4, room);
+                }
+                if (p.executeUpdate() == 1) {
+                    return new Granted(1);
+                }
+            }
+            try (PreparedStatement p = c.prepareStatement("UPDATE reconmuc_lease SET owner = ?, epoch = epoch + 1,"
+                    + " expires_ms = ? WHERE room = ? AND (owner IS NULL OR owner = ? OR expires_ms < ?)")) {
+                p.setString(1, instance);
+                p.setLong(2, now + leaseMillis);
+                p.setString(3, room);
+                p.setString(4, instance);
+                p.setLong(5, now);
+                boolean taken = p.executeUpdate() == 1;
+                try (PreparedStatement q = c.prepareStatement(
+                        "SELECT owner, epoch, expires_ms FROM reconmuc_lease WHERE room = ?")) {
+                    q.setString(1, room);
+                    try (ResultSet rs = q.executeQuery()) {
+                        rs.next();
+                        return taken ? new Granted(rs.getLong(2)) : new Held(rs.getString(1), rs.getLong(3) - now);
+                    }
+                }
+            }
+        });
+    }
+
+    private String insertIfAbsentSql() {
+        String insert = "reconmuc_lease (room, owner, epoch, expires_ms)";
+        return switch (location.kind()) {
+            case POSTGRESQL -> "INSERT INTO " + insert + " VALUES (?, ?, 1, ?) ON CONFLICT DO NOTHING";
+            case SQLITE -> "INSERT OR IGNORE INTO " + insert + " VALUES (?, ?, 1, ?)";
+            case H2 -> "INSERT INTO " + insert + " SELECT ?, ?, 1, ? WHERE NOT EXISTS"
+                    + " (SELECT 1 FROM reconmuc_lease WHERE room = ?)";
+            case NONE -> throw new IllegalStateException();
+        };
+    }
+
+    /**
+     * The heartbeat: this instance is alive, and every lease it holds runs for {@code leaseMillis}
+     * more. Returns the rooms it holds now, with their epochs: a room missing, or under another
+     * epoch, was taken over and must not be served any more.
+     */
+    public synchronized Map<String, Long> renew(long now, long leaseMillis) throws SQLException {
+        return inTransaction(c -> {
+            try (PreparedStatement p = c.prepareStatement("UPDATE reconmuc_instance SET heartbeat_ms = ? WHERE id = ?")) {
+                p.setLong(1, now);
+                p.setString(2, instance);
+                if (p.executeUpdate() == 0) {
+                    try (PreparedStatement i = c.prepareStatement(
+                            "INSERT INTO reconmuc_instance (id, heartbeat_ms, started_ms) VALUES (?, ?, ?)")) {
+                        i.setString(1, instance);
+                        i.setLong(2, now);
+                        i.setLong(3, now);
+                        i.executeUpdate();
+                    }
+                }
+            }
+            try (PreparedStatement p = c.prepareStatement("UPDATE reconmuc_lease SET expires_ms = ? WHERE owner = ?")) {
+                p.setLong(1, now + leaseMillis);
+                p.setString(2, instance);
+                p.executeUpdate();
+            }
+            Map<String, Long> held = new LinkedHashMap<>();
+            try (PreparedStatement p = c.prepareStatement("SELECT room, epoch FROM reconmuc_lease WHERE owner = ?")) {
+                p.setString(1, instance);
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) {
+                        held.put(rs.getString(1), rs.getLong(2));
+                    }
+                }
+            }
+            return held;
+        });
+    }
+
+    /** Gives a room up (if it is still ours at {@code epoch}): the next instance to claim it gets it at once. */
+    public synchronized void release(String room, long epoch) throws SQLException {
+        inTransaction(c -> {
+            try (PreparedStatement p = c.prepareStatement("UPDATE reconmuc_lease SET owner = NULL, expires_ms = 0"
+                    + " WHERE room = ? AND owner = ? AND epoch = ?")) {
+                p.setString(1, room);
+                p.setString(2, instance);
+                p.setLong(3, epoch);
+                return p.executeUpdate();
+            }
+        });
+    }
+
+    /** Gives up every room and leaves the set of instances (a clean stop, or a lost connection to the server). */
+    public synchronized void releaseAll() throws SQLException {
+        inTransaction(c -> {
+            try (PreparedStatement p = c.prepareStatement(
+                    "UPDATE reconmuc_lease SET owner = NULL, expires_ms = 0 WHERE owner = ?")) {
+                p.setString(1, instance);
+                return p.executeUpdate();
+            }
+        });
+    }
+
+    /** Leaves the set of instances (a clean stop). */
+    public synchronized void unregister() throws SQLException {
+        inTransaction(c -> {
+            try (PreparedStatement p = c.prepareStatement("DELETE FROM reconmuc_instance WHERE id = ?")) {
+                p.setString(1, instance);
+                return p.executeUpdate();
+            }
+        });
+    }
+
+    /** The instances whose heartbeat is younger than {@code leaseMillis}, oldest first. */
+    public synchronized List<String> liveInstances(long now, long leaseMillis) throws SQLException {
+        return inTransaction(c -> {
+            List<String> live = new ArrayList<>();
+            try (PreparedStatement p = c.prepareStatement(
+                    "SELECT id FROM reconmuc_instance WHERE heartbeat_ms >= ? ORDER BY started_ms, id")) {
+                p.setLong(1, now - leaseMillis);
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) {
+                        live.add(rs.getString(1));
+                    }
+                }
+            }
+            return live;
+        });
+    }
+
+    /** The owner of each room's lease, expired or not (for tests and the operator's view). */
+    public synchronized Map<String, String> owners() throws SQLException {
+        return inTransaction(c -> {
+            Map<String, String> owners = new LinkedHashMap<>();
+            try (PreparedStatement p = c.prepareStatement("SELECT room, owner FROM reconmuc_lease ORDER BY room");
+                 ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    owners.put(rs.getString(1), rs.getString(2));
+                }
+            }
+            return owners;
+        });
+    }
+
+    private interface Work<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    private <T> T inTransaction(Work<T> work) throws SQLException {
+        if (connection == null) {
+            connection = connector.connect();
+            connection.setAutoCommit(false);
+        }
+        try {
+            T result = work.run(connection);
+            connection.commit();
+            return result;
+        } catch (SQLException | RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (connection != null) {
+            try {
+                connection.rollback();
+                connection.close();
+            } catch (SQLException ignored) {
+                // going anyway
+            }
+            connection = null;
+        }
+    }
+}
