@@ -1,5 +1,6 @@
 package org.reconmuc.component;
 
+import org.reconmuc.component.config.ClusterConfig;
 import org.reconmuc.component.config.ConfigLoader;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.store.StoreException;
@@ -21,8 +22,10 @@ public final class Main {
             return;
         }
         ServiceConfig config;
+        ClusterConfig cluster;
         try {
             config = ConfigLoader.load(args, System.getenv());
+            cluster = ConfigLoader.loadCluster(args, System.getenv());
         } catch (ConfigLoader.ConfigException e) {
             System.err.println("reconmuc: " + e.getMessage());
             System.exit(EXIT_CONFIG_OR_AUTH);
@@ -31,7 +34,7 @@ public final class Main {
         LOG.info("starting with {}", config);
         ReconMuc muc;
         try {
-            muc = ReconMuc.start(config);
+            muc = ReconMuc.start(config, cluster);
         } catch (StoreException e) {
             System.err.println("reconmuc: " + e.getMessage());
             System.exit(EXIT_CONFIG_OR_AUTH);

@@ -3,7 +3,14 @@ package org.reconmuc.component;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
+import org.reconmuc.component.cluster.ClusterNode;
+import org.reconmuc.component.config.ClusterConfig;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.transport.ConnectionListener;
+import org.xmpp.component.Component;
+import org.xmpp.component.ComponentManager;
+import org.xmpp.packet.JID;
+import org.xmpp.packet.Packet;
 import org.reconmuc.component.metrics.ServiceMetrics;
 import java.util.function.Consumer;
 import org.reconmuc.component.muc.MucService;
@@ -25,10 +32,12 @@ public final class ReconMuc implements AutoCloseable {
     private final MucService service;
     private final ExternalComponentConnection connection;
     private final Store store;
+    /** Null when the service runs alone. */
+    private ClusterNode cluster;
     /** Null unless metrics were asked for ({@link ServiceConfig#metricsPort()}). */
     private ServiceMetrics metrics;
 
-    private ReconMuc(ServiceConfig config, Consumer<OutgoingStanza> observer, Store store) {
+    private ReconMuc(ServiceConfig config, Consumer<OutgoingStanza> observer, Store store, boolean clustered) {
         this.store = store;
         this.roomThreads = RoomThreads.start("room");
         // The rooms' text goes to the socket as rendered, nothing is serialised again.
@@ -37,7 +46,72 @@ public final class ReconMuc implements AutoCloseable {
             sendThroughConnection(stanza);
         };
         this.service = new MucService(config, Clock.systemUTC(), roomThreads, outbox, null, store);
-        this.connection = new ExternalComponentConnection(config, service);
+        this.connection = clustered ? null : new ExternalComponentConnection(config, service);
+    }
+
+    /**
+     * One of several instances serving {@code config.domain()}: rooms are leased from the shared
+     * store (never restored at start; each is loaded by whoever gets its stanzas), and this
+     * instance holds {@code cluster.connections()} connections to the server.
+     */
+    public static ReconMuc start(ServiceConfig config, ClusterConfig clusterConfig)
+            throws ComponentException, StoreException {
+        if (!clusterConfig.clustered()) {
+            return start(config);
+        }
+        String instance = clusterConfig.instance() + "-" + Long.toHexString(new java.security.SecureRandom().nextLong() & 0xffffffL);
+        Store store = Store.openFenced(config.storeLocation(), config.maxQueuedChars(), instance);
+        ReconMuc muc = new ReconMuc(config, null, store, true);
+        muc.cluster = new ClusterNode(clusterConfig, muc.service, store.leases(instance), Clock.systemUTC(),
+                i -> new ExternalComponentConnection(config, new ConnectionOfInstance(muc.service, i)));
+        try {
+            muc.cluster.start();
+        } catch (java.sql.SQLException e) {
+            muc.close();
+            throw new StoreException("cannot register instance " + instance + " in " + store.describe() + ": "
+                    + e.getMessage(), e);
+        }
+        return muc;
+    }
+
+    /** What one of an instance's connections hands on: stanzas tagged with the connection, and its loss. */
+    private record ConnectionOfInstance(MucService service, int index) implements Component, ConnectionListener {
+        @Override
+        public String getName() {
+            return service.getName();
+        }
+
+        @Override
+        public String getDescription() {
+            return service.getDescription();
+        }
+
+        @Override
+        public void processPacket(Packet packet) {
+            service.processPacket(packet, index);
+        }
+
+        @Override
+        public void initialize(JID jid, ComponentManager componentManager) {
+        }
+
+        @Override
+        public void start() {
+        }
+
+        @Override
+        public void shutdown() {
+        }
+
+        @Override
+        public void connected() {
+            service.connected();
+        }
+
+        @Override
+        public void disconnected() {
+            service.connectionLost(index);
+        }
     }
 
     /**
@@ -45,7 +119,7 @@ public final class ReconMuc implements AutoCloseable {
      * in the background; returns at once. A store that cannot be opened or read fails here.
      */
     public static ReconMuc start(ServiceConfig config) throws ComponentException, StoreException {
-        return start(config, null);
+        return start(config, (Consumer<OutgoingStanza>) null);
     }
 
     /**
@@ -55,7 +129,7 @@ public final class ReconMuc implements AutoCloseable {
     public static ReconMuc start(ServiceConfig config, Consumer<OutgoingStanza> observer)
             throws ComponentException, StoreException {
         Store store = Store.open(config.storeLocation(), config.maxQueuedChars());
-        ReconMuc muc = new ReconMuc(config, observer, store);
+        ReconMuc muc = new ReconMuc(config, observer, store, false);
         try {
             muc.service.restoreRooms();
         } catch (StoreException e) {
@@ -77,24 +151,33 @@ public final class ReconMuc implements AutoCloseable {
 
     /** Both fields exist before the first stanza is sent. */
     private void sendThroughConnection(OutgoingStanza stanza) {
-        connection.send(stanza);
+        if (cluster != null) {
+            cluster.send(stanza);
+        } else {
+            connection.send(stanza);
+        }
     }
 
     public boolean awaitConnected(Duration timeout) throws InterruptedException {
-        return connection.awaitConnected(timeout);
+        return connection().awaitConnected(timeout);
     }
 
     public Termination awaitTermination() throws InterruptedException {
-        return connection.awaitTermination();
+        return connection().awaitTermination();
     }
 
     public MucService service() {
         return service;
     }
 
-    /** The connection to the server (its queue and counters). */
+    /** The connection to the server (its queue and counters); the first one of several. */
     public ExternalComponentConnection connection() {
-        return connection;
+        return cluster != null ? cluster.connections().get(0) : connection;
+    }
+
+    /** This instance among several, or null when the service runs alone. */
+    public ClusterNode cluster() {
+        return cluster;
     }
 
     /**
@@ -103,7 +186,12 @@ public final class ReconMuc implements AutoCloseable {
      */
     @Override
     public void close() {
-        connection.close();
+        if (cluster != null) {
+            cluster.close();
+            service.shutdown();
+        } else if (connection != null) {
+            connection.close();
+        }
         if (metrics != null) {
             metrics.close();
         }

@@ -41,7 +41,8 @@ final class EjabberdServer extends LocalXmppServer {
                         "C2S_PORT", Integer.toString(server.c2sPort()),
                         "COMPONENT_PORT", Integer.toString(server.componentPort()),
                         "COMPONENT_DOMAIN", COMPONENT_DOMAIN,
-                        "COMPONENT_SECRET", COMPONENT_SECRET)));
+                        "COMPONENT_SECRET", COMPONENT_SECRET,
+                        "DOMAIN_BALANCING", domainBalancing(options.componentBuckets()))));
         Files.copy(repoRoot.resolve("deploy/ejabberd/inetrc"), runDir.resolve("inetrc"));
         if (isRoot()) {
             handToEjabberdUser(runDir);
@@ -52,6 +53,19 @@ final class EjabberdServer extends LocalXmppServer {
         builder.environment().put("EJABBERD_NODE", "reconmuc_" + distPort + "@localhost");
         server.launch(builder, READY_TIMEOUT);
         return server;
+    }
+
+    /**
+     * Several connections for the component domain, every stanza for one room (its bare JID) on
+     * the same one: the buckets are kept when a connection goes, and its stanzas are dropped until
+     * a new connection takes the empty bucket (ejabberd_router_mnesia).
+     */
+    static String domainBalancing(int buckets) {
+        if (buckets == 0) {
+            return "";
+        }
+        return "domain_balancing:\n  \"" + COMPONENT_DOMAIN + "\":\n    type: bare_destination\n"
+                + "    component_number: " + buckets + "\n";
     }
 
     @Override

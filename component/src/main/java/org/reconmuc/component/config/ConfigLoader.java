@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import org.reconmuc.component.store.StoreLocation;
 
 /**
  * Reads the settings from, in rising precedence: defaults, a properties file
@@ -63,7 +64,13 @@ public final class ConfigLoader {
             new Option("store", "where persistent rooms and their archives are kept: sqlite:PATH, h2:PATH,"
                     + " jdbc:postgresql://HOST:PORT/DB?user=U&password=P, or none (memory only)", DEFAULT_STORE),
             new Option("room-default-persistent", "new rooms start persistent (muc#roomconfig_persistentroom;"
-                    + " true/false)", "false"));
+                    + " true/false)", "false"),
+            new Option("instance", "this instance's name when several instances serve the domain (rooms are"
+                    + " leased from the shared --store, jdbc:postgresql:…); empty: the service runs alone", ""),
+            new Option("connections", "component connections this instance holds (one per server bucket, e.g."
+                    + " ejabberd's domain_balancing component_number)", "1"),
+            new Option("lease-seconds", "with --instance: a dead instance's rooms move to the others after this long",
+                    "5"));
 
 
     /** Thrown for a bad flag or value; the message is meant for the user. */
@@ -102,7 +109,8 @@ public final class ConfigLoader {
         return b.toString();
     }
 
-    public static ServiceConfig load(String[] args, Map<String, String> environment) throws ConfigException {
+    /** Every setting's value: its default, then the file, the environment, the flags. */
+    private static Map<String, String> values(String[] args, Map<String, String> environment) throws ConfigException {
         Map<String, String> flags = parseFlags(args);
         Map<String, String> values = new LinkedHashMap<>();
         for (Option o : OPTIONS) {
@@ -120,6 +128,11 @@ public final class ConfigLoader {
         }
         flags.remove("config");
         values.putAll(flags);
+        return values;
+    }
+
+    public static ServiceConfig load(String[] args, Map<String, String> environment) throws ConfigException {
+        Map<String, String> values = values(args, environment);
         String secret = values.get("secret");
         if (secret == null || secret.isEmpty()) {
             throw new ConfigException("no component secret: give the secret the XMPP server expects for "
@@ -151,6 +164,23 @@ public final class ConfigLoader {
                             Duration.ofSeconds(integer(values, "room-lock-timeout-seconds"))),
                     values.get("store"),
                     bool(values, "room-default-persistent"));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("invalid configuration: " + e.getMessage());
+        }
+    }
+
+    /** The settings for running as one of several instances ({@link ClusterConfig#ALONE} without --instance). */
+    public static ClusterConfig loadCluster(String[] args, Map<String, String> environment) throws ConfigException {
+        Map<String, String> values = values(args, environment);
+        String instance = values.get("instance").trim();
+        try {
+            ClusterConfig cluster = new ClusterConfig(instance.isEmpty() ? null : instance, integer(values, "connections"),
+                    Duration.ofSeconds(integer(values, "lease-seconds")));
+            if (cluster.clustered() && StoreLocation.parse(values.get("store")).kind() == StoreLocation.Kind.NONE) {
+                throw new IllegalArgumentException("--instance needs a store shared by the instances"
+                        + " (--store jdbc:postgresql://HOST:PORT/DB?user=U&password=P)");
+            }
+            return cluster;
         } catch (IllegalArgumentException e) {
             throw new ConfigException("invalid configuration: " + e.getMessage());
         }

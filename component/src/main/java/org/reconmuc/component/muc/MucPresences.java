@@ -19,6 +19,20 @@ final class MucPresences {
     private MucPresences() {
     }
 
+    /**
+     * To a session that was in the room under its previous owner (another instance that died):
+     * it is no longer in the room (110 + 333, "removed because of a technical problem"), so its
+     * client rejoins — as XEP-0410 clients do — and catches up from the archive.
+     */
+    static Presence movedAway(org.reconmuc.component.jid.RoomJid room, String nick, org.xmpp.packet.JID session) {
+        Presence p = new Presence(Presence.Type.unavailable);
+        p.setFrom(new org.xmpp.packet.JID(room.toString() + "/" + nick));
+        p.setTo(session);
+        p.setStatus("The service moved this room to another of its instances; please join again");
+        addUserItem(p, Affiliation.NONE, Role.NONE, null, new java.util.LinkedHashSet<>(java.util.List.of(SELF, REMOVED_BY_ERROR)));
+        return p;
+    }
+
     /** A payload-only copy of a client's presence: no addresses and no MUC elements of its own. */
     static Presence sanitize(Presence from) {
         Presence p = from.createCopy();

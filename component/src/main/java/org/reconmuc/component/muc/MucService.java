@@ -64,8 +64,31 @@ public final class MucService implements Component, ConnectionListener {
     /** Where persistent rooms are kept ({@link Store#NONE}: nowhere). */
     private final Store store;
 
-    private record RoomEntry(Room room, RoomMailbox mailbox) {
+    /** A room in memory, its mailbox, and (several instances) the lease it is served under. */
+    private static final class RoomEntry {
+        final Room room;
+        final RoomMailbox mailbox;
+        /** The lease's epoch; 0 while not claimed yet, or when the service runs alone. */
+        volatile long epoch;
+        /** The connection its stanzas last came through (several connections). */
+        volatile int via;
+
+        RoomEntry(Room room, RoomMailbox mailbox) {
+            this.room = room;
+            this.mailbox = mailbox;
+        }
+
+        Room room() {
+            return room;
+        }
+
+        RoomMailbox mailbox() {
+            return mailbox;
+        }
     }
+
+    /** Null while the service runs alone; else rooms are served only under a lease. */
+    private volatile RoomOwnership ownership;
 
     /** A service whose stanzas leave through the ComponentManager given to {@link #initialize}. */
     public MucService(ServiceConfig config, Clock clock, Executor executor) {
@@ -212,18 +235,23 @@ public final class MucService implements Component, ConnectionListener {
 
     @Override
     public void processPacket(Packet packet) {
+        processPacket(packet, 0);
+    }
+
+    /** A stanza that came through connection {@code via} (one of several). */
+    public void processPacket(Packet packet, int via) {
         if (LOG.isTraceEnabled()) {
             LOG.trace("in: {}", packet.toXML());
         }
         try {
-            route(packet);
+            route(packet, via);
         } catch (RuntimeException e) {
             LOG.warn("failed to route a {} from {}", packet.getElement().getName(), packet.getFrom(), e);
             reply(packet, Condition.INTERNAL_SERVER_ERROR, "The service could not process this stanza");
         }
     }
 
-    private void route(Packet packet) {
+    private void route(Packet packet, int via) {
         JID to = packet.getTo();
         if (to == null || packet.getFrom() == null || !config.domain().equals(to.getDomain())) {
             LOG.debug("dropping a stanza not addressed to {}: {}", config.domain(), to);
@@ -244,7 +272,7 @@ public final class MucService implements Component, ConnectionListener {
         if (!mailboxBudget.acquire()) {
             return;   // shutting down
         }
-        if (!dispatch(packet)) {
+        if (!dispatch(packet, via)) {
             mailboxBudget.release();
             refuseForMissingRoom(packet);
         }
@@ -255,17 +283,25 @@ public final class MucService implements Component, ConnectionListener {
      * the place is given back when the room has handled it. False if it went to no room (the
      * caller refuses it, outside the routing lock: sending may wait for a slow server).
      */
-    private boolean dispatch(Packet packet) {
+    private boolean dispatch(Packet packet, int via) {
         RoomJid roomJid = new RoomJid(packet.getTo().asBareJID());
         synchronized (routing) {
             RoomEntry entry = rooms.get(roomJid);
             if (entry == null) {
-                if (!isJoin(packet)) {
+                RoomOwnership owner = ownership;
+                if (owner == null && !isJoin(packet)) {
                     return false;
                 }
                 entry = newRoom(roomJid);
                 rooms.put(roomJid, entry);
+                if (owner != null) {
+                    RoomEntry claimed = entry;
+                    boolean join = isJoin(packet);
+                    String joiner = join ? packet.getFrom().toString() : null;
+                    entry.mailbox().submit(() -> claim(owner, claimed, join, joiner));
+                }
             }
+            entry.via = via;
             Room room = entry.room();
             entry.mailbox().submit(new RoomMailbox.Delivery(packet, () -> {
                 try {
@@ -338,13 +374,186 @@ public final class MucService implements Component, ConnectionListener {
             }
             rooms.remove(room.jid());
             for (Packet pending : entry.mailbox().drainDeliveries()) {
-                if (!dispatch(pending)) {   // its place in the budget is still taken
+                if (!dispatch(pending, entry.via)) {   // its place in the budget is still taken
                     mailboxBudget.release();
                     refused.add(pending);
                 }
             }
         }
         refused.forEach(this::refuseForMissingRoom);
+    }
+
+    // ---- several instances: rooms served under leases ------------------------------------------
+
+    /**
+     * From now on a room is served only under a lease: rooms are claimed when their first stanza
+     * arrives (persistent ones loaded from the shared store), and given up when the lease is lost.
+     * Call before the first stanza; the rooms are not restored at start.
+     */
+    public void serveUnderLeases(RoomOwnership owner) {
+        this.ownership = owner;
+    }
+
+    /**
+     * The room's first task: claim it, then load it if the store has it, and tell the sessions
+     * that were in it under its last owner that they are no longer (they rejoin, XEP-0410, and
+     * catch up from the archive). A room nobody has, for a stanza that is not a join, is refused as
+     * missing; a room another instance keeps is refused with a wait.
+     */
+    private void claim(RoomOwnership owner, RoomEntry entry, boolean join, String joiner) {
+        RoomJid jid = entry.room().jid();
+        long epoch = claimOrZero(owner, jid);
+        if (epoch == 0) {
+            abandon(entry, Condition.RESOURCE_CONSTRAINT, "The room is served by another instance of the service"
+                    + " right now; try again in a few seconds");
+            return;
+        }
+        entry.epoch = epoch;
+        RoomJournal journal = entry.room().context().journal();
+        journal.fence(epoch, () -> entry.mailbox().submit(() -> lost(entry, epoch)));
+        java.util.Optional<StoredRoom> stored;
+        java.util.Map<String, String> formerOccupants;
+        try {
+            stored = store.loadRoom(jid.toString(), config.historySize());
+            formerOccupants = store.occupants(jid.toString());
+        } catch (StoreException e) {
+            LOG.warn("room {}: cannot be loaded from the store: {}", jid, e.getMessage());
+            owner.release(jid, epoch);
+            abandon(entry, Condition.RESOURCE_CONSTRAINT, "The room cannot be loaded right now; try again");
+            return;
+        }
+        if (stored.isPresent()) {
+            entry.room().persistence().restore(stored.get());
+        }
+        for (java.util.Map.Entry<String, String> o : formerOccupants.entrySet()) {
+            if (!o.getKey().equals(joiner)) {
+                send(MucPresences.movedAway(jid, o.getValue(), new JID(o.getKey())));
+            }
+            journal.occupantOut(o.getKey());
+        }
+        if (!formerOccupants.isEmpty()) {
+            LOG.info("room {}: taken over under epoch {}; told {} sessions of its last owner to rejoin", jid, epoch,
+                    formerOccupants.size());
+        }
+        if (stored.isEmpty() && !join) {
+            owner.release(jid, epoch);
+            abandon(entry, Condition.ITEM_NOT_FOUND, null);
+        }
+    }
+
+    private static long claimOrZero(RoomOwnership owner, RoomJid jid) {
+        try {
+            return owner.claim(jid);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 0;
+        }
+    }
+
+    /**
+     * Forgets a room this instance may not serve: what waits for it is refused ({@code condition}
+     * with {@code text}; for {@link Condition#ITEM_NOT_FOUND} joins are routed again, and make a
+     * new room).
+     */
+    private void abandon(RoomEntry entry, Condition condition, String text) {
+        List<Packet> refused = new ArrayList<>();
+        List<Packet> again = new ArrayList<>();
+        synchronized (routing) {
+            if (rooms.get(entry.room().jid()) == entry) {
+                rooms.remove(entry.room().jid());
+            }
+            for (Packet pending : entry.mailbox().drainDeliveries()) {
+                if (condition == Condition.ITEM_NOT_FOUND && isJoin(pending)) {
+                    again.add(pending);
+                } else {
+                    mailboxBudget.release();
+                    refused.add(pending);
+                }
+            }
+            for (Packet join : again) {
+                if (!dispatch(join, entry.via)) {
+                    mailboxBudget.release();
+                }
+            }
+        }
+        for (Packet p : refused) {
+            if (condition == Condition.ITEM_NOT_FOUND) {
+                refuseForMissingRoom(p);
+            } else {
+                reply(p, condition, text);
+            }
+        }
+    }
+
+    /** The room's lease is gone (another instance took it over): it is forgotten here, untold. */
+    private void lost(RoomEntry entry, long epoch) {
+        if (entry.epoch != epoch) {
+            return;
+        }
+        LOG.warn("room {}: lost its lease (epoch {}) to another instance; no longer served here", entry.room().jid(), epoch);
+        entry.epoch = -1;
+        abandon(entry, Condition.RESOURCE_CONSTRAINT, "The room moved to another instance of the service; try again");
+    }
+
+    /**
+     * After a heartbeat: {@code held} are the rooms this instance holds now, with their epochs;
+     * a room served here under another epoch, or not held at all, is given up.
+     */
+    public void leasesRenewed(java.util.Map<String, Long> held) {
+        for (RoomEntry e : snapshot()) {
+            long epoch = e.epoch;
+            Long now = held.get(e.room().jid().toString());
+            if (epoch > 0 && (now == null || now != epoch)) {
+                e.mailbox().submit(() -> lost(e, epoch));
+            }
+        }
+    }
+
+    /**
+     * Connection {@code via} is gone: the server sends its rooms' stanzas elsewhere from now on,
+     * so those rooms are given back for whoever gets them (an instance that loses its connection
+     * gives up its rooms).
+     */
+    public void connectionLost(int via) {
+        RoomOwnership owner = ownership;
+        if (owner == null) {
+            return;
+        }
+        for (RoomEntry e : snapshot()) {
+            if (e.via == via) {
+                e.mailbox().submit(() -> {
+                    long epoch = e.epoch;
+                    if (epoch > 0) {
+                        e.epoch = -1;
+                        owner.release(e.room().jid(), epoch);
+                        abandon(e, Condition.RESOURCE_CONSTRAINT, "The room is moving to another instance of the"
+                                + " service; try again");
+                    }
+                });
+            }
+        }
+    }
+
+    /** Gives up every room (the store cannot be reached to renew their leases). */
+    public void giveUpAll(String why) {
+        List<RoomEntry> all = snapshot();
+        if (!all.isEmpty()) {
+            LOG.warn("giving up {} rooms: {}", all.size(), why);
+        }
+        for (RoomEntry e : all) {
+            e.mailbox().submit(() -> {
+                long epoch = e.epoch;
+                if (epoch > 0) {
+                    lost(e, epoch);
+                }
+            });
+        }
+    }
+
+    private List<RoomEntry> snapshot() {
+        synchronized (routing) {
+            return new ArrayList<>(rooms.values());
+        }
     }
 
     private static boolean isJoin(Packet packet) {

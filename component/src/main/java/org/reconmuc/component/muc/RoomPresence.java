@@ -160,6 +160,7 @@ final class RoomPresence {
             room.consistency().joined(occupant);
         }
         occupantsBySession.put(session, occupant);
+        room.context().journal().occupantIn(session.toString(), occupant.nick());
         room.consistency().entered();
         sendRoomStateTo(occupant, session, presence, selfCodes, historyRequest);
         if (sameNick == null && room.config().broadcastsPresenceOf(occupant.role())) {
@@ -241,6 +242,7 @@ final class RoomPresence {
     private void leave(Occupant occupant, RealJid session, Presence presence) {
         occupant.removeSession(session);
         occupantsBySession.remove(session);
+        room.context().journal().occupantOut(session.toString());
         room.consistency().sessionLeft(session);
         Presence goodbye = new Presence(Presence.Type.unavailable);
         if (presence.getStatus() != null) {
@@ -293,6 +295,9 @@ final class RoomPresence {
         occupantsByNick.remove(occupant.nick());
         occupant.rename(target);
         occupantsByNick.put(target.nick(), occupant);
+        for (RealJid s : occupant.sessions()) {
+            room.context().journal().occupantIn(s.toString(), target.nick());
+        }
         occupant.putSession(session, MucPresences.sanitize(presence));
         for (Occupant viewer : shownTo(occupant)) {
             for (RealJid s : viewer.sessions()) {
@@ -313,6 +318,7 @@ final class RoomPresence {
         LOG.debug("room {}: removing {} after a '{}' error", room.jid(), session, StanzaErrors.conditionOf(error));
         occupant.removeSession(session);
         occupantsBySession.remove(session);
+        room.context().journal().occupantOut(session.toString());
         room.consistency().sessionLeft(session);
         if (occupant.sessionCount() > 0) {
             broadcastPresence(occupant, Set.of());
@@ -333,6 +339,7 @@ final class RoomPresence {
     void removeOccupant(Occupant occupant, int statusCode, String actorNick, String reason) {
         for (RealJid s : occupant.sessions()) {
             occupantsBySession.remove(s);
+            room.context().journal().occupantOut(s.toString());
         }
         occupantsByNick.remove(occupant.nick());
         room.consistency().left(occupant);
@@ -447,6 +454,9 @@ final class RoomPresence {
             p.getChildElement("x", Namespaces.MUC_USER).add(notice.createCopy());
             room.output().toOccupant(o, p);
             room.consistency().left(o);
+            for (RealJid s : o.sessions()) {
+                room.context().journal().occupantOut(s.toString());
+            }
         }
         occupantsByNick.clear();
         occupantsBySession.clear();

@@ -169,7 +169,7 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
             s.execute("CREATE TABLE IF NOT EXISTS reconmuc_lease (room VARCHAR(3071) NOT NULL PRIMARY KEY,"
                     + " owner VARCHAR(255), epoch BIGINT NOT NULL, expires_ms BIGINT NOT NULL)");
             s.execute("CREATE TABLE IF NOT EXISTS reconmuc_instance (id VARCHAR(255) NOT NULL PRIMARY KEY,"
-                    + " heartbeat_ms BIGINT NOT NULL, started_ms BIGINT NOT NULL)");
+                    + " heartbeat_ms BIGINT NOT NULL, started_ms BIGINT NOT NULL, connections INT NOT NULL)");
             s.execute("CREATE TABLE IF NOT EXISTS reconmuc_occupant (room VARCHAR(3071) NOT NULL,"
                     + " session VARCHAR(3071) NOT NULL, nick VARCHAR(1023) NOT NULL, PRIMARY KEY (room, session))");
         }

@@ -103,21 +103,24 @@ public final class RoomLeases implements AutoCloseable {
     }
 
     /**
-     * The heartbeat: this instance is alive, and every lease it holds runs for {@code leaseMillis}
-     * more. Returns the rooms it holds now, with their epochs: a room missing, or under another
+     * The heartbeat: this instance is alive with {@code connections} connections to the server, and
+     * every lease it holds runs for {@code leaseMillis} more. Returns the rooms it holds now, with their epochs: a room missing, or under another
      * epoch, was taken over and must not be served any more.
      */
-    public synchronized Map<String, Long> renew(long now, long leaseMillis) throws SQLException {
+    public synchronized Map<String, Long> renew(long now, long leaseMillis, int connections) throws SQLException {
         return inTransaction(c -> {
-            try (PreparedStatement p = c.prepareStatement("UPDATE reconmuc_instance SET heartbeat_ms = ? WHERE id = ?")) {
+            try (PreparedStatement p = c.prepareStatement(
+                    "UPDATE reconmuc_instance SET heartbeat_ms = ?, connections = ? WHERE id = ?")) {
                 p.setLong(1, now);
-                p.setString(2, instance);
+                p.setInt(2, connections);
+                p.setString(3, instance);
                 if (p.executeUpdate() == 0) {
-                    try (PreparedStatement i = c.prepareStatement(
-                            "INSERT INTO reconmuc_instance (id, heartbeat_ms, started_ms) VALUES (?, ?, ?)")) {
+                    try (PreparedStatement i = c.prepareStatement("INSERT INTO reconmuc_instance"
+                            + " (id, heartbeat_ms, started_ms, connections) VALUES (?, ?, ?, ?)")) {
                         i.setString(1, instance);
                         i.setLong(2, now);
                         i.setLong(3, now);
+                        i.setInt(4, connections);
                         i.executeUpdate();
                     }
                 }
@@ -171,6 +174,39 @@ public final class RoomLeases implements AutoCloseable {
                 p.setString(1, instance);
                 return p.executeUpdate();
             }
+        });
+    }
+
+    /**
+     * Takes over the connections of instances whose heartbeat is older than {@code leaseMillis}
+     * (dead, or paused that long): each dead instance is adopted by exactly one survivor, the
+     * one whose delete succeeds. Returns how many connections to open in their place.
+     */
+    public synchronized int adoptDeadInstances(long now, long leaseMillis) throws SQLException {
+        return inTransaction(c -> {
+            Map<String, Integer> dead = new LinkedHashMap<>();
+            try (PreparedStatement p = c.prepareStatement(
+                    "SELECT id, connections FROM reconmuc_instance WHERE heartbeat_ms < ? AND id <> ?")) {
+                p.setLong(1, now - leaseMillis);
+                p.setString(2, instance);
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) {
+                        dead.put(rs.getString(1), rs.getInt(2));
+                    }
+                }
+            }
+            int adopted = 0;
+            try (PreparedStatement p = c.prepareStatement(
+                    "DELETE FROM reconmuc_instance WHERE id = ? AND heartbeat_ms < ?")) {
+                for (Map.Entry<String, Integer> d : dead.entrySet()) {
+                    p.setString(1, d.getKey());
+                    p.setLong(2, now - leaseMillis);
+                    if (p.executeUpdate() == 1) {
+                        adopted += d.getValue();
+                    }
+                }
+            }
+            return adopted;
         });
     }
 

@@ -203,14 +203,19 @@ abstract class StoreContract {
         try (RoomLeases a = store.leases("a"); RoomLeases b = store.leases("b")) {
             assertThat(a.claim(ROOM, 1_000, LEASE)).isEqualTo(new RoomLeases.Granted(1));
             assertThat(b.claim(ROOM, 2_000, LEASE)).isEqualTo(new RoomLeases.Held("a", 2_000));
-            assertThat(a.renew(3_000, LEASE)).containsExactly(Map.entry(ROOM, 1L));
+            assertThat(a.renew(3_000, LEASE, 2)).containsExactly(Map.entry(ROOM, 1L));
             assertThat(b.claim(ROOM, 5_000, LEASE)).isEqualTo(new RoomLeases.Held("a", 1_000));
             // a stops renewing (paused, or dead): once its lease has run out, b takes the room under a new epoch
             assertThat(b.claim(ROOM, 6_001, LEASE)).isEqualTo(new RoomLeases.Granted(2));
-            assertThat(a.renew(6_500, LEASE)).isEmpty();
+            assertThat(a.renew(6_500, LEASE, 2)).isEmpty();
             b.release(ROOM, 2);
             assertThat(a.claim(ROOM, 6_600, LEASE)).isEqualTo(new RoomLeases.Granted(3));
             assertThat(a.liveInstances(6_700, LEASE)).containsExactly("a");
+            // b never beat: once a has been silent for a lease, b adopts a's two connections, and only once
+            assertThat(b.renew(6_800, LEASE, 1)).isEmpty();
+            assertThat(b.adoptDeadInstances(9_000, LEASE)).isZero();
+            assertThat(b.adoptDeadInstances(9_501, LEASE)).isEqualTo(2);
+            assertThat(b.adoptDeadInstances(9_600, LEASE)).isZero();
         }
     }
 

@@ -1,0 +1,170 @@
+package org.reconmuc.component.cluster;
+
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import org.reconmuc.component.config.ClusterConfig;
+import org.reconmuc.component.jid.RoomJid;
+import org.reconmuc.component.muc.MucService;
+import org.reconmuc.component.muc.RoomOwnership;
+import org.reconmuc.component.store.RoomLeases;
+import org.reconmuc.component.transport.ExternalComponentConnection;
+import org.reconmuc.component.transport.OutgoingStanza;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.xmpp.component.ComponentException;
+
+/**
+ * This instance among several: its component connections, its heartbeat (every third of a lease:
+ * renew the leases, give up rooms taken over, adopt the connections of instances that stopped
+ * beating), and the claims its rooms make.
+ */
+public final class ClusterNode implements RoomOwnership, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterNode.class);
+
+    private final ClusterConfig config;
+    private final MucService service;
+    private final RoomLeases leases;
+    private final Clock clock;
+    private final IntFunction<ExternalComponentConnection> connect;
+    private final List<ExternalComponentConnection> connections = new CopyOnWriteArrayList<>();
+    private final ScheduledExecutorService heartbeat;
+    private volatile long lastRenewMillis;
+
+    /**
+     * @param connect opens connection number {@code i} (its stanzas reach the service as coming through {@code i})
+     */
+    public ClusterNode(ClusterConfig config, MucService service, RoomLeases leases, Clock clock,
+                       IntFunction<ExternalComponentConnection> connect) {
+        this.config = config;
+        this.service = service;
+        this.leases = leases;
+        this.clock = clock;
+        this.connect = connect;
+        this.heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "cluster-heartbeat");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Registers this instance, opens its connections and starts beating. */
+    public void start() throws ComponentException, SQLException {
+        leases.renew(clock.millis(), leaseMillis(), config.connections());
+        lastRenewMillis = clock.millis();
+        service.serveUnderLeases(this);
+        open(config.connections());
+        long period = Math.max(200, leaseMillis() / 3);
+        heartbeat.scheduleWithFixedDelay(this::beat, period, period, TimeUnit.MILLISECONDS);
+        LOG.info("instance {}: {} connections, leases of {} ms", leases.instance(), connections.size(), leaseMillis());
+    }
+
+    private long leaseMillis() {
+        return config.lease().toMillis();
+    }
+
+    private void open(int more) throws ComponentException {
+        for (int i = 0; i < more; i++) {
+            ExternalComponentConnection c = connect.apply(connections.size());
+            connections.add(c);
+            c.start();
+        }
+    }
+
+    private void beat() {
+        long now = clock.millis();
+        try {
+            Map<String, Long> held = leases.renew(now, leaseMillis(), connections.size());
+            lastRenewMillis = now;
+            service.leasesRenewed(held);
+            int adopted = leases.adoptDeadInstances(now, leaseMillis());
+            if (adopted > 0) {
+                LOG.warn("instance {}: an instance stopped beating; opening its {} connections here", leases.instance(),
+                        adopted);
+                open(adopted);
+            }
+        } catch (SQLException | ComponentException | RuntimeException e) {
+            LOG.warn("instance {}: heartbeat failed: {}", leases.instance(), e.toString());
+            if (now - lastRenewMillis > leaseMillis() * 2 / 3) {
+                // Our leases may run out before we can renew them: another instance may take the rooms.
+                service.giveUpAll("the shared store cannot be reached to renew the rooms' leases");
+            }
+        }
+    }
+
+    /** The connection a room's stanzas leave through: always the same one for a room, so they keep their order. */
+    public void send(OutgoingStanza stanza) {
+        List<ExternalComponentConnection> all = connections;
+        if (all.isEmpty()) {
+            return;
+        }
+        String from = stanza.from();
+        int slash = from == null ? -1 : from.indexOf('/');
+        String room = from == null ? "" : slash < 0 ? from : from.substring(0, slash);
+        all.get(Math.floorMod(room.hashCode(), all.size())).send(stanza);
+    }
+
+    public List<ExternalComponentConnection> connections() {
+        return List.copyOf(connections);
+    }
+
+    public String instance() {
+        return leases.instance();
+    }
+
+    @Override
+    public long claim(RoomJid room) throws InterruptedException {
+        long deadline = clock.millis() + 2 * leaseMillis() + 1_000;
+        String lastHolder = null;
+        while (true) {
+            long now = clock.millis();
+            try {
+                RoomLeases.Claim claim = leases.claim(room.toString(), now, leaseMillis());
+                if (claim instanceof RoomLeases.Granted g) {
+                    return g.epoch();
+                }
+                lastHolder = ((RoomLeases.Held) claim).owner();
+            } catch (SQLException e) {
+                LOG.warn("room {}: claim failed: {}", room, e.toString());
+            }
+            if (now >= deadline) {
+                LOG.warn("room {}: still held by {}; not served here", room, lastHolder);
+                return 0;
+            }
+            Thread.sleep(Math.min(200, Math.max(1, deadline - now)));
+        }
+    }
+
+    @Override
+    public void release(RoomJid room, long epoch) {
+        try {
+            leases.release(room.toString(), epoch);
+        } catch (SQLException e) {
+            LOG.warn("room {}: release failed (its lease runs out instead): {}", room, e.toString());
+        }
+    }
+
+    /** Stops beating, closes the connections, and gives every room back at once for the others. */
+    @Override
+    public void close() {
+        heartbeat.shutdownNow();
+        List<ExternalComponentConnection> all = new ArrayList<>(connections);
+        connections.clear();
+        all.forEach(ExternalComponentConnection::close);
+        try {
+            leases.releaseAll();
+            leases.unregister();
+        } catch (SQLException e) {
+            LOG.warn("instance {}: could not give the rooms back (their leases run out instead): {}", leases.instance(),
+                    e.toString());
+        }
+        leases.close();
+    }
+}

@@ -1,0 +1,9 @@
+/**
+ * Several instances of the service on one domain (issue "past one machine"; README, "Several
+ * instances"): each instance holds several component connections, the server keeps every stanza
+ * of a room on one of them (ejabberd's {@code domain_balancing}, {@code type: bare_destination}),
+ * and a room is served only under a lease in the shared store ({@code store.RoomLeases}), fenced
+ * by its epoch. A dead instance's connections are adopted by a survivor, which opens as many new
+ * ones so that the server's buckets it held are claimed again.
+ */
+package org.reconmuc.component.cluster;
