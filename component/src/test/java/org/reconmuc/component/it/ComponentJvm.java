@@ -26,6 +26,29 @@ final class ComponentJvm implements AutoCloseable {
 
     /** Starts the component with {@code extraFlags}; returns once it has attached to {@code server}. */
     static ComponentJvm start(XmppServer server, Path log, String... extraFlags) throws IOException, InterruptedException {
+        return start(server, log, true, extraFlags);
+    }
+
+    /** Starts the component as a standby: it keeps trying while the server refuses it (Prosody takes one connection). */
+    static ComponentJvm startStandby(XmppServer server, Path log, String... extraFlags) throws IOException, InterruptedException {
+        return start(server, log, false, extraFlags);
+    }
+
+    /** Waits up to {@code seconds} until the component has attached (again) since {@code fromByte} of its log. */
+    boolean awaitAttached(long fromByte, int seconds) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        // The first success after refused attempts is logged as a reconnection.
+        while (!output(fromByte).contains("component connected to") && !output(fromByte).contains("component reconnected to")) {
+            if (!process.isAlive() || System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(100);
+        }
+        return true;
+    }
+
+    private static ComponentJvm start(XmppServer server, Path log, boolean waitForAttach, String... extraFlags)
+            throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-cp", System.getProperty("java.class.path"), "org.reconmuc.component.Main",
                 "--server-host", server.host(), "--server-port", Integer.toString(server.componentPort()),
@@ -39,6 +62,9 @@ final class ComponentJvm implements AutoCloseable {
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         b.environment().keySet().removeIf(k -> k.startsWith("RECONMUC_"));
         ComponentJvm jvm = new ComponentJvm(b.start(), log);
+        if (!waitForAttach) {
+            return jvm;
+        }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!jvm.output(logStart).contains("component connected to")) {
             if (!jvm.process.isAlive() || System.nanoTime() > deadline) {

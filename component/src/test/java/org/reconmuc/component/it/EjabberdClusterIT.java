@@ -74,8 +74,12 @@ class EjabberdClusterIT {
         }
     }
 
-    /** Room to the instance name ("a", "b", "c") that holds its lease now. */
     private Map<String, String> owners() throws Exception {
+        return owners(postgres);
+    }
+
+    /** Room to the instance name ("a", "b", "c") that holds its lease now. */
+    static Map<String, String> owners(PostgresServer postgres) throws Exception {
         Map<String, String> owners = new HashMap<>();
         try (Connection c = DriverManager.getConnection(postgres.jdbcUrl());
              Statement s = c.createStatement();
@@ -87,17 +91,13 @@ class EjabberdClusterIT {
         return owners;
     }
 
-    private static int archived(PostgresServer db, String room) throws Exception {
+    static int archived(PostgresServer db, String room) throws Exception {
         try (Connection c = DriverManager.getConnection(db.jdbcUrl());
              Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM reconmuc_message WHERE room = '" + room + "'")) {
             rs.next();
             return rs.getInt(1);
         }
-    }
-
-    private static String body(Message m) {
-        return m.getBody();
     }
 
     @Test
@@ -194,7 +194,7 @@ class EjabberdClusterIT {
         julietC.disconnect();
     }
 
-    private static void rejoin(MultiUserChat muc, String nick) throws Exception {
+    static void rejoin(MultiUserChat muc, String nick) throws Exception {
         if (muc.isJoined()) {   // Smack counts a self-presence with 110 as having left; this is only in case
             try {
                 muc.leave();
@@ -205,7 +205,7 @@ class EjabberdClusterIT {
         muc.join(Resourcepart.from(nick));
     }
 
-    private static void await(Set<String> set, String element) throws InterruptedException {
+    static void await(Set<String> set, String element) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
         while (!set.contains(element) && System.nanoTime() < deadline) {
             Thread.sleep(50);
