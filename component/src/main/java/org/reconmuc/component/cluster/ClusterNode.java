@@ -99,16 +99,27 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
         }
     }
 
-    /** The connection a room's stanzas leave through: always the same one for a room, so they keep their order. */
+    /**
+     * The connection a room's stanzas leave through: one of those connected now, the same one for
+     * a room as long as they stay connected, so its stanzas keep their order (the server routes by
+     * {@code to}, whichever connection they come through). With none connected, they wait in one.
+     */
     public void send(OutgoingStanza stanza) {
         List<ExternalComponentConnection> all = connections;
         if (all.isEmpty()) {
             return;
         }
+        List<ExternalComponentConnection> up = new ArrayList<>(all.size());
+        for (ExternalComponentConnection c : all) {
+            if (c.isConnected()) {
+                up.add(c);
+            }
+        }
+        List<ExternalComponentConnection> choice = up.isEmpty() ? all : up;
         String from = stanza.from();
         int slash = from == null ? -1 : from.indexOf('/');
         String room = from == null ? "" : slash < 0 ? from : from.substring(0, slash);
-        all.get(Math.floorMod(room.hashCode(), all.size())).send(stanza);
+        choice.get(Math.floorMod(room.hashCode(), choice.size())).send(stanza);
     }
 
     public List<ExternalComponentConnection> connections() {

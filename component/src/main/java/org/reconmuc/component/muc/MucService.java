@@ -373,6 +373,7 @@ public final class MucService implements Component, ConnectionListener {
                 return;
             }
             rooms.remove(room.jid());
+            room.context().journal().release();
             for (Packet pending : entry.mailbox().drainDeliveries()) {
                 if (!dispatch(pending, entry.via)) {   // its place in the budget is still taken
                     mailboxBudget.release();
@@ -607,6 +608,25 @@ public final class MucService implements Component, ConnectionListener {
         return listings;
     }
 
+    /**
+     * The room directory, room JID to name: this instance's public rooms, and with several
+     * instances every room any of them lists (from the shared store), whichever instance is asked.
+     */
+    Map<String, String> roomDirectory() {
+        java.util.TreeMap<String, String> directory = new java.util.TreeMap<>();
+        if (ownership != null) {
+            try {
+                directory.putAll(store.listedRooms());
+            } catch (StoreException e) {
+                LOG.warn("the room list of the other instances cannot be read: {}", e.getMessage());
+            }
+        }
+        for (Room.RoomListing l : publicRooms()) {
+            directory.put(l.jid().toString(), l.name());
+        }
+        return directory;
+    }
+
     /** Answers stanzas addressed to the service itself (XEP-0030, XEP-0199, XEP-0092). */
     static final class ServiceRequests {
         private ServiceRequests() {
@@ -642,10 +662,10 @@ public final class MucService implements Component, ConnectionListener {
             } else if (Namespaces.DISCO_ITEMS.equals(ns) && get && query.attributeValue("node") == null) {
                 IQ result = IQ.createResultIQ(iq);
                 Element q = result.setChildElement("query", Namespaces.DISCO_ITEMS);
-                for (Room.RoomListing l : service.publicRooms()) {
+                for (Map.Entry<String, String> l : service.roomDirectory().entrySet()) {
                     Element item = q.addElement("item");
-                    item.addAttribute("jid", l.jid().toString());
-                    item.addAttribute("name", l.name());
+                    item.addAttribute("jid", l.getKey());
+                    item.addAttribute("name", l.getValue());
                 }
                 service.send(result);
             } else if (Namespaces.PING.equals(ns) && get) {

@@ -301,7 +301,10 @@ final class Room {
     }
 
     private void refreshListing() {
-        listing = new RoomListing(jid, config.name().isEmpty() ? jid.node() : config.name(), config.publicRoom(),
+        listing = new RoomListing(jid, config.name().isEmpty() ? jid.node() : config.name(), config.publicRoom() && !destroyed,
                 presence.occupants().size());
+        // Several instances: the service's room list is answered from the store by whichever gets the query
+        // (the journal writes only what changed, and only under a lease).
+        context.journal().listing(listing.name(), listing.publicRoom());
     }
 }

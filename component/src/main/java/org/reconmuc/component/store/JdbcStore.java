@@ -167,7 +167,8 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
             s.execute("CREATE INDEX IF NOT EXISTS reconmuc_message_at ON reconmuc_message (room, at_us)");
             // Several instances, one service (RoomLeases): who serves each room, under which epoch.
             s.execute("CREATE TABLE IF NOT EXISTS reconmuc_lease (room VARCHAR(3071) NOT NULL PRIMARY KEY,"
-                    + " owner VARCHAR(255), epoch BIGINT NOT NULL, expires_ms BIGINT NOT NULL)");
+                    + " owner VARCHAR(255), epoch BIGINT NOT NULL, expires_ms BIGINT NOT NULL, name VARCHAR(1023),"
+                    + " listed INT DEFAULT 0 NOT NULL)");
             s.execute("CREATE TABLE IF NOT EXISTS reconmuc_instance (id VARCHAR(255) NOT NULL PRIMARY KEY,"
                     + " heartbeat_ms BIGINT NOT NULL, started_ms BIGINT NOT NULL, connections INT NOT NULL)");
             s.execute("CREATE TABLE IF NOT EXISTS reconmuc_occupant (room VARCHAR(3071) NOT NULL,"
@@ -224,6 +225,22 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
                             in.session());
                     update(writeConnection, "INSERT INTO reconmuc_occupant (room, session, nick) VALUES (?, ?, ?)",
                             in.room(), in.session(), in.nick());
+                } else if (w instanceof Write.Listing l) {
+                    try (PreparedStatement p = writeConnection.prepareStatement(
+                            "UPDATE reconmuc_lease SET name = ?, listed = ? WHERE room = ?")) {
+                        p.setString(1, l.name());
+                        p.setInt(2, l.listed() ? 1 : 0);
+                        p.setString(3, l.room());
+                        p.executeUpdate();
+                    }
+                } else if (w instanceof Write.Release r) {
+                    try (PreparedStatement p = writeConnection.prepareStatement("UPDATE reconmuc_lease SET owner = NULL,"
+                            + " expires_ms = 0 WHERE room = ? AND owner = ? AND epoch = ?")) {
+                        p.setString(1, r.room());
+                        p.setString(2, fenceOwner);
+                        p.setLong(3, r.fence());
+                        p.executeUpdate();
+                    }
                 } else if (w instanceof Write.OccupantOut out) {
                     update(writeConnection, "DELETE FROM reconmuc_occupant WHERE room = ? AND session = ?", out.room(),
                             out.session());
@@ -427,6 +444,21 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
             }
         }
         return new StoredRoom(r, newest, lastSeq);
+    }
+
+    @Override
+    public synchronized Map<String, String> listedRooms() throws StoreException {
+        try (Statement s = readConnection().createStatement();
+             ResultSet rs = s.executeQuery("SELECT room, name FROM reconmuc_lease WHERE listed = 1 ORDER BY room")) {
+            Map<String, String> rooms = new LinkedHashMap<>();
+            while (rs.next()) {
+                rooms.put(rs.getString(1), rs.getString(2));
+            }
+            return rooms;
+        } catch (SQLException | IOException e) {
+            dropReadConnection();
+            throw new StoreException("cannot read the room list: " + e.getMessage(), e);
+        }
     }
 
     @Override

@@ -22,6 +22,9 @@ public final class RoomJournal {
     private volatile long fence;
     /** Runs once if a commit finds the fence gone: the room belongs to another instance now. */
     private volatile Runnable lost = () -> { };
+    /** The listing last written (several instances). */
+    private String listedName;
+    private boolean listed;
     /** Set when the fence failed: nothing more is written or sent. */
     private boolean fencedOut;
     private final StoreWriter writer;
@@ -122,6 +125,22 @@ public final class RoomJournal {
     public void occupantIn(String session, String nick) {
         if (fence != 0) {
             submit(new Write.OccupantIn(room, fence, session, nick));
+        }
+    }
+
+    /** The room is listed under {@code name} in the service's room list, or not listed (written only when fenced). */
+    public void listing(String name, boolean listed) {
+        if (fence != 0 && !(name.equals(listedName) && listed == this.listed)) {
+            listedName = name;
+            this.listed = listed;
+            submit(new Write.Listing(room, fence, name, listed));
+        }
+    }
+
+    /** The room is forgotten here: its lease is given back after its last writes (when fenced). */
+    public void release() {
+        if (fence != 0) {
+            submit(new Write.Release(room, fence));
         }
     }
 

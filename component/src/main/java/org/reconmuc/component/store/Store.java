@@ -30,6 +30,11 @@ public interface Store extends AutoCloseable {
         }
 
         @Override
+        public Map<String, String> listedRooms() {
+            return Map.of();
+        }
+
+        @Override
         public RoomLeases leases(String instance) {
             throw new UnsupportedOperationException("several instances need a shared database (--store jdbc:postgresql:…)");
         }
@@ -107,6 +112,9 @@ public interface Store extends AutoCloseable {
 
     /** The sessions last known in {@code room} (session JID to nick), as written by fenced journals. */
     Map<String, String> occupants(String room) throws StoreException;
+
+    /** The rooms listed by any instance (fenced journals' {@link RoomJournal#listing}): room JID to name, by JID. */
+    Map<String, String> listedRooms() throws StoreException;
 
     /** Room ownership for {@code instance} in this store's database. */
     RoomLeases leases(String instance);

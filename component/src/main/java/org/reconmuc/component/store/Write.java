@@ -31,6 +31,14 @@ sealed interface Write {
     record OccupantIn(String room, long fence, String session, String nick) implements Write {
     }
 
+    /** How the room shows in the service's room list (disco#items), for every instance to answer. */
+    record Listing(String room, long fence, String name, boolean listed) implements Write {
+    }
+
+    /** The room is given up (it was forgotten here): its lease is released once what it wrote before is committed. */
+    record Release(String room, long fence) implements Write {
+    }
+
     /** A session left the room. */
     record OccupantOut(String room, long fence, String session) implements Write {
     }

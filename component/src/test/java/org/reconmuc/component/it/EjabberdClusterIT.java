@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import org.jivesoftware.smack.packet.Message;
 import org.jivesoftware.smack.packet.Presence;
 import org.jivesoftware.smack.tcp.XMPPTCPConnection;
+import org.jivesoftware.smackx.disco.ServiceDiscoveryManager;
 import org.jivesoftware.smackx.muc.MultiUserChat;
 import org.jivesoftware.smackx.muc.MultiUserChatManager;
 import org.jivesoftware.smackx.muc.packet.MUCUser;
@@ -37,7 +38,7 @@ import org.reconmuc.servers.XmppServers;
  * Three instances of the service behind one ejabberd (six buckets, {@code bare_destination}),
  * sharing a PostgreSQL: the rooms spread over all three, and when one is killed with SIGKILL a
  * survivor adopts its connections, its rooms are served again within seconds with their archive,
- * and their occupants are told to rejoin (110 + 333).
+ * and their occupants are told to rejoin (110 + 333). The room directory lists every instance's rooms.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class EjabberdClusterIT {
@@ -137,6 +138,11 @@ class EjabberdClusterIT {
         Map<String, String> owners = owners();
         assertThat(owners).hasSize(ROOMS);
         assertThat(Set.copyOf(owners.values())).containsExactlyInAnyOrder("a", "b", "c");
+        // Whichever instance gets the service's disco#items lists every room of all three.
+        List<String> directory = new ArrayList<>();
+        ServiceDiscoveryManager.getInstanceFor(julietC).discoverItems(JidCreate.from(server.componentDomain()))
+                .getItems().forEach(item -> directory.add(item.getEntityID().toString()));
+        assertThat(directory).containsExactlyInAnyOrderElementsOf(rooms.stream().map(Object::toString).toList());
         List<Integer> onA = new ArrayList<>();
         for (int i = 0; i < ROOMS; i++) {
             if (owners.get(rooms.get(i).toString()).equals("a")) {

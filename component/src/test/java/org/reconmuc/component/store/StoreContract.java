@@ -259,7 +259,7 @@ abstract class StoreContract {
     }
 
     @Test
-    void theOccupantsOfARoomAreKeptForWhoeverServesItNext() throws Exception {
+    void theOccupantsAndListingOfARoomAreKeptForWhoeverServesItNext() throws Exception {
         Store fenced = Store.openFencedWithoutThreads(location(), "a");
         try (RoomLeases a = fenced.leases("a")) {
             RoomJournal j = fenced.journal(ROOM, sent::add);
@@ -267,8 +267,14 @@ abstract class StoreContract {
             j.occupantIn("juliet@capulet.lit/balcony", "Juliet");
             j.occupantIn("romeo@montague.lit/orchard", "Romeo");
             j.occupantOut("juliet@capulet.lit/balcony");
+            j.listing("Lobby", true);
             fenced.commitQueued();
             assertThat(fenced.occupants(ROOM)).containsExactly(Map.entry("romeo@montague.lit/orchard", "Romeo"));
+            assertThat(fenced.listedRooms()).containsExactly(Map.entry(ROOM, "Lobby"));
+            j.release();
+            fenced.commitQueued();
+            assertThat(a.owners()).containsEntry(ROOM, null);
+            assertThat(fenced.listedRooms()).containsExactly(Map.entry(ROOM, "Lobby"));
         } finally {
             fenced.close();
         }
