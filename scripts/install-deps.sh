@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what ReConMUC needs from Debian/Ubuntu packages - only what is missing.
 #   --runtime (default)  JDK 17, Maven, Prosody (+ prosody-modules, lua-zlib, lua-unbound)
+#   --cluster            the same plus ejabberd and PostgreSQL (scripts/run-cluster.sh: several instances)
 #   --test               the same plus ejabberd (the integration tests run against both), iproute2 and
 #                        ethtool (the replay's veth link), postgresql (the store's tests on PostgreSQL),
 #                        and for Joom's window test Xvfb, a JRE with the X11 toolkit, and a font
@@ -15,8 +16,9 @@ for arg in "$@"; do
   case "$arg" in
     --runtime) mode='runtime' ;;
     --test) mode='test' ;;
+    --cluster) mode='cluster' ;;
     -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) die "unknown argument '$arg' (use --runtime or --test)" ;;
+    *) die "unknown argument '$arg' (use --runtime, --cluster or --test)" ;;
   esac
 done
 
@@ -34,14 +36,15 @@ packages=(prosody prosody-modules lua-zlib lua-unbound)
 # measurement (VethLinkIT); xvfb and a font: Joom's window test; postgresql: PostgresStoreIT starts its
 # own cluster as a local process (PostgresServer; the package's own cluster is not used).
 [[ "$mode" == test ]] && packages+=(ejabberd iproute2 ethtool xvfb fonts-dejavu-core postgresql)
+[[ "$mode" == cluster ]] && packages+=(ejabberd postgresql)
 if (( have_dpkg )); then
   for p in "${packages[@]}"; do
     installed "$p" || missing+=("$p")
   done
 else
   command -v prosody >/dev/null 2>&1 || missing+=(prosody prosody-modules lua-zlib lua-unbound)
-  [[ "$mode" == test && ! -x /usr/bin/erl ]] && missing+=(ejabberd)
-  [[ "$mode" == test ]] && ! compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null && missing+=(postgresql)
+  [[ "$mode" != runtime && ! -x /usr/bin/erl ]] && missing+=(ejabberd)
+  [[ "$mode" != runtime ]] && ! compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null && missing+=(postgresql)
 fi
 
 # Joom's window test draws Swing on Xvfb: a headless JDK lacks the X11 toolkit (libawt_xawt).

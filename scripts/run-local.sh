@@ -8,6 +8,8 @@
 #                                  print the connection info, stop everything, exit 0
 #   --server prosody|openfire      the XMPP server to attach to (prosody by default); Openfire 5.1.1
 #                                  comes from ../shared/openfire/ beside the repository
+#   --instances N [--connections K]  several instances behind ejabberd with a shared PostgreSQL
+#                                  (scripts/run-cluster.sh)
 #
 # Environment: RECONMUC_C2S_PORT (5222), RECONMUC_COMPONENT_PORT (5347),
 #   RECONMUC_DOMAIN (reconmuc.localhost), RECONMUC_SECRET (s3cret),
@@ -24,12 +26,15 @@ cd "$ROOT"
 
 check=0
 SERVER=prosody
+for arg in "$@"; do
+  [[ "$arg" == --instances* ]] && exec "$ROOT/scripts/run-cluster.sh" "$@"
+done
 while (( $# )); do
   case "$1" in
     --check) check=1 ;;
     --server) shift; SERVER="${1:-}" ;;
     --server=*) SERVER="${1#--server=}" ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
   shift

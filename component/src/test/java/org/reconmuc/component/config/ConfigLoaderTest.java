@@ -100,4 +100,19 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--store", "mongodb://x"}, Map.of()))
                 .isInstanceOf(ConfigLoader.ConfigException.class).hasMessageContaining("store must be 'none', 'sqlite:PATH'");
     }
+
+    @Test
+    void aloneByDefaultAndSeveralInstancesOnlyWithASharedStore() throws Exception {
+        assertThat(ConfigLoader.loadCluster(new String[] {"--secret", "s"}, Map.of())).isEqualTo(ClusterConfig.ALONE);
+        ClusterConfig c = ConfigLoader.loadCluster(new String[] {"--secret", "s", "--instance", "muc-1", "--connections", "4",
+                "--store", "jdbc:postgresql://db:5432/muc?user=u"}, Map.of("RECONMUC_LEASE_SECONDS", "3"));
+        assertThat(c).isEqualTo(new ClusterConfig("muc-1", 4, java.time.Duration.ofSeconds(3)));
+        assertThatThrownBy(() -> ConfigLoader.loadCluster(new String[] {"--secret", "s", "--instance", "muc-1",
+                "--store", "none"}, Map.of()))
+                .hasMessageContaining("--instance needs a store shared by the instances");
+        assertThatThrownBy(() -> ConfigLoader.loadCluster(new String[] {"--secret", "s", "--instance", "a b"}, Map.of()))
+                .hasMessageContaining("instance must be");
+        assertThatThrownBy(() -> ConfigLoader.loadCluster(new String[] {"--secret", "s", "--connections", "0"}, Map.of()))
+                .hasMessageContaining("connections must be in 1..1000");
+    }
 }
