@@ -43,3 +43,17 @@ use_jdk17() {
   fi
   export PATH="$JAVA_HOME/bin:$PATH"
 }
+
+# Sets JAR to the component jar: $RECONMUC_JAR (relative to the caller's directory $CALLER_DIR),
+# else the one `mvn package` builds. $1 names the caller in what it says.
+component_jar() {
+  if [[ -n "${RECONMUC_JAR:-}" ]]; then
+    JAR="$RECONMUC_JAR"
+    [[ "$JAR" == /* ]] || JAR="$CALLER_DIR/$JAR"
+  else
+    say "$1: building (mvn -B -q -DskipTests package)"
+    mvn -B -q -DskipTests package
+    JAR="$ROOT/component/target/reconmuc-component.jar"
+  fi
+  [[ -f "$JAR" ]] || die "no component jar at $JAR"
+}

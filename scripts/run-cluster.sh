@@ -52,15 +52,7 @@ RUN="$ROOT/run/cluster"
 
 scripts/install-deps.sh --cluster
 use_jdk17
-if [[ -n "${RECONMUC_JAR:-}" ]]; then
-  JAR="$RECONMUC_JAR"
-  [[ "$JAR" == /* ]] || JAR="$CALLER_DIR/$JAR"
-else
-  say "run-cluster: building (mvn -B -q -DskipTests package)"
-  mvn -B -q -DskipTests package
-  JAR="$ROOT/component/target/reconmuc-component.jar"
-fi
-[[ -f "$JAR" ]] || die "no component jar at $JAR"
+component_jar run-cluster
 
 port_open() { (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null; }
 for p in "$C2S_PORT" "$COMPONENT_PORT" "$PG_PORT" "$DIST_PORT"; do

@@ -63,15 +63,7 @@ done
 # ---- dependencies and build ---------------------------------------------------------------
 scripts/install-deps.sh --runtime
 use_jdk17
-if [[ -n "${RECONMUC_JAR:-}" ]]; then
-  JAR="$RECONMUC_JAR"
-  [[ "$JAR" == /* ]] || JAR="$CALLER_DIR/$JAR"
-else
-  say "run-local: building (mvn -B -q -DskipTests package)"
-  mvn -B -q -DskipTests package
-  JAR="$ROOT/component/target/reconmuc-component.jar"
-fi
-[[ -f "$JAR" ]] || die "no component jar at $JAR"
+component_jar run-local
 
 # ---- helpers --------------------------------------------------------------------------------
 SERVER_PID=""

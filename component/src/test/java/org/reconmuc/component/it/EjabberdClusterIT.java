@@ -16,12 +16,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.jivesoftware.smack.packet.Message;
-import org.jivesoftware.smack.packet.Presence;
 import org.jivesoftware.smack.tcp.XMPPTCPConnection;
 import org.jivesoftware.smackx.disco.ServiceDiscoveryManager;
 import org.jivesoftware.smackx.muc.MultiUserChat;
 import org.jivesoftware.smackx.muc.MultiUserChatManager;
-import org.jivesoftware.smackx.muc.packet.MUCUser;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -105,19 +103,7 @@ class EjabberdClusterIT {
     void roomsSpreadOverTheInstancesAndADeadInstancesRoomsAreServedAgainWithTheirArchive() throws Exception {
         XMPPTCPConnection romeoC = server.newClient("romeo");
         XMPPTCPConnection julietC = server.newClient("juliet");
-        Set<String> julietGot = ConcurrentHashMap.newKeySet();
-        Set<String> julietToldToRejoin = ConcurrentHashMap.newKeySet();
-        julietC.addAsyncStanzaListener(s -> {
-            if (s instanceof Message m && m.getBody() != null) {
-                julietGot.add(m.getFrom().asBareJid() + " " + m.getBody());
-            } else if (s instanceof Presence p && p.getType() == Presence.Type.unavailable) {
-                MUCUser user = MUCUser.from(p);
-                if (user != null && user.getStatus().contains(MUCUser.Status.create(333))
-                        && user.getStatus().contains(MUCUser.Status.create(110))) {
-                    julietToldToRejoin.add(p.getFrom().asBareJid().toString());
-                }
-            }
-        }, s -> true);
+        RoomWitness juliet = new RoomWitness(julietC);
         List<EntityBareJid> rooms = new ArrayList<>();
         List<MultiUserChat> romeo = new ArrayList<>();
         for (int i = 0; i < ROOMS; i++) {
@@ -131,7 +117,7 @@ class EjabberdClusterIT {
             r.sendMessage("before " + i);
         }
         for (int i = 0; i < ROOMS; i++) {
-            await(julietGot, rooms.get(i) + " before " + i);
+            juliet.awaitMessage(rooms.get(i), "before " + i);
         }
 
         // Each room is served by exactly one instance, and every instance serves some.
@@ -176,7 +162,7 @@ class EjabberdClusterIT {
                 failoverSeconds);
         assertThat(moved).hasSize(onA.size());
         for (int i : onA) {
-            await(julietToldToRejoin, rooms.get(i).toString());
+            juliet.awaitToldToRejoin(rooms.get(i));
         }
 
         // Both rejoin (as a XEP-0410 client does) and talk on; nothing acknowledged before the kill is lost.
@@ -186,7 +172,7 @@ class EjabberdClusterIT {
             rejoin(r, "Romeo");
             rejoin(j, "Juliet");
             r.sendMessage("after " + i);
-            await(julietGot, rooms.get(i) + " after " + i);
+            juliet.awaitMessage(rooms.get(i), "after " + i);
             assertThat(archived(postgres, rooms.get(i).toString())).isEqualTo(2);
         }
         // Rooms on the survivors never moved.
@@ -209,13 +195,5 @@ class EjabberdClusterIT {
             }
         }
         muc.join(Resourcepart.from(nick));
-    }
-
-    static void await(Set<String> set, String element) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (!set.contains(element) && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-        assertThat(set).as("waited for " + element).contains(element);
     }
 }

@@ -2,21 +2,16 @@ package org.reconmuc.component.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.reconmuc.component.it.EjabberdClusterIT.archived;
-import static org.reconmuc.component.it.EjabberdClusterIT.await;
 import static org.reconmuc.component.it.EjabberdClusterIT.owners;
 import static org.reconmuc.component.it.EjabberdClusterIT.rejoin;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.jivesoftware.smack.packet.Message;
-import org.jivesoftware.smack.packet.Presence;
 import org.jivesoftware.smack.tcp.XMPPTCPConnection;
 import org.jivesoftware.smackx.muc.MultiUserChat;
 import org.jivesoftware.smackx.muc.MultiUserChatManager;
-import org.jivesoftware.smackx.muc.packet.MUCUser;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -79,24 +74,13 @@ class ProsodyStandbyIT {
         EntityBareJid room = JidCreate.entityBareFrom("balcony@" + server.componentDomain());
         XMPPTCPConnection romeoC = server.newClient("romeo");
         XMPPTCPConnection julietC = server.newClient("juliet");
-        Set<String> julietGot = ConcurrentHashMap.newKeySet();
-        Set<String> julietToldToRejoin = ConcurrentHashMap.newKeySet();
-        julietC.addAsyncStanzaListener(s -> {
-            if (s instanceof Message m && m.getBody() != null) {
-                julietGot.add(m.getBody());
-            } else if (s instanceof Presence p && p.getType() == Presence.Type.unavailable) {
-                MUCUser user = MUCUser.from(p);
-                if (user != null && user.getStatus().contains(MUCUser.Status.create(333))) {
-                    julietToldToRejoin.add(p.getFrom().asBareJid().toString());
-                }
-            }
-        }, s -> true);
+        RoomWitness witness = new RoomWitness(julietC);
         MultiUserChat romeo = MultiUserChatManager.getInstanceFor(romeoC).getMultiUserChat(room);
         MultiUserChat juliet = MultiUserChatManager.getInstanceFor(julietC).getMultiUserChat(room);
         romeo.join(Resourcepart.from("Romeo"));
         juliet.join(Resourcepart.from("Juliet"));
         romeo.sendMessage("before");
-        await(julietGot, "before");
+        witness.awaitMessage(room, "before");
 
         long killedAt = System.nanoTime();
         active.kill();
@@ -111,12 +95,12 @@ class ProsodyStandbyIT {
         System.out.printf("ProsodyStandbyIT: the room served by the standby %.1f s after the kill%n",
                 (System.nanoTime() - killedAt) / 1e9);
         assertThat(owners(postgres)).containsEntry(room.toString(), "standby");
-        await(julietToldToRejoin, room.toString());
+        witness.awaitToldToRejoin(room);
 
         rejoin(romeo, "Romeo");
         rejoin(juliet, "Juliet");
         romeo.sendMessage("after");
-        await(julietGot, "after");
+        witness.awaitMessage(room, "after");
         assertThat(archived(postgres, room.toString())).isEqualTo(2);
         romeoC.disconnect();
         julietC.disconnect();
