@@ -22,7 +22,7 @@ public final class ComponentMain {
 
     public static void main(String[] args) throws Exception {
         ServiceConfig config = ConfigLoader.load(args, System.getenv());
-        ReconMuc muc = ReconMuc.start(config);
+        ReconMuc muc = ReconMuc.start(config, ConfigLoader.loadCluster(args, System.getenv()));
         Runtime.getRuntime().addShutdownHook(new Thread(muc::close));
         if (!muc.awaitConnected(Duration.ofSeconds(30))) {
             System.out.println("FAILED not connected");

@@ -9,6 +9,8 @@ final class Help {
               java -jar irc-replay.jar evaluate [--logs DIR]
               java -jar irc-replay.jar replay [options] SCENARIO...
               java -jar irc-replay.jar paper [--quick] [--out DIR] [--phases LIST] [--forms A/B] [--with-5000]
+              java -jar irc-replay.jar rooms --out DIR [--rooms 40] [--bots-per-room 20] [--instances 3]
+                  [--connections 2] [--messages 60] [--rate 1] [--kill-at SECONDS] [--drain 20]
               java -jar irc-replay.jar help
 
             Run from the repository (or its irc-replay/ folder): the servers' configuration templates are
@@ -107,6 +109,17 @@ final class Help {
               Table 2, completeness, Figures 3-5, radio) and each phase's folder. --quick: the same at toy size.
               --phases bandwidth,radio runs only those.
               [--out benchmarks/results/<date>, --forms compact/compact-deflate (world A / world B)]
+
+            rooms
+              Many rooms, several instances: the logs replayed into --rooms rooms of --bots-per-room bots (the same
+              messages in every room, --rate per room), served by --instances instances x --connections connections
+              behind ejabberd (a bucket per connection) with a shared PostgreSQL started for the run. --kill-at S
+              kills the instance serving the most rooms (SIGKILL) S seconds in; bots told their room moved (110 +
+              333) join again with the history since the last message they saw. summary.json: acknowledged
+              (echoed) messages and whether each reached every bot of its room exactly once (lost, duplicated,
+              out of order among live deliveries), unacknowledged ones bounced (an error came back) or dropped,
+              per killed room the seconds from the kill to its next acknowledged message, CPU/RSS/heap per
+              instance. Exit code 0 when no acknowledged message was lost, duplicated or out of order.
 
             What it measures (per second, per bot and in total):
               socket bytes      bytes read from each bot's socket (compressed when XEP-0138 is negotiated)

@@ -32,8 +32,10 @@ public final class Main {
                 return ReplayCommand.run(rest, out, err);
             case "paper":
                 return PaperCommand.run(rest, out, err);
+            case "rooms":
+                return RoomsCommand.run(rest, out, err);
             default:
-                err.println("unknown command '" + command + "' (evaluate, replay, paper, help)");
+                err.println("unknown command '" + command + "' (evaluate, replay, paper, rooms, help)");
                 return 2;
         }
     }

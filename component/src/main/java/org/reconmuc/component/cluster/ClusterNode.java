@@ -35,6 +35,8 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
     private final Clock clock;
     private final IntFunction<ExternalComponentConnection> connect;
     private final List<ExternalComponentConnection> connections = new CopyOnWriteArrayList<>();
+    /** The connection each room's stanzas leave through (see {@link #send}). */
+    private final Map<String, ExternalComponentConnection> outOf = new java.util.concurrent.ConcurrentHashMap<>();
     private final ScheduledExecutorService heartbeat;
     private volatile long lastRenewMillis;
 
@@ -100,26 +102,34 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
     }
 
     /**
-     * The connection a room's stanzas leave through: one of those connected now, the same one for
-     * a room as long as they stay connected, so its stanzas keep their order (the server routes by
-     * {@code to}, whichever connection they come through). With none connected, they wait in one.
+     * The connection a room's stanzas leave through: chosen among those connected when the room
+     * first sends, and kept while it stays connected, so the room's stanzas keep their order (two
+     * connections are two queues: the server may interleave them). The server routes by
+     * {@code to}, whichever connection a stanza comes through.
      */
     public void send(OutgoingStanza stanza) {
         List<ExternalComponentConnection> all = connections;
         if (all.isEmpty()) {
             return;
         }
-        List<ExternalComponentConnection> up = new ArrayList<>(all.size());
-        for (ExternalComponentConnection c : all) {
-            if (c.isConnected()) {
-                up.add(c);
-            }
-        }
-        List<ExternalComponentConnection> choice = up.isEmpty() ? all : up;
         String from = stanza.from();
         int slash = from == null ? -1 : from.indexOf('/');
         String room = from == null ? "" : slash < 0 ? from : from.substring(0, slash);
-        choice.get(Math.floorMod(room.hashCode(), choice.size())).send(stanza);
+        ExternalComponentConnection c = outOf.get(room);
+        if (c == null || !c.isConnected()) {
+            List<ExternalComponentConnection> up = new ArrayList<>(all.size());
+            for (ExternalComponentConnection candidate : all) {
+                if (candidate.isConnected()) {
+                    up.add(candidate);
+                }
+            }
+            List<ExternalComponentConnection> choice = up.isEmpty() ? all : up;
+            c = choice.get(Math.floorMod(room.hashCode(), choice.size()));
+            if (c.isConnected()) {
+                outOf.put(room, c);
+            }
+        }
+        c.send(stanza);
     }
 
     public List<ExternalComponentConnection> connections() {
