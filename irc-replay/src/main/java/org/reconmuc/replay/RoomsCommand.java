@@ -202,6 +202,7 @@ final class RoomsCommand {
             }
             long start = System.nanoTime();
             long killNanos = -1;
+            java.util.concurrent.CompletableFuture<Double> adoptedAfter = null;
             String killed = null;
             Set<String> killedRooms = Set.of();
             List<Sent> sent = new ArrayList<>();
@@ -218,6 +219,7 @@ final class RoomsCommand {
                     ComponentProcess p = procs.get(Integer.parseInt(killed.substring(1)) - 1);
                     killNanos = System.nanoTime();
                     ProcessHandle.of(p.pid()).ifPresent(ProcessHandle::destroyForcibly);
+                    adoptedAfter = watchAdoption(db, killed, killNanos);
                     console.printf("rooms: killed instance %s (%d rooms) at %.1f s%n", killed, killedRooms.size(),
                             (killNanos - start) / 1e9);
                 }
@@ -323,6 +325,9 @@ final class RoomsCommand {
             long bouncedUnacked = bounced.stream().filter(k -> !acknowledged.containsKey(k)).count();
             // Per room of the killed instance: the kill to the first message acknowledged after it.
             Map<String, Object> failover = new TreeMap<>();
+            if (adoptedAfter != null) {
+                summary.put("killed_instance_adopted_after_seconds", adoptedAfter.getNow(null));
+            }
             if (killNanos > 0) {
                 for (String room : killedRooms) {
                     int r = Integer.parseInt(room.substring("replay".length(), room.indexOf('@')));
@@ -378,6 +383,15 @@ final class RoomsCommand {
             totals.put("acknowledged", acknowledged.size());
             totals.put("unacknowledged_bounced", bouncedUnacked);
             totals.put("unacknowledged_dropped", unacknowledged - bouncedUnacked);
+            List<String> unackedExamples = new ArrayList<>();
+            for (Sent x : sent) {
+                String key = x.room() + ":" + x.seq();
+                if (!acknowledged.containsKey(key) && unackedExamples.size() < 10) {
+                    unackedExamples.add("replay" + x.room() + " m" + x.seq() + " sent at "
+                            + Math.round((x.atNanos() - start) / 1e8) / 10.0 + " s" + (bounced.contains(key) ? " (bounced)" : ""));
+                }
+            }
+            totals.put("unacknowledged_examples", unackedExamples);
             totals.put("deliveries_expected", expected);
             totals.put("lost", lost);
             totals.put("delivered_from_history_on_rejoin", caughtUp);
@@ -486,6 +500,32 @@ final class RoomsCommand {
             }
         }
         return true;
+    }
+
+    /**
+     * Seconds from the kill until a survivor adopted the killed instance (its heartbeat row gone:
+     * the survivor opens as many connections, and the empty buckets are claimed).
+     */
+    private static java.util.concurrent.CompletableFuture<Double> watchAdoption(PostgresServer db, String instance,
+                                                                             long killNanos) {
+        return java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            long deadline = killNanos + TimeUnit.SECONDS.toNanos(60);
+            while (System.nanoTime() < deadline) {
+                try (Connection c = DriverManager.getConnection(db.jdbcUrl());
+                     Statement s = c.createStatement();
+                     ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM reconmuc_instance WHERE id LIKE '"
+                             + instance + "-%'")) {
+                    rs.next();
+                    if (rs.getInt(1) == 0) {
+                        return (System.nanoTime() - killNanos) / 1e9;
+                    }
+                    Thread.sleep(100);
+                } catch (Exception e) {
+                    return null;
+                }
+            }
+            return null;
+        });
     }
 
     private static Map<String, String> owners(PostgresServer db) throws Exception {

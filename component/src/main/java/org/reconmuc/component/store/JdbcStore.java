@@ -274,7 +274,8 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
         if (fenceOwner == null) {
             return Set.of();
         }
-        Map<String, Long> fences = new LinkedHashMap<>();
+        // In room order, as the heartbeat locks them (RoomLeases.renew): two transactions never wait for each other in a circle.
+        Map<String, Long> fences = new java.util.TreeMap<>();
         for (Write w : batch) {
             if (w.fence() != 0) {
                 fences.putIfAbsent(w.room(), w.fence());

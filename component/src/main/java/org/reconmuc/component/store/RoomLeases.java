@@ -91,6 +91,11 @@ public final class RoomLeases implements AutoCloseable {
         });
     }
 
+    /** Row locks where the database has them (SQLite locks the whole file for a write anyway). */
+    private String forUpdate() {
+        return location.kind() == StoreLocation.Kind.SQLITE ? "" : " FOR UPDATE";
+    }
+
     private String insertIfAbsentSql() {
         String insert = "reconmuc_lease (room, owner, epoch, expires_ms)";
         return switch (location.kind()) {
@@ -124,6 +129,14 @@ public final class RoomLeases implements AutoCloseable {
                         i.executeUpdate();
                     }
                 }
+            }
+            // Locks the rows in room order first (byte order, as Java orders ASCII), as the store's fence
+            // does: no deadlock between the two.
+            try (PreparedStatement p = c.prepareStatement(
+                    "SELECT room FROM reconmuc_lease WHERE owner = ? ORDER BY room"
+                            + (location.kind() == StoreLocation.Kind.POSTGRESQL ? " COLLATE \"C\"" : "") + forUpdate())) {
+                p.setString(1, instance);
+                p.executeQuery().close();
             }
             try (PreparedStatement p = c.prepareStatement("UPDATE reconmuc_lease SET expires_ms = ? WHERE owner = ?")) {
                 p.setLong(1, now + leaseMillis);
