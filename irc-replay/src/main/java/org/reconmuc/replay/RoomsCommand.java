@@ -251,76 +251,47 @@ final class RoomsCommand {
             Map<String, Long> acknowledged = new HashMap<>(acksLive);
             Set<String> bounced = Set.copyOf(bouncesLive);
 
-            // Counting.
+            // Counting, room by room (RoomTally).
             long expected = 0;
             long lost = 0;
             long duplicated = 0;
             long caughtUp = 0;
             long outOfOrder = 0;
-            for (String key : acknowledged.keySet()) {
-                String[] rs = key.split(":");
-                for (Bot b : byRoom.get(Integer.parseInt(rs[0]))) {
-                    expected++;
-                    Integer n = b.got.get(Integer.parseInt(rs[1]));
-                    if (n == null && !b.fromHistory.contains(Integer.parseInt(rs[1]))) {
-                        lost++;
-                    } else if (n == null) {
-                        caughtUp++;
-                    } else if (n > 1) {
-                        duplicated++;
-                    }
-                }
-            }
             long rejoins = 0;
             List<String> orderExamples = new ArrayList<>();
-            // Order: every bot of a room sees the room's messages in one order (the room's), and each
-            // sender's messages in the order it sent them. The room's order is that of the bot that saw most.
-            for (Map.Entry<Integer, List<Bot>> room : byRoom.entrySet()) {
-                List<List<Integer>> orders = new ArrayList<>();
+            StringBuilder dump = new StringBuilder();
+            for (Map.Entry<Integer, List<Bot>> room : new TreeMap<>(byRoom).entrySet()) {
+                List<RoomTally.BotView> views = new ArrayList<>();
                 for (Bot b : room.getValue()) {
                     rejoins += b.rejoins.get();
+                    List<Integer> live;
                     synchronized (b.liveOrder) {
-                        orders.add(new ArrayList<>(b.liveOrder));
+                        live = new ArrayList<>(b.liveOrder);
+                    }
+                    views.add(new RoomTally.BotView(b.nick, live, Set.copyOf(b.fromHistory)));
+                    dump.append("replay").append(room.getKey()).append('/').append(b.nick).append(' ').append(live).append('\n');
+                }
+                List<Integer> acked = new ArrayList<>();
+                for (String key : acknowledged.keySet()) {
+                    String[] rs = key.split(":");
+                    if (Integer.parseInt(rs[0]) == room.getKey()) {
+                        acked.add(Integer.parseInt(rs[1]));
                     }
                 }
-                StringBuilder dump = new StringBuilder();
-                for (int i = 0; i < orders.size(); i++) {
-                    dump.append("replay").append(room.getKey()).append('/').append(room.getValue().get(i).nick).append(' ')
-                            .append(orders.get(i)).append('\n');
-                }
-                Files.writeString(out.resolve("live-order.txt"), dump, java.nio.file.StandardOpenOption.CREATE,
-                        java.nio.file.StandardOpenOption.APPEND);
-                List<Integer> reference = orders.stream().max(java.util.Comparator.comparingInt(List::size)).orElseThrow();
-                Map<Integer, Integer> position = new HashMap<>();
-                for (int k = 0; k < reference.size(); k++) {
-                    position.putIfAbsent(reference.get(k), k);
-                }
-                Map<Integer, Integer> lastBySpeaker = new HashMap<>();
-                for (int seq : reference) {
-                    int speaker = schedule.get(seq).bot() % botsPerRoom;
-                    Integer before = lastBySpeaker.put(speaker, seq);
-                    if (before != null && before > seq) {
-                        outOfOrder++;
-                        example(orderExamples, "replay" + room.getKey() + ": b" + speaker + " sent m" + before
-                                + " before m" + seq + ", the room has them the other way round");
-                    }
-                }
-                for (int i = 0; i < orders.size(); i++) {
-                    int last = -1;
-                    for (int seq : orders.get(i)) {
-                        Integer at = position.get(seq);
-                        if (at == null) {
-                            continue;
-                        }
-                        if (at < last) {
-                            outOfOrder++;
-                            example(orderExamples, "replay" + room.getKey() + "/" + room.getValue().get(i).nick
-                                    + " saw m" + seq + " after a message the room has after it");
-                        }
-                        last = Math.max(last, at);
+                RoomTally t = RoomTally.of("replay" + room.getKey(), views, acked,
+                        seq -> schedule.get(seq).bot() % botsPerRoom);
+                expected += t.expected;
+                lost += t.lost;
+                duplicated += t.duplicated;
+                caughtUp += t.caughtUp;
+                outOfOrder += t.outOfOrder;
+                for (String e : t.examples) {
+                    if (orderExamples.size() < 5) {
+                        orderExamples.add(e);
                     }
                 }
             }
+            Files.writeString(out.resolve("live-order.txt"), dump);
             long unacknowledged = sent.size() - acknowledged.size();
             long bouncedUnacked = bounced.stream().filter(k -> !acknowledged.containsKey(k)).count();
             // Per room of the killed instance: the kill to the first message acknowledged after it.
@@ -397,7 +368,7 @@ final class RoomsCommand {
             totals.put("delivered_from_history_on_rejoin", caughtUp);
             totals.put("duplicated", duplicated);
             totals.put("out_of_order", outOfOrder);
-            totals.put("out_of_order_examples", orderExamples);
+            totals.put("examples", orderExamples);
             totals.put("rejoins", rejoins);
             totals.put("seconds_until_drained", waited);
             summary.put("acknowledged_messages", totals);
@@ -480,12 +451,6 @@ final class RoomsCommand {
                     return;
                 }
             }
-        }
-    }
-
-    private static void example(List<String> examples, String text) {
-        if (examples.size() < 5) {
-            examples.add(text);
         }
     }
 
