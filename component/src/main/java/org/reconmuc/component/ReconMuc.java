@@ -105,7 +105,7 @@ public final class ReconMuc implements AutoCloseable {
 
         @Override
         public void connected() {
-            service.connected();
+            // Nothing to check: the rooms whose stanzas came through a lost connection were given up.
         }
 
         @Override
@@ -187,7 +187,8 @@ public final class ReconMuc implements AutoCloseable {
     @Override
     public void close() {
         if (cluster != null) {
-            cluster.close();
+            cluster.stopBeating();
+            cluster.closeConnections();
             service.shutdown();
         } else if (connection != null) {
             connection.close();
@@ -197,5 +198,8 @@ public final class ReconMuc implements AutoCloseable {
         }
         RoomThreads.stop(roomThreads);
         store.close();
+        if (cluster != null) {
+            cluster.close();   // the rooms go back only once what they wrote is committed
+        }
     }
 }

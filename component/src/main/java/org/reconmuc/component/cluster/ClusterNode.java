@@ -172,16 +172,38 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
         }
     }
 
-    /** Stops beating, closes the connections, and gives every room back at once for the others. */
-    @Override
-    public void close() {
+    /**
+     * A clean stop begins: no more heartbeats, and this instance is marked as stopped, so that
+     * another adopts its connections at its next beat. Its leases run out within a lease unless
+     * {@link #close()} gives them back sooner, however long the rest of the stop takes.
+     */
+    public void stopBeating() {
         heartbeat.shutdownNow();
+        try {
+            leases.unregister();
+        } catch (SQLException e) {
+            LOG.warn("instance {}: could not mark itself stopped (it is adopted a lease after its last beat): {}",
+                    leases.instance(), e.toString());
+        }
+    }
+
+    /** Closes the connections (what they queued is sent): nothing new comes in. */
+    public void closeConnections() {
         List<ExternalComponentConnection> all = new ArrayList<>(connections);
         connections.clear();
         all.forEach(ExternalComponentConnection::close);
+    }
+
+    /**
+     * Stops beating and gives every room back at once for the others: after the store committed
+     * what the rooms wrote (a write after the release would find its fence gone and be dropped).
+     */
+    @Override
+    public void close() {
+        stopBeating();
+        closeConnections();
         try {
             leases.releaseAll();
-            leases.unregister();
         } catch (SQLException e) {
             LOG.warn("instance {}: could not give the rooms back (their leases run out instead): {}", leases.instance(),
                     e.toString());

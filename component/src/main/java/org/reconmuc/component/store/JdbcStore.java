@@ -84,7 +84,7 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
         JdbcStore store = new JdbcStore(location, maxHeldChars, threads, fenceOwner);
         try {
             store.readConnection = store.connect();
-            store.createSchema(store.readConnection);
+            store.createSchemaRacing(store.readConnection);
         } catch (SQLException | IOException e) {
             store.closeConnections();
             throw new StoreException("cannot open the store " + location.display() + ": " + e.getMessage(), e);
@@ -148,6 +148,33 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
             return null;
         }
         return Path.of(path);
+    }
+
+    /**
+     * Several instances starting at once all create the tables; PostgreSQL's {@code IF NOT EXISTS}
+     * is not atomic (a concurrent create fails on the catalog's unique index), so a failure is
+     * retried: by then the other instance's tables exist.
+     */
+    private void createSchemaRacing(Connection c) throws SQLException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                createSchema(c);
+                return;
+            } catch (SQLException e) {
+                if (attempt == 5) {
+                    throw e;
+                }
+                if (!c.getAutoCommit()) {
+                    c.rollback();
+                }
+                try {
+                    Thread.sleep(100L * attempt);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
     }
 
     private void createSchema(Connection c) throws SQLException {

@@ -37,6 +37,7 @@ import org.reconmuc.servers.XmppServers;
  * sharing a PostgreSQL: the rooms spread over all three, and when one is killed with SIGKILL a
  * survivor adopts its connections, its rooms are served again within seconds with their archive,
  * and their occupants are told to rejoin (110 + 333). The room directory lists every instance's rooms.
+ * An instance stopped cleanly hands its rooms and buckets over without waiting for its lease.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class EjabberdClusterIT {
@@ -182,6 +183,33 @@ class EjabberdClusterIT {
                 assertThat(after.get(o.getKey())).isEqualTo(o.getValue());
             }
         }
+
+        // b stops cleanly (SIGTERM): its rooms are given back and its buckets adopted at c's next beat.
+        List<Integer> onB = new ArrayList<>();
+        for (int i = 0; i < ROOMS; i++) {
+            if ("b".equals(after.get(rooms.get(i).toString()))) {
+                onB.add(i);
+            }
+        }
+        long stoppedAt = System.nanoTime();
+        instances.remove("b").close();
+        long stopDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        Set<String> movedFromB = ConcurrentHashMap.newKeySet();
+        while (movedFromB.size() < onB.size() && System.nanoTime() < stopDeadline) {
+            Map<String, String> now = owners();
+            for (int i : onB) {
+                if ("c".equals(now.get(rooms.get(i).toString()))) {
+                    movedFromB.add(rooms.get(i).toString());
+                } else {
+                    romeoC.sendStanza(romeoC.getStanzaFactory().buildMessageStanza().to(rooms.get(i))
+                            .ofType(Message.Type.groupchat).setBody("probe " + i).build());
+                }
+            }
+            Thread.sleep(250);
+        }
+        System.out.printf("EjabberdClusterIT: %d rooms of the stopped instance served again after %.1f s%n", onB.size(),
+                (System.nanoTime() - stoppedAt) / 1e9);
+        assertThat(movedFromB).hasSize(onB.size());
         romeoC.disconnect();
         julietC.disconnect();
     }

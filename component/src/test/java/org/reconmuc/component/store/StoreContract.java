@@ -216,6 +216,10 @@ abstract class StoreContract {
             assertThat(b.adoptDeadInstances(9_000, LEASE)).isZero();
             assertThat(b.adoptDeadInstances(9_501, LEASE)).isEqualTo(2);
             assertThat(b.adoptDeadInstances(9_600, LEASE)).isZero();
+            // a stops cleanly: adopted at once, without waiting a lease
+            assertThat(a.renew(9_700, LEASE, 3)).isNotNull();
+            a.unregister();
+            assertThat(b.adoptDeadInstances(9_800, LEASE)).isEqualTo(3);
         }
     }
 
