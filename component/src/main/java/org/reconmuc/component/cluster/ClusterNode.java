@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
+import java.util.function.LongConsumer;
 import org.reconmuc.component.config.ClusterConfig;
 import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.muc.MucService;
@@ -38,6 +39,8 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
     /** The connection each room's stanzas leave through (see {@link #send}). */
     private final Map<String, ExternalComponentConnection> outOf = new java.util.concurrent.ConcurrentHashMap<>();
     private final ScheduledExecutorService heartbeat;
+    /** Claims and their retries, one at a time: a claim that waits holds up no room thread. */
+    private final ScheduledExecutorService claims;
     private volatile long lastRenewMillis;
 
     /**
@@ -50,8 +53,13 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
         this.leases = leases;
         this.clock = clock;
         this.connect = connect;
-        this.heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "cluster-heartbeat");
+        this.heartbeat = daemon("cluster-heartbeat");
+        this.claims = daemon("room-claims");
+    }
+
+    private static ScheduledExecutorService daemon(String name) {
+        return Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, name);
             t.setDaemon(true);
             return t;
         });
@@ -141,25 +149,34 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
     }
 
     @Override
-    public long claim(RoomJid room) throws InterruptedException {
+    public void claim(RoomJid room, LongConsumer decided) {
         long deadline = clock.millis() + 2 * leaseMillis() + 1_000;
-        String lastHolder = null;
-        while (true) {
-            long now = clock.millis();
-            try {
-                RoomLeases.Claim claim = leases.claim(room.toString(), now, leaseMillis());
-                if (claim instanceof RoomLeases.Granted g) {
-                    return g.epoch();
-                }
-                lastHolder = ((RoomLeases.Held) claim).owner();
-            } catch (SQLException e) {
-                LOG.warn("room {}: claim failed: {}", room, e.toString());
+        claims.execute(() -> attempt(room, deadline, decided));
+    }
+
+    /** One try; while another instance holds the room, the next in 200 ms, until the deadline. */
+    private void attempt(RoomJid room, long deadline, LongConsumer decided) {
+        long now = clock.millis();
+        String holder = null;
+        try {
+            RoomLeases.Claim claim = leases.claim(room.toString(), now, leaseMillis());
+            if (claim instanceof RoomLeases.Granted g) {
+                decided.accept(g.epoch());
+                return;
             }
-            if (now >= deadline) {
-                LOG.warn("room {}: still held by {}; not served here", room, lastHolder);
-                return 0;
-            }
-            Thread.sleep(Math.min(200, Math.max(1, deadline - now)));
+            holder = ((RoomLeases.Held) claim).owner();
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("room {}: claim failed: {}", room, e.toString());
+        }
+        if (now >= deadline) {
+            LOG.warn("room {}: still held by {}; not served here", room, holder);
+            decided.accept(0);
+            return;
+        }
+        try {
+            claims.schedule(() -> attempt(room, deadline, decided), 200, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException stopping) {
+            decided.accept(0);
         }
     }
 
@@ -179,6 +196,7 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
      */
     public void stopBeating() {
         heartbeat.shutdownNow();
+        claims.shutdownNow();
         try {
             leases.unregister();
         } catch (SQLException e) {

@@ -72,6 +72,8 @@ public final class MucService implements Component, ConnectionListener {
         volatile long epoch;
         /** The connection its stanzas last came through (several connections). */
         volatile int via;
+        /** While its lease is being claimed: the stanzas for it, in order (guarded by the routing lock). */
+        List<RoomMailbox.Delivery> gated;
 
         RoomEntry(Room room, RoomMailbox mailbox) {
             this.room = room;
@@ -298,18 +300,24 @@ public final class MucService implements Component, ConnectionListener {
                     RoomEntry claimed = entry;
                     boolean join = isJoin(packet);
                     String joiner = join ? packet.getFrom().toString() : null;
-                    entry.mailbox().submit(() -> claim(owner, claimed, join, joiner));
+                    entry.gated = new ArrayList<>();
+                    owner.claim(roomJid, epoch -> decided(owner, claimed, epoch, join, joiner));
                 }
             }
             entry.via = via;
             Room room = entry.room();
-            entry.mailbox().submit(new RoomMailbox.Delivery(packet, () -> {
+            RoomMailbox.Delivery delivery = new RoomMailbox.Delivery(packet, () -> {
                 try {
                     room.handle(packet);
                 } finally {
                     mailboxBudget.release();
                 }
-            }));
+            });
+            if (entry.gated != null) {
+                entry.gated.add(delivery);
+            } else {
+                entry.mailbox().submit(delivery);
+            }
             return true;
         }
     }
@@ -396,19 +404,39 @@ public final class MucService implements Component, ConnectionListener {
     }
 
     /**
-     * The room's first task: claim it, then load it if the store has it, and tell the sessions
-     * that were in it under its last owner that they are no longer (they rejoin, XEP-0410, and
-     * catch up from the archive). A room nobody has, for a stanza that is not a join, is refused as
-     * missing; a room another instance keeps is refused with a wait.
+     * A room's lease was decided (on the claims' thread): if ours, its first task loads it if the
+     * store has it and tells the sessions that were in it under its last owner that they are no
+     * longer (they rejoin, XEP-0410, and catch up from the archive), then the stanzas that waited
+     * for the claim follow, in order; if another instance kept it, they are refused with a wait.
+     * A room nobody has, for a stanza that is not a join, is refused as missing.
      */
-    private void claim(RoomOwnership owner, RoomEntry entry, boolean join, String joiner) {
-        RoomJid jid = entry.room().jid();
-        long epoch = claimOrZero(owner, jid);
-        if (epoch == 0) {
-            abandon(entry, Condition.RESOURCE_CONSTRAINT, "The room is served by another instance of the service"
-                    + " right now; try again in a few seconds");
-            return;
+    private void decided(RoomOwnership owner, RoomEntry entry, long epoch, boolean join, String joiner) {
+        List<Packet> refused = new ArrayList<>();
+        synchronized (routing) {
+            List<RoomMailbox.Delivery> waiting = entry.gated;
+            entry.gated = null;
+            if (epoch > 0) {
+                entry.mailbox().submit(() -> claimed(owner, entry, epoch, join, joiner));
+                waiting.forEach(entry.mailbox()::submit);
+                return;
+            }
+            if (rooms.get(entry.room().jid()) == entry) {
+                rooms.remove(entry.room().jid());
+            }
+            for (RoomMailbox.Delivery d : waiting) {
+                mailboxBudget.release();
+                refused.add(d.packet());
+            }
         }
+        for (Packet p : refused) {
+            reply(p, Condition.RESOURCE_CONSTRAINT, "The room is served by another instance of the service right now;"
+                    + " try again in a few seconds");
+        }
+    }
+
+    /** The room's first task once its lease is ours (see {@link #decided}). */
+    private void claimed(RoomOwnership owner, RoomEntry entry, long epoch, boolean join, String joiner) {
+        RoomJid jid = entry.room().jid();
         entry.epoch = epoch;
         RoomJournal journal = entry.room().context().journal();
         journal.fence(epoch, () -> entry.mailbox().submit(() -> lost(entry, epoch)));
@@ -439,15 +467,6 @@ public final class MucService implements Component, ConnectionListener {
         if (stored.isEmpty() && !join) {
             owner.release(jid, epoch);
             abandon(entry, Condition.ITEM_NOT_FOUND, null);
-        }
-    }
-
-    private static long claimOrZero(RoomOwnership owner, RoomJid jid) {
-        try {
-            return owner.claim(jid);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return 0;
         }
     }
 

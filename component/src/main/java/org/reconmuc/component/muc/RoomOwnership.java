@@ -9,10 +9,11 @@ import org.reconmuc.component.jid.RoomJid;
  */
 public interface RoomOwnership {
     /**
-     * Waits, bounded, until this instance holds {@code room}; returns the lease's epoch, or 0 if
-     * another instance kept it. Called on the room's thread.
+     * Asks for {@code room}; {@code decided} gets the lease's epoch once this instance holds it,
+     * or 0 if another instance kept it past a bounded wait. Never calls back on the caller's
+     * thread: a claim that waits holds up no room.
      */
-    long claim(RoomJid room) throws InterruptedException;
+    void claim(RoomJid room, java.util.function.LongConsumer decided);
 
     /** Gives {@code room} back (if it is still ours at {@code epoch}). */
     void release(RoomJid room, long epoch);
