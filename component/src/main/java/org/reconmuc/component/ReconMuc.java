@@ -64,6 +64,7 @@ public final class ReconMuc implements AutoCloseable {
         ReconMuc muc = new ReconMuc(config, null, store, true);
         muc.cluster = new ClusterNode(clusterConfig, muc.service, store.leases(instance), Clock.systemUTC(),
                 i -> new ExternalComponentConnection(config, new ConnectionOfInstance(muc.service, i)));
+        muc.serveMetrics(config, () -> new ServiceMetrics(muc.service, muc.cluster::connections));
         try {
             muc.cluster.start();
         } catch (java.sql.SQLException e) {
@@ -136,17 +137,24 @@ public final class ReconMuc implements AutoCloseable {
             muc.close();
             throw e;
         }
-        if (config.metricsPort() != 0) {
-            muc.metrics = new ServiceMetrics(muc.service, muc.connection);
-            try {
-                muc.metrics.serve(config.metricsPort());
-            } catch (java.io.IOException e) {
-                muc.close();
-                throw new ComponentException("cannot serve metrics on 127.0.0.1:" + config.metricsPort() + ": " + e.getMessage(), e);
-            }
-        }
+        muc.serveMetrics(config, () -> new ServiceMetrics(muc.service, muc.connection));
         muc.connection.start();
         return muc;
+    }
+
+    /** Serves {@code meters} when the configuration asks for metrics. */
+    private void serveMetrics(ServiceConfig config, java.util.function.Supplier<ServiceMetrics> meters)
+            throws ComponentException {
+        if (config.metricsPort() == 0) {
+            return;
+        }
+        metrics = meters.get();
+        try {
+            metrics.serve(config.metricsPort());
+        } catch (java.io.IOException e) {
+            close();
+            throw new ComponentException("cannot serve metrics on 127.0.0.1:" + config.metricsPort() + ": " + e.getMessage(), e);
+        }
     }
 
     /** Both fields exist before the first stanza is sent. */

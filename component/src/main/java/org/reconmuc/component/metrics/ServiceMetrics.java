@@ -5,7 +5,9 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -37,9 +39,17 @@ public final class ServiceMetrics implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
     private HttpServer server;
+    /** Meters hold what they read weakly: this keeps the connections' sums alive as long as the meters. */
+    @SuppressWarnings({"unused", "FieldCanBeLocal"})
+    private final Object connections;
 
     public ServiceMetrics(MucService service, ExternalComponentConnection connection) {
-        register(registry, service, connection);
+        this(service, () -> List.of(connection));
+    }
+
+    /** The meters of one of several instances: the connection meters add up over its connections. */
+    public ServiceMetrics(MucService service, Supplier<List<ExternalComponentConnection>> connections) {
+        this.connections = register(registry, service, connections);
         new JvmMemoryMetrics().bindTo(registry);
         gcMetrics.bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
@@ -47,32 +57,38 @@ public final class ServiceMetrics implements AutoCloseable {
     }
 
     /** Binds the service's meters to {@code registry}. */
-    static void register(MeterRegistry registry, MucService service, ExternalComponentConnection connection) {
+    static Object register(MeterRegistry registry, MucService service, Supplier<List<ExternalComponentConnection>> connections) {
         RelaxedCounters counters = service.counters();
-        Gauge.builder("reconmuc.outgoing.queue.stanzas", connection, ExternalComponentConnection::queuedStanzas)
+        Connections connection = new Connections(connections);
+        Gauge.builder("reconmuc.outgoing.queue.stanzas", connection, c -> c.sum(ExternalComponentConnection::queuedStanzas))
                 .description("stanzas waiting for the server to read them").register(registry);
-        Gauge.builder("reconmuc.outgoing.queue.chars", connection, ExternalComponentConnection::queuedChars)
+        Gauge.builder("reconmuc.outgoing.queue.chars", connection, c -> c.sum(ExternalComponentConnection::queuedChars))
                 .description("chars waiting for the server to read them").register(registry);
         Gauge.builder("reconmuc.mailbox.pending.stanzas", service, MucService::pendingStanzas)
                 .description("stanzas from the server waiting for their room").register(registry);
-        Gauge.builder("reconmuc.connected", connection, c -> c.isConnected() ? 1 : 0)
-                .description("1 while the component is attached to the server").register(registry);
+        Gauge.builder("reconmuc.connected", connection, c -> c.sum(x -> x.isConnected() ? 1 : 0))
+                .description("connections attached to the server (1 while a lone instance is attached)").register(registry);
+        FunctionCounter.builder("reconmuc.cluster.rooms.lost", service, MucService::roomsLost)
+                .description("rooms given up because another instance took them over, or their connection was lost")
+                .register(registry);
+        FunctionCounter.builder("reconmuc.cluster.claims.refused", service, MucService::claimsRefused)
+                .description("rooms not served here because another instance kept them past the wait").register(registry);
         Gauge.builder("reconmuc.rooms", service, MucService::roomCount).register(registry);
         Gauge.builder("reconmuc.occupants", service, s -> s.occupantCount() - s.counters().relaxedOccupants())
                 .tag("mode", "standard").register(registry);
         Gauge.builder("reconmuc.occupants", counters, RelaxedCounters::relaxedOccupants)
                 .tag("mode", "relaxed").register(registry);
-        FunctionCounter.builder("reconmuc.out.bytes", connection, ExternalComponentConnection::bytesWritten)
+        FunctionCounter.builder("reconmuc.out.bytes", connection, c -> c.sum(ExternalComponentConnection::bytesWritten))
                 .description("bytes written to the server").baseUnit("bytes").register(registry);
-        FunctionCounter.builder("reconmuc.out.stanzas", connection, ExternalComponentConnection::stanzasQueued)
+        FunctionCounter.builder("reconmuc.out.stanzas", connection, c -> c.sum(ExternalComponentConnection::stanzasQueued))
                 .description("stanzas accepted for sending").register(registry);
-        FunctionCounter.builder("reconmuc.backpressure.waits", connection, ExternalComponentConnection::backpressureWaits)
+        FunctionCounter.builder("reconmuc.backpressure.waits", connection, c -> c.sum(ExternalComponentConnection::backpressureWaits))
                 .description("times a room waited for the server to read (back-pressure)").register(registry);
-        FunctionCounter.builder("reconmuc.refused.disconnected", connection, ExternalComponentConnection::refusedWhileDisconnected)
+        FunctionCounter.builder("reconmuc.refused.disconnected", connection, c -> c.sum(ExternalComponentConnection::refusedWhileDisconnected))
                 .description("stanzas refused, oldest first, while the server was unreachable").register(registry);
-        FunctionCounter.builder("reconmuc.refused.invalid", connection, ExternalComponentConnection::droppedInvalid)
+        FunctionCounter.builder("reconmuc.refused.invalid", connection, c -> c.sum(ExternalComponentConnection::droppedInvalid))
                 .description("outgoing stanzas the server would have closed the stream over").register(registry);
-        FunctionCounter.builder("reconmuc.connections", connection, ExternalComponentConnection::connections)
+        FunctionCounter.builder("reconmuc.connections", connection, c -> c.sum(ExternalComponentConnection::connections))
                 .description("successful handshakes (1 + reconnections)").register(registry);
         FunctionCounter.builder("reconmuc.batches", counters, RelaxedCounters::batches)
                 .description("relaxed-consistency flushes sent as one batch").register(registry);
@@ -81,6 +97,18 @@ public final class ServiceMetrics implements AutoCloseable {
         FunctionCounter.builder("reconmuc.delayed.singles", counters, RelaxedCounters::delayedSingles)
                 .description("retained messages sent one by one (aggregation none)").register(registry);
         registerStore(registry, service.store().stats());
+        return connection;
+    }
+
+    /** The connections a meter adds up (one, or several for one of several instances). */
+    private record Connections(Supplier<List<ExternalComponentConnection>> all) {
+        double sum(java.util.function.ToDoubleFunction<ExternalComponentConnection> meter) {
+            double total = 0;
+            for (ExternalComponentConnection c : all.get()) {
+                total += meter.applyAsDouble(c);
+            }
+            return total;
+        }
     }
 
     /** The store's group commits: their time and size, what waits for them, and failures. */

@@ -91,6 +91,8 @@ public final class MucService implements Component, ConnectionListener {
 
     /** Null while the service runs alone; else rooms are served only under a lease. */
     private volatile RoomOwnership ownership;
+    private final java.util.concurrent.atomic.AtomicLong roomsLost = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong claimsRefused = new java.util.concurrent.atomic.AtomicLong();
 
     /** A service whose stanzas leave through the ComponentManager given to {@link #initialize}. */
     public MucService(ServiceConfig config, Clock clock, Executor executor) {
@@ -420,6 +422,7 @@ public final class MucService implements Component, ConnectionListener {
                 waiting.forEach(entry.mailbox()::submit);
                 return;
             }
+            claimsRefused.incrementAndGet();
             if (rooms.get(entry.room().jid()) == entry) {
                 rooms.remove(entry.room().jid());
             }
@@ -511,6 +514,7 @@ public final class MucService implements Component, ConnectionListener {
             return;
         }
         LOG.warn("room {}: lost its lease (epoch {}) to another instance; no longer served here", entry.room().jid(), epoch);
+        roomsLost.incrementAndGet();
         entry.epoch = -1;
         abandon(entry, Condition.RESOURCE_CONSTRAINT, "The room moved to another instance of the service; try again");
     }
@@ -545,6 +549,7 @@ public final class MucService implements Component, ConnectionListener {
                     long epoch = e.epoch;
                     if (epoch > 0) {
                         e.epoch = -1;
+                        roomsLost.incrementAndGet();
                         owner.release(e.room().jid(), epoch);
                         abandon(e, Condition.RESOURCE_CONSTRAINT, "The room is moving to another instance of the"
                                 + " service; try again");
@@ -568,6 +573,16 @@ public final class MucService implements Component, ConnectionListener {
                 }
             });
         }
+    }
+
+    /** Rooms given up (several instances): taken over by another instance, or their connection lost. */
+    public long roomsLost() {
+        return roomsLost.get();
+    }
+
+    /** Rooms not served here because another instance kept them past the claim's wait. */
+    public long claimsRefused() {
+        return claimsRefused.get();
     }
 
     private List<RoomEntry> snapshot() {

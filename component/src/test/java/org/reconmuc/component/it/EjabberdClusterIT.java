@@ -46,6 +46,8 @@ class EjabberdClusterIT {
     private XmppServer server;
     private Path dir;
     private final Map<String, ComponentJvm> instances = new HashMap<>();
+    /** Instance c serves Prometheus metrics here. */
+    private int metricsPort;
 
     @BeforeAll
     void start() throws Exception {
@@ -53,11 +55,15 @@ class EjabberdClusterIT {
         postgres = PostgresServer.start();
         server = XmppServers.start("ejabberd", Files.createDirectories(dir.resolve("ejabberd")),
                 ServerOptions.DEFAULT.withComponentBuckets(6));
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            metricsPort = free.getLocalPort();
+        }
         for (String name : List.of("a", "b", "c")) {
             instances.put(name, ComponentJvm.start(server, dir.resolve("instance-" + name + ".log"),
                     "--store", postgres.jdbcUrl(), "--instance", name, "--connections", "2", "--lease-seconds", "2",
                     "--room-default-persistent", "true", "--lock-new-rooms", "false",
-                    "--rate-messages-per-second", "1000", "--rate-burst", "1000"));
+                    "--rate-messages-per-second", "1000", "--rate-burst", "1000",
+                    "--metrics-port", name.equals("c") ? Integer.toString(metricsPort) : "0"));
         }
     }
 
@@ -210,6 +216,12 @@ class EjabberdClusterIT {
         System.out.printf("EjabberdClusterIT: %d rooms of the stopped instance served again after %.1f s%n", onB.size(),
                 (System.nanoTime() - stoppedAt) / 1e9);
         assertThat(movedFromB).hasSize(onB.size());
+        // c's metrics add up its connections: its own two and the two of each instance it adopted.
+        String scrape = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        int adoptedByC = (onA.isEmpty() || !"c".equals(after.get(rooms.get(onA.get(0)).toString())) ? 0 : 2) + 2;
+        assertThat(scrape).contains("reconmuc_connected " + (2 + adoptedByC) + ".0");
         romeoC.disconnect();
         julietC.disconnect();
     }
