@@ -181,6 +181,11 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
     }
 
     @Override
+    public void forgotten(RoomJid room) {
+        outOf.remove(room.toString());
+    }
+
+    @Override
     public void release(RoomJid room, long epoch) {
         try {
             leases.release(room.toString(), epoch);

@@ -384,6 +384,7 @@ public final class MucService implements Component, ConnectionListener {
             }
             rooms.remove(room.jid());
             room.context().journal().release();
+            forgotten(room.jid());
             for (Packet pending : entry.mailbox().drainDeliveries()) {
                 if (!dispatch(pending, entry.via)) {   // its place in the budget is still taken
                     mailboxBudget.release();
@@ -425,6 +426,7 @@ public final class MucService implements Component, ConnectionListener {
             claimsRefused.incrementAndGet();
             if (rooms.get(entry.room().jid()) == entry) {
                 rooms.remove(entry.room().jid());
+                forgotten(entry.room().jid());
             }
             for (RoomMailbox.Delivery d : waiting) {
                 mailboxBudget.release();
@@ -484,6 +486,7 @@ public final class MucService implements Component, ConnectionListener {
         synchronized (routing) {
             if (rooms.get(entry.room().jid()) == entry) {
                 rooms.remove(entry.room().jid());
+                forgotten(entry.room().jid());
             }
             for (Packet pending : entry.mailbox().drainDeliveries()) {
                 if (condition == Condition.ITEM_NOT_FOUND && isJoin(pending)) {
@@ -572,6 +575,13 @@ public final class MucService implements Component, ConnectionListener {
                     lost(e, epoch);
                 }
             });
+        }
+    }
+
+    private void forgotten(RoomJid jid) {
+        RoomOwnership owner = ownership;
+        if (owner != null) {
+            owner.forgotten(jid);
         }
     }
 

@@ -17,4 +17,7 @@ public interface RoomOwnership {
 
     /** Gives {@code room} back (if it is still ours at {@code epoch}). */
     void release(RoomJid room, long epoch);
+
+    /** {@code room} is no longer in memory here (whatever became of its lease). */
+    void forgotten(RoomJid room);
 }

@@ -63,6 +63,10 @@ class SeveralInstancesTest {
             }
         }
 
+        @Override
+        public void forgotten(RoomJid room) {
+        }
+
         void decideAll() {
             while (!pending.isEmpty()) {
                 pending.poll().run();
