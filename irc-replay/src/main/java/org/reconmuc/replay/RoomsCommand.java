@@ -175,7 +175,7 @@ final class RoomsCommand {
             for (Bot b : bots) {
                 byRoom.computeIfAbsent(b.room, k -> new ArrayList<>()).add(b);
             }
-            Map<String, Integer> ownersBefore = ownerCounts(db);
+            Map<String, Integer> ownersBefore = roomCounts(owners(db));
 
             // The replay: each message goes to every room at its time, from that room's bot.
             Map<String, Long> acksLive = new ConcurrentHashMap<>();   // "r:seq" -> nanos
@@ -376,8 +376,9 @@ final class RoomsCommand {
             summary.put("instances", perInstance);
             summary.put("load_before", load0);
             summary.put("load_after", Files.readString(Path.of("/proc/loadavg")).trim());
-            Files.writeString(out.resolve("summary.json"), Json.write(summary));
-            console.print(Json.write(summary));
+            String json = Json.write(summary);
+            Files.writeString(out.resolve("summary.json"), json);
+            console.print(json);
             pool.shutdownNow();
             for (ComponentProcess p : procs) {
                 p.close();
@@ -430,10 +431,7 @@ final class RoomsCommand {
     private void rejoin(Bot bot) {
         bot.rejoins.incrementAndGet();
         for (int i = 0; i < 20 && bot.muc.isJoined(); i++) {   // Smack takes the 110 presence as having left
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            if (!pause(50)) {
                 return;
             }
         }
@@ -444,13 +442,21 @@ final class RoomsCommand {
                         .requestHistorySince(new Date(since)).build());
                 return;
             } catch (Exception e) {
-                try {
-                    Thread.sleep(500);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
+                if (!pause(500)) {
                     return;
                 }
             }
+        }
+    }
+
+    /** Sleeps; false if interrupted (the flag is kept). */
+    private static boolean pause(long millis) {
+        try {
+            Thread.sleep(millis);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
@@ -506,17 +512,14 @@ final class RoomsCommand {
         return owners;
     }
 
-    private static Map<String, Integer> ownerCounts(PostgresServer db) throws Exception {
+    /** Rooms per instance, by instance name. */
+    private static Map<String, Integer> roomCounts(Map<String, String> owners) {
         Map<String, Integer> counts = new TreeMap<>();
-        for (String o : owners(db).values()) {
-            counts.merge(o, 1, Integer::sum);
-        }
+        owners.values().forEach(o -> counts.merge(o, 1, Integer::sum));
         return counts;
     }
 
     private static String busiest(Map<String, String> owners) {
-        Map<String, Integer> counts = new TreeMap<>();
-        owners.values().forEach(o -> counts.merge(o, 1, Integer::sum));
-        return counts.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        return roomCounts(owners).entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
     }
 }

@@ -424,10 +424,7 @@ public final class MucService implements Component, ConnectionListener {
                 return;
             }
             claimsRefused.incrementAndGet();
-            if (rooms.get(entry.room().jid()) == entry) {
-                rooms.remove(entry.room().jid());
-                forgotten(entry.room().jid());
-            }
+            forget(entry);
             for (RoomMailbox.Delivery d : waiting) {
                 mailboxBudget.release();
                 refused.add(d.packet());
@@ -484,10 +481,7 @@ public final class MucService implements Component, ConnectionListener {
         List<Packet> refused = new ArrayList<>();
         List<Packet> again = new ArrayList<>();
         synchronized (routing) {
-            if (rooms.get(entry.room().jid()) == entry) {
-                rooms.remove(entry.room().jid());
-                forgotten(entry.room().jid());
-            }
+            forget(entry);
             for (Packet pending : entry.mailbox().drainDeliveries()) {
                 if (condition == Condition.ITEM_NOT_FOUND && isJoin(pending)) {
                     again.add(pending);
@@ -513,13 +507,24 @@ public final class MucService implements Component, ConnectionListener {
 
     /** The room's lease is gone (another instance took it over): it is forgotten here, untold. */
     private void lost(RoomEntry entry, long epoch) {
-        if (entry.epoch != epoch) {
-            return;
+        if (giveUp(entry, epoch, "The room moved to another instance of the service; try again")) {
+            LOG.warn("room {}: lost its lease (epoch {}) to another instance; no longer served here", entry.room().jid(),
+                    epoch);
         }
-        LOG.warn("room {}: lost its lease (epoch {}) to another instance; no longer served here", entry.room().jid(), epoch);
-        roomsLost.incrementAndGet();
+    }
+
+    /**
+     * Stops serving a room still served under {@code epoch} (on its own thread): what waits for
+     * it is refused with a wait and {@code text}. False if it was no longer served under that epoch.
+     */
+    private boolean giveUp(RoomEntry entry, long epoch, String text) {
+        if (epoch <= 0 || entry.epoch != epoch) {
+            return false;
+        }
         entry.epoch = -1;
-        abandon(entry, Condition.RESOURCE_CONSTRAINT, "The room moved to another instance of the service; try again");
+        roomsLost.incrementAndGet();
+        abandon(entry, Condition.RESOURCE_CONSTRAINT, text);
+        return true;
     }
 
     /**
@@ -550,12 +555,8 @@ public final class MucService implements Component, ConnectionListener {
             if (e.via == via) {
                 e.mailbox().submit(() -> {
                     long epoch = e.epoch;
-                    if (epoch > 0) {
-                        e.epoch = -1;
-                        roomsLost.incrementAndGet();
+                    if (giveUp(e, epoch, "The room is moving to another instance of the service; try again")) {
                         owner.release(e.room().jid(), epoch);
-                        abandon(e, Condition.RESOURCE_CONSTRAINT, "The room is moving to another instance of the"
-                                + " service; try again");
                     }
                 });
             }
@@ -569,12 +570,16 @@ public final class MucService implements Component, ConnectionListener {
             LOG.warn("giving up {} rooms: {}", all.size(), why);
         }
         for (RoomEntry e : all) {
-            e.mailbox().submit(() -> {
-                long epoch = e.epoch;
-                if (epoch > 0) {
-                    lost(e, epoch);
-                }
-            });
+            e.mailbox().submit(() -> lost(e, e.epoch));
+        }
+    }
+
+    /** The room leaves memory, unless a newer entry took its place already (under the routing lock). */
+    private void forget(RoomEntry entry) {
+        RoomJid jid = entry.room().jid();
+        if (rooms.get(jid) == entry) {
+            rooms.remove(jid);
+            forgotten(jid);
         }
     }
 

@@ -253,21 +253,10 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
                     update(writeConnection, "INSERT INTO reconmuc_occupant (room, session, nick) VALUES (?, ?, ?)",
                             in.room(), in.session(), in.nick());
                 } else if (w instanceof Write.Listing l) {
-                    try (PreparedStatement p = writeConnection.prepareStatement(
-                            "UPDATE reconmuc_lease SET name = ?, listed = ? WHERE room = ?")) {
-                        p.setString(1, l.name());
-                        p.setInt(2, l.listed() ? 1 : 0);
-                        p.setString(3, l.room());
-                        p.executeUpdate();
-                    }
+                    update(writeConnection, "UPDATE reconmuc_lease SET name = ?, listed = ? WHERE room = ?", l.name(),
+                            l.listed() ? 1 : 0, l.room());
                 } else if (w instanceof Write.Release r) {
-                    try (PreparedStatement p = writeConnection.prepareStatement("UPDATE reconmuc_lease SET owner = NULL,"
-                            + " expires_ms = 0 WHERE room = ? AND owner = ? AND epoch = ?")) {
-                        p.setString(1, r.room());
-                        p.setString(2, fenceOwner);
-                        p.setLong(3, r.fence());
-                        p.executeUpdate();
-                    }
+                    update(writeConnection, RoomLeases.RELEASE, r.room(), fenceOwner, r.fence());
                 } else if (w instanceof Write.OccupantOut out) {
                     update(writeConnection, "DELETE FROM reconmuc_occupant WHERE room = ? AND session = ?", out.room(),
                             out.session());
@@ -389,10 +378,11 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
         update(c, "DELETE FROM reconmuc_message WHERE room = ?", room);
     }
 
-    private static int update(Connection c, String sql, String... args) throws SQLException {
+    /** Runs {@code sql} with {@code args} (strings, ints, longs) bound in order. */
+    private static int update(Connection c, String sql, Object... args) throws SQLException {
         try (PreparedStatement p = c.prepareStatement(sql)) {
             for (int i = 0; i < args.length; i++) {
-                p.setString(i + 1, args[i]);
+                p.setObject(i + 1, args[i]);
             }
             return p.executeUpdate();
         }

@@ -35,6 +35,9 @@ public final class RoomLeases implements AutoCloseable {
     public record Held(String owner, long millisLeft) implements Claim {
     }
 
+    /** Gives a room up if it is still (room, owner, epoch); the store's writer runs it too, after a room's last writes. */
+    static final String RELEASE = "UPDATE reconmuc_lease SET owner = NULL, expires_ms = 0 WHERE room = ? AND owner = ? AND epoch = ?";
+
     interface Connector {
         Connection connect() throws SQLException;
     }
@@ -159,8 +162,7 @@ public final class RoomLeases implements AutoCloseable {
     /** Gives a room up (if it is still ours at {@code epoch}): the next instance to claim it gets it at once. */
     public synchronized void release(String room, long epoch) throws SQLException {
         inTransaction(c -> {
-            try (PreparedStatement p = c.prepareStatement("UPDATE reconmuc_lease SET owner = NULL, expires_ms = 0"
-                    + " WHERE room = ? AND owner = ? AND epoch = ?")) {
+            try (PreparedStatement p = c.prepareStatement(RELEASE)) {
                 p.setString(1, room);
                 p.setString(2, instance);
                 p.setLong(3, epoch);
