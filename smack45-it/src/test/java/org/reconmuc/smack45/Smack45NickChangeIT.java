@@ -43,7 +43,7 @@ import org.reconmuc.servers.XmppServers;
  * joins, Romeo takes her voice and gives it back, Juliet changes her nick with
  * {@code changeNickname}, Jules leaves — and every presence each of them receives is compared
  * attribute by attribute (type, the occupant, the muc#user item and status codes; ids, the
- * users' random names and XEP-0421 values aside).
+ * users' random names, XEP-0421 values and the logging notice 170 aside).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class Smack45NickChangeIT {
@@ -177,6 +177,9 @@ class Smack45NickChangeIT {
         }
         TreeSet<String> codes = new TreeSet<>();
         user.getStatus().forEach(s -> codes.add(String.valueOf(s.getCode())));
+        // 170 (the room is logged, XEP-0045 §7.2.12): the component says so on entry; Prosody's MUC
+        // with mod_muc_mam does not. Whether a room is logged is not what this conversation compares.
+        codes.remove("170");
         fields.put("status", codes.toString());
         fields.put("destroy", String.valueOf(user.getDestroy() != null));
         return fields.toString();

@@ -8,6 +8,10 @@ import org.xmpp.packet.Presence;
 final class MucPresences {
     static final int SELF = 110;
     static final int NON_ANONYMOUS = 100;
+    /** §7.2.12: the discussion is logged (on entry; and, in a configuration change, logging was turned on). */
+    static final int LOGGED = 170;
+    /** §10.2.1: logging was turned off. */
+    static final int NOT_LOGGED = 171;
     static final int ROOM_CREATED = 201;
     static final int BANNED = 301;
     static final int NICK_CHANGED = 303;

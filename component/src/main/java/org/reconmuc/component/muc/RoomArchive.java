@@ -31,7 +31,8 @@ import org.xmpp.packet.Packet;
  * {@code last}, {@code count}, {@code complete}), each result as a {@code <result/>} with the
  * message forwarded (XEP-0297) under its delay, then the {@code <fin/>}. The archive id is the
  * room's stanza-id. A persistent room's archive is read from the store (on the store's reader
- * thread); any other room's is its in-memory log.
+ * thread); any other room's is its in-memory log. A room that is not logged
+ * ({@code muc#roomconfig_enablelogging} off) has no archive: queries get {@code feature-not-implemented}.
  *
  * <p>Access (XEP-0313 §6.1.2 MUC archives): whoever may enter the room may read it — not
  * outcasts; only members in a members-only room; only occupants and members in a
@@ -63,6 +64,11 @@ final class RoomArchive {
         String refusal = accessRefusal(room, session, requester);
         if (refusal != null) {
             room.output().error(iq, Condition.FORBIDDEN, refusal);
+            return;
+        }
+        if (!room.config().logged()) {
+            room.output().error(iq, Condition.FEATURE_NOT_IMPLEMENTED,
+                    "This room is not logged (muc#roomconfig_enablelogging is off): it keeps no archive");
             return;
         }
         if (iq.getType() == IQ.Type.get) {

@@ -6,6 +6,12 @@ import java.util.Set;
 /**
  * A room's configuration (XEP-0045 §10.2, {@code muc#roomconfig}). Immutable: the owner form
  * produces a new one, so a half-applied invalid form can never be seen.
+ *
+ * <p>{@code logged} ({@code muc#roomconfig_enablelogging}, on in a new room as with Prosody's
+ * {@code muc_log_by_default}): the room's messages go to its archive (the store, for a persistent
+ * room) and XEP-0313 queries read them; occupants are told on entry (status 170). An unlogged room
+ * archives nothing and answers no queries; its in-memory history (the discussion history sent on
+ * join, the relaxed engine's pointers) stays, since that is the room working, not a log.
  */
 record RoomConfig(
         String name,
@@ -21,7 +27,8 @@ record RoomConfig(
         PrivateMessages allowPrivateMessages,
         int maxUsers,
         int historyLength,
-        Set<Role> presenceBroadcast) {
+        Set<Role> presenceBroadcast,
+        boolean logged) {
 
     /** Every role's presence is broadcast: the default, as in Prosody and ejabberd. */
     static final Set<Role> ALL_ROLES_BROADCAST = Set.copyOf(EnumSet.of(Role.VISITOR, Role.PARTICIPANT, Role.MODERATOR));
@@ -55,12 +62,19 @@ record RoomConfig(
 
     static RoomConfig instant(int historyLength, int maxUsers) {
         return new RoomConfig("", "", false, true, false, false, null, false, false, false,
-                PrivateMessages.ANYONE, maxUsers, historyLength, ALL_ROLES_BROADCAST);
+                PrivateMessages.ANYONE, maxUsers, historyLength, ALL_ROLES_BROADCAST, true);
     }
 
     RoomConfig withPersistent(boolean keep) {
         return new RoomConfig(name, description, keep, publicRoom, membersOnly, moderated, password, nonAnonymous,
-                changeSubject, allowInvites, allowPrivateMessages, maxUsers, historyLength, presenceBroadcast);
+                changeSubject, allowInvites, allowPrivateMessages, maxUsers, historyLength, presenceBroadcast, logged);
+    }
+
+    /** A stored room coming back: persistent, within today's limits of the service. */
+    RoomConfig restoredWithin(int maxUsersLimit, int maxHistory) {
+        return new RoomConfig(name, description, true, publicRoom, membersOnly, moderated, password, nonAnonymous,
+                changeSubject, allowInvites, allowPrivateMessages, Math.min(maxUsers, maxUsersLimit),
+                Math.min(historyLength, maxHistory), presenceBroadcast, logged);
     }
 
     /**

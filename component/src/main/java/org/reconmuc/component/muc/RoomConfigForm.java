@@ -27,6 +27,7 @@ final class RoomConfigForm {
     static final String MAXUSERS = "muc#roomconfig_maxusers";
     static final String HISTORYLENGTH = "muc#roomconfig_historylength";
     static final String PRESENCEBROADCAST = "muc#roomconfig_presencebroadcast";
+    static final String ENABLELOGGING = "muc#roomconfig_enablelogging";
     private static final List<Role> BROADCASTABLE = List.of(Role.MODERATOR, Role.PARTICIPANT, Role.VISITOR);
 
     private RoomConfigForm() {
@@ -70,6 +71,8 @@ final class RoomConfigForm {
         for (Role r : BROADCASTABLE) {
             option(broadcast, r.xmlValue(), r.xmlValue());
         }
+        field(x, ENABLELOGGING, "boolean", "Log the discussion: keep an archive of its messages, readable with XEP-0313",
+                bool(c.logged()));
         return x;
     }
 
@@ -120,8 +123,10 @@ final class RoomConfigForm {
         int historyLength = number(values, HISTORYLENGTH, current.historyLength(), 0, maxHistory);
         Set<Role> presenceBroadcast = values.containsKey(PRESENCEBROADCAST)
                 ? roles(values.get(PRESENCEBROADCAST)) : current.presenceBroadcast();
+        boolean logged = bool(values, ENABLELOGGING, current.logged());
         return new RoomConfig(name, description, persistent, publicRoom, membersOnly, moderated, password,
-                whois.equals("anyone"), changeSubject, allowInvites, pm, maxUsers, historyLength, presenceBroadcast);
+                whois.equals("anyone"), changeSubject, allowInvites, pm, maxUsers, historyLength, presenceBroadcast,
+                logged);
     }
 
     private static Set<Role> roles(List<String> values) {

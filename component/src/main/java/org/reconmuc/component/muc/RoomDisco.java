@@ -38,7 +38,9 @@ final class RoomDisco {
         feature(query, XmlNamespaces.FEATURE_COMPACT);
         feature(query, XmlNamespaces.FEATURE_COMPACT_DEFLATE);
         feature(query, RoomRegistration.NAMESPACE);
-        feature(query, RoomArchive.NAMESPACE);
+        if (c.logged()) {
+            feature(query, RoomArchive.NAMESPACE);
+        }
         if (room.hasOccupantIds()) {
             feature(query, OccupantIds.NAMESPACE);
         }
@@ -58,6 +60,7 @@ final class RoomDisco {
         String subject = room.subject() == null ? "" : room.subject().getSubject();
         field(form, "muc#roominfo_subject", "text-single", subject == null ? "" : subject);
         field(form, "muc#roomconfig_changesubject", "boolean", c.changeSubject() ? "1" : "0");
+        field(form, RoomConfigForm.ENABLELOGGING, "boolean", c.logged() ? "1" : "0");
         // XEP-0128: the relaxed-consistency limits a client must respect.
         Element limits = query.addElement("x", Namespaces.DATA_FORMS);
         limits.addAttribute("type", "result");

@@ -113,6 +113,9 @@ final class RoomOwner {
         } else if (!after.nonAnonymous() && before.nonAnonymous()) {
             codes.add(NOW_SEMI_ANONYMOUS);
         }
+        if (after.logged() != before.logged()) {
+            codes.add(after.logged() ? MucPresences.LOGGED : MucPresences.NOT_LOGGED);
+        }
         Message notice = new Message();
         notice.setType(Message.Type.groupchat);
         notice.setFrom(room.jid().jid());

@@ -81,9 +81,9 @@ final class RoomPersistence {
         }
     }
 
-    /** A groupchat message joined the room's log: a persistent room archives it. */
+    /** A groupchat message joined the room's log: a persistent, logged room archives it. */
     void appended(MessageLog.Entry<Occupant> entry) {
-        if (stored) {
+        if (stored && room.config().logged()) {
             JID from = entry.broadcast().getFrom();
             journal().archive(new ArchivedMessage(entry.seq(), entry.stanzaId(), entry.at(),
                     from == null || from.getResource() == null ? "" : from.getResource(),
@@ -136,11 +136,7 @@ final class RoomPersistence {
         try {
             config = RoomConfigForm.apply(instant, DocumentHelper.parseText(r.config()).getRootElement(),
                     Integer.MAX_VALUE, Integer.MAX_VALUE);
-            config = new RoomConfig(config.name(), config.description(), true, config.publicRoom(),
-                    config.membersOnly(), config.moderated(), config.password(), config.nonAnonymous(),
-                    config.changeSubject(), config.allowInvites(), config.allowPrivateMessages(),
-                    Math.min(config.maxUsers(), maxUsers), Math.min(config.historyLength(), maxHistory),
-                    config.presenceBroadcast());
+            config = config.restoredWithin(maxUsers, maxHistory);
         } catch (DocumentException | IllegalArgumentException e) {
             LOG.warn("room {}: its stored configuration is unreadable ({}); it comes back persistent with defaults",
                     r.jid(), e.getMessage());

@@ -202,6 +202,9 @@ final class RoomPresence {
         if (room.config().nonAnonymous()) {
             codes.add(MucPresences.NON_ANONYMOUS);
         }
+        if (room.config().logged()) {
+            codes.add(MucPresences.LOGGED);
+        }
         codes.addAll(selfCodes);
         Presence self = presenceOf(occupant, occupant, session, codes);
         self.setID(request.getID());

@@ -45,7 +45,7 @@ class JoinAndLeaveTest {
         assertThat(statusCodes(juliet.get(0))).doesNotContain("110");
         assertThat(item(juliet.get(0)).attributeValue("jid")).as("semi-anonymous room").isNull();
         assertThat(juliet.get(1).getFrom().toString()).isEqualTo(ROOM + "/Juliet");
-        assertThat(statusCodes(juliet.get(1))).containsExactly("110");
+        assertThat(statusCodes(juliet.get(1))).as("her own presence; the room is logged (§7.2.12)").containsExactly("110", "170");
         assertThat(statusCodes(juliet.get(1))).doesNotContain("201");
         assertThat(item(juliet.get(1)).attributeValue("affiliation")).isEqualTo("none");
         assertThat(item(juliet.get(1)).attributeValue("role")).isEqualTo("participant");

@@ -36,7 +36,7 @@ class RoomLockingTest {
     private Packet romeoCreatesTheRoom() {
         enter(ROMEO, "Romeo");
         List<Packet> romeo = muc.receivedBy(ROMEO);
-        assertThat(statusCodes(romeo.get(0))).containsExactlyInAnyOrder("110", "201");
+        assertThat(statusCodes(romeo.get(0))).containsExactlyInAnyOrder("110", "170", "201");
         return romeo.get(0);
     }
 
