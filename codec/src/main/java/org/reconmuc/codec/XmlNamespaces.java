@@ -27,6 +27,12 @@ public final class XmlNamespaces {
     public static final String REPLY = "urn:xmpp:reply:0";
     /** XEP-0421 Anonymous unique occupant identifiers. */
     public static final String OCCUPANT_ID = "urn:xmpp:occupant-id:0";
+    /** XEP-0424 Message Retraction. */
+    public static final String RETRACT = "urn:xmpp:message-retract:1";
+    /** XEP-0425 Moderated Message Retraction. */
+    public static final String MODERATE = "urn:xmpp:message-moderate:1";
+    /** XEP-0308 Last Message Correction. */
+    public static final String CORRECT = "urn:xmpp:message-correct:0";
     /** XEP-0372 References (mentions). */
     public static final String REFERENCE = "urn:xmpp:reference:0";
     /** RFC 6120 stanza error conditions. */

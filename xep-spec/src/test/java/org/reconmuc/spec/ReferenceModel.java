@@ -77,6 +77,8 @@ final class ReferenceModel {
     private static final class Occupant {
         final Participant session;
         String nick;
+        /** The first to enter (who creates the room) is its owner, so a moderator (XEP-0045 §5.1.2). */
+        boolean moderator;
         Reqs reqs; // null: standard mode
         final List<Msg> retained = new ArrayList<>();
 
@@ -105,8 +107,32 @@ final class ReferenceModel {
         }
     }
 
-    private record Msg(long seq, String stanzaId, long stamp, Occupant sender, String senderNick, Element broadcast,
-                       Set<String> topics, Msg parent, Set<Occupant> addressed) {
+    private static final class Msg {
+        final long seq;
+        final String stanzaId;
+        final long stamp;
+        final Occupant sender;
+        final String senderNick;
+        /** As broadcast; after a correction while someone held it, its final form (§5.14 rule 2). */
+        Element broadcast;
+        final Set<String> topics;
+        final Msg parent;
+        /** §5.14 rule 1: retracted or moderated; never sent again. */
+        boolean retracted;
+        /** §5.14 rule 3: those who held what this message takes back; they never get it. */
+        final Set<Occupant> withheld = new LinkedHashSet<>();
+
+        Msg(long seq, String stanzaId, long stamp, Occupant sender, String senderNick, Element broadcast,
+            Set<String> topics, Msg parent) {
+            this.seq = seq;
+            this.stanzaId = stanzaId;
+            this.stamp = stamp;
+            this.sender = sender;
+            this.senderNick = senderNick;
+            this.broadcast = broadcast;
+            this.topics = topics;
+            this.parent = parent;
+        }
     }
 
     /** Replays a scenario; throws AssertionError naming the step that fails. */
@@ -166,7 +192,9 @@ final class ReferenceModel {
             case "join" -> {
                 Participant p = participants.computeIfAbsent(step.getAttribute("who"),
                         w -> new Participant(w, step.getAttribute("jid")));
+                boolean first = occupants().isEmpty();
                 p.occupant = new Occupant(p, step.getAttribute("nick"));
+                p.occupant.moderator = first;
                 // §5.9 rule 8.4: anyone entering starts every stream in the room anew.
                 participants.values().forEach(Participant::newStream);
             }
@@ -291,6 +319,10 @@ final class ReferenceModel {
     private void iq(Participant p, Element iq) {
         Element cr = TemplateMatcher.children(iq).get(0);
         String ns = cr.getNamespaceURI();
+        if ("moderate".equals(cr.getLocalName()) && XmlNamespaces.MODERATE.equals(ns)) {
+            moderate(p, iq, cr);
+            return;
+        }
         if (!"consistency-requirements".equals(cr.getLocalName()) || !Dom.OURS.contains(ns)) {
             throw new IllegalStateException("the model handles only consistency-requirements IQs");
         }
@@ -375,7 +407,7 @@ final class ReferenceModel {
         o.reqs = next;
         result(p, iq, ns, next);
         p.newStream(); // §5.9 rule 8.4: a successful set starts the occupant's streams anew
-        TreeSet<Msg> release = new TreeSet<>(Comparator.comparingLong(Msg::seq));
+        TreeSet<Msg> release = new TreeSet<>(Comparator.comparingLong(m -> m.seq));
         for (Msg m : o.retained) {
             if (matches(o, m)) {
                 release.add(m);
@@ -523,7 +555,9 @@ final class ReferenceModel {
                 }
             }
         }
-        Msg m = new Msg(++seq, sid.getAttribute("id"), now, sender, sender.nick, broadcast, topics, parent, addressed);
+        Set<Occupant> holders = takeBack(sender, message, broadcast);
+        Msg m = new Msg(++seq, sid.getAttribute("id"), now, sender, sender.nick, broadcast, topics, parent);
+        m.withheld.addAll(holders);
         history.add(m);
 
         for (Occupant o : occupants()) {
@@ -534,7 +568,9 @@ final class ReferenceModel {
                 if (!ancestors.isEmpty()) {
                     deliverRetained(o, ancestors);
                 }
-                o.session.inbox.add(addressed(m.broadcast, o));
+                if (!m.withheld.contains(o)) {
+                    o.session.inbox.add(addressed(m.broadcast, o));
+                }
             } else {
                 o.retained.add(m);
                 if (o.retained.size() >= o.reqs.volume.intValue()) {
@@ -552,6 +588,109 @@ final class ReferenceModel {
         }
         while (history.size() > historySize) {
             history.remove(0);
+        }
+    }
+
+    // ---------------------------------------------------------------------------- §5.14 taking back
+
+    /** Holders of {@code target}: the occupants for which it is retained. */
+    private List<Occupant> holders(Msg target) {
+        List<Occupant> holders = new ArrayList<>();
+        for (Occupant o : occupants()) {
+            if (o.retained.contains(target)) {
+                holders.add(o);
+            }
+        }
+        return holders;
+    }
+
+    /** A retraction or correction by {@code sender} takes back its message; returns who must not get it. */
+    private Set<Occupant> takeBack(Occupant sender, Element message, Element broadcast) {
+        Set<Occupant> holders = new LinkedHashSet<>();
+        for (Element c : TemplateMatcher.children(message)) {
+            String ns = c.getNamespaceURI();
+            Msg target = null;
+            if ("retract".equals(c.getLocalName()) && XmlNamespaces.RETRACT.equals(ns)) {
+                for (Msg h : history) {
+                    if (h.stanzaId.equals(c.getAttribute("id")) && h.sender == sender && !h.retracted) {
+                        target = h;
+                    }
+                }
+                if (target != null) {
+                    holders.addAll(holders(target));
+                    target.retracted = true;
+                }
+            } else if ("replace".equals(c.getLocalName()) && XmlNamespaces.CORRECT.equals(ns)) {
+                for (Msg h : history) {
+                    if (c.getAttribute("id").equals(h.broadcast.getAttribute("id")) && !h.retracted
+                            && (room + "/" + sender.nick).equals(h.broadcast.getAttribute("from"))) {
+                        target = h;
+                    }
+                }
+                if (target != null && !holders(target).isEmpty()) {
+                    holders.addAll(holders(target));
+                    target.broadcast = finalForm(target.broadcast, broadcast);
+                }
+            }
+        }
+        return holders;
+    }
+
+    /** The original's attributes, stanza-id and occupant-id, with the correction's content (§5.14 rule 2). */
+    private static Element finalForm(Element original, Element correction) {
+        Element result = (Element) original.cloneNode(false);
+        for (Element c : TemplateMatcher.children(original)) {
+            if (identifies(c)) {
+                result.appendChild(c.cloneNode(true));
+            }
+        }
+        for (Element c : TemplateMatcher.children(correction)) {
+            boolean replace = "replace".equals(c.getLocalName()) && XmlNamespaces.CORRECT.equals(c.getNamespaceURI());
+            if (!replace && !identifies(c)) {
+                result.appendChild(c.cloneNode(true));
+            }
+        }
+        return result;
+    }
+
+    private static boolean identifies(Element c) {
+        return XmlNamespaces.STANZA_ID.equals(c.getNamespaceURI()) || XmlNamespaces.OCCUPANT_ID.equals(c.getNamespaceURI());
+    }
+
+    /** XEP-0425: a moderator retracts a message; the notice goes to everyone but its holders. */
+    private void moderate(Participant p, Element iq, Element moderate) {
+        Occupant o = p.occupant;
+        if (o == null || !o.moderator) {
+            error(p, iq, "forbidden", "auth", "Only moderators may moderate messages in this room");
+            return;
+        }
+        Msg target = null;
+        for (Msg h : history) {
+            if (h.stanzaId.equals(moderate.getAttribute("id")) && !h.retracted) {
+                target = h;
+            }
+        }
+        if (target == null) {
+            error(p, iq, "item-not-found", "cancel", "No message with that stanza-id in this room's history");
+            return;
+        }
+        List<Occupant> holders = holders(target);
+        target.retracted = true;
+        Element result = stanza("iq", p);
+        result.setAttribute("type", "result");
+        result.setAttribute("id", iq.getAttribute("id"));
+        p.inbox.add(result);
+        for (Occupant other : occupants()) {
+            if (holders.contains(other)) {
+                continue;
+            }
+            Element notice = stanza("message", other.session);
+            notice.setAttribute("type", "groupchat");
+            Element retract = child(notice, XmlNamespaces.RETRACT, "retract");
+            retract.setAttribute("id", target.stanzaId);
+            Element moderated = child(retract, XmlNamespaces.MODERATE, "moderated");
+            moderated.setAttribute("by", room + "/" + o.nick);
+            other.session.inbox.add(notice);
         }
     }
 
@@ -580,8 +719,13 @@ final class ReferenceModel {
     // ---------------------------------------------------------------------------- §5.9 delivery
 
     /** A flush (all) or release (some) of retained messages, in room order, in the aggregation. */
-    private void deliverRetained(Occupant o, List<Msg> msgs) {
-        o.retained.removeAll(msgs);
+    private void deliverRetained(Occupant o, List<Msg> retained) {
+        o.retained.removeAll(retained);
+        // §5.14: what was retracted, and what takes back a message this occupant never got, are not carried.
+        List<Msg> msgs = retained.stream().filter(m -> !m.retracted && !m.withheld.contains(o)).toList();
+        if (msgs.isEmpty()) {
+            return;
+        }
         Participant p = o.session;
         String aggregation = o.reqs == null ? "plain" : o.reqs.aggregation;
         if ("none".equals(aggregation)) {

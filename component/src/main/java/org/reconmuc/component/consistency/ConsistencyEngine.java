@@ -272,6 +272,14 @@ public final class ConsistencyEngine<R> {
         return postedAt[slot(seq)];
     }
 
+    /**
+     * Whether message {@code seq} is retained for {@code reader}: logged, not yet delivered to it
+     * (neither at once nor in a flush). False for a reader no longer relaxed.
+     */
+    public boolean holds(Reader<R> reader, long seq) {
+        return reader.active && seq >= reader.cursor && seq <= head && !reader.isEarly(seq);
+    }
+
     /** The sequence numbers retained for a reader, in room order. */
     public long[] retainedSeqs(Reader<R> reader) {
         long[] seqs = new long[(int) Math.max(0, reader.retained(head))];

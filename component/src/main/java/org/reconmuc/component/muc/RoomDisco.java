@@ -38,6 +38,8 @@ final class RoomDisco {
         feature(query, XmlNamespaces.FEATURE_COMPACT);
         feature(query, XmlNamespaces.FEATURE_COMPACT_DEFLATE);
         feature(query, RoomRegistration.NAMESPACE);
+        feature(query, XmlNamespaces.RETRACT);
+        feature(query, XmlNamespaces.MODERATE);
         if (c.logged()) {
             feature(query, RoomArchive.NAMESPACE);
         }

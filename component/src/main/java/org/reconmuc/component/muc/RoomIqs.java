@@ -6,6 +6,7 @@ import org.reconmuc.component.jid.OccupantJid;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.protocol.RequirementsRequest;
+import org.reconmuc.component.protocol.TakenBack;
 import org.xmpp.packet.IQ;
 
 /** Routes an IQ addressed to a room, or to an occupant of it, to the feature that answers it. */
@@ -52,6 +53,8 @@ final class RoomIqs {
             RoomOwner.handle(room, iq, session, sender);
         } else if (Namespaces.PING.equals(ns) && get) {
             room.output().send(IQ.createResultIQ(iq));
+        } else if (XmlNamespaces.MODERATE.equals(ns) && TakenBack.MODERATE.equals(query.getName())) {
+            RoomTakeBacks.moderate(room, iq, sender);
         } else if (RoomArchive.NAMESPACE.equals(ns) && "query".equals(query.getName())) {
             RoomArchive.handle(room, iq, session, sender);
         } else if (XmlNamespaces.isRequirementsNamespace(ns)

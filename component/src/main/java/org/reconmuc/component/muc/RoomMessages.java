@@ -1,5 +1,7 @@
 package org.reconmuc.component.muc;
 
+import java.util.List;
+
 import org.dom4j.Element;
 import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.jid.OccupantJid;
@@ -75,16 +77,21 @@ final class RoomMessages {
             room.output().toOccupants(room.occupants(), out);
             return;
         }
-        if (message.getBody() == null && message.getElement().element("subject") == null) {
-            // Chat states and markers are not logged, so nothing can refer to them: no stanza-id.
-            room.fanout().postUnretained(out);
-            return;
-        }
-        if (room.persistence().refusesMessages()) {
+        if (room.persistence().refusesMessages() && message.getBody() != null) {
             room.persistence().refuse(message);
             return;
         }
+        List<Occupant> withheldFrom = RoomTakeBacks.before(room, message, out, sender);
+        if (withheldFrom == null) {
+            return;
+        }
+        if (message.getBody() == null && message.getElement().element("subject") == null) {
+            // Chat states and markers are not logged, so nothing can refer to them: no stanza-id.
+            room.fanout().postUnretained(out, withheldFrom);
+            return;
+        }
         MessageLog.Entry<Occupant> logged = room.history().log(out, room.now(), sender);
+        logged.withholdFrom(withheldFrom);
         room.persistence().appended(logged);
         room.fanout().post(logged, out, message);
     }

@@ -91,6 +91,13 @@ final class RoomPersistence {
         }
     }
 
+    /** A message was retracted or moderated: a persistent, logged room's archive keeps its tombstone instead. */
+    void tombstone(String stanzaId, java.time.Instant at, Element moderated, String reason) {
+        if (stored && room.config().logged()) {
+            journal().tombstone(stanzaId, at, moderated == null ? null : moderated.asXML(), reason);
+        }
+    }
+
     /**
      * While the store cannot commit, a persistent room refuses new messages at once (nobody
      * could see them until it recovers) instead of letting its senders wait without a word.

@@ -2,6 +2,7 @@ package org.reconmuc.component.relaxed;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,18 +61,39 @@ public final class Fanout<O extends Recipient<O>> {
         List<Delivery<O>> deliveries = new ArrayList<>();
         state.engine().onMessage(logged.seq(), logged.at().toEpochMilli(), parentSeq, urgency.keys(), urgency.direct(),
                 deliveries);
-        deliverLive(deliveries, logged.seq(), rendered);
+        deliverLive(deliveries, logged, rendered);
+    }
+
+    /**
+     * The relaxed occupants that still hold message {@code seq} (retained, not yet sent to them):
+     * those a retraction, moderation or correction of it must not reach (reconmuc.md §5.14).
+     */
+    public List<O> holders(long seq) {
+        List<O> holders = new ArrayList<>();
+        for (O o : room.occupants()) {
+            Reader<O> reader = o.reader();
+            if (reader != null && state.engine().holds(reader, seq)) {
+                holders.add(o);
+            }
+        }
+        return holders;
     }
 
     private Reader<O> readerOf(O o) {
         return o == null ? null : o.reader();
     }
 
-    /** A body-less groupchat message (chat state, marker) is never retained (reconmuc.md §5.6 rule 10). */
-    public void postUnretained(Message broadcast) {
+    /**
+     * A body-less groupchat message (chat state, marker, a retraction without fallback, the room's
+     * moderation notice) is never retained (reconmuc.md §5.6 rule 10): everyone gets it at once,
+     * but {@code withheldFrom} (the holders of a message it takes back) never does.
+     */
+    public void postUnretained(Message broadcast, Collection<O> withheldFrom) {
         RenderedStanza rendered = RenderedStanza.of(broadcast);
         for (O o : room.occupants()) {
-            room.send(o, rendered);
+            if (!withheldFrom.contains(o)) {
+                room.send(o, rendered);
+            }
         }
     }
 
@@ -88,15 +110,17 @@ public final class Fanout<O extends Recipient<O>> {
      * retained ancestors as one release, then the message itself as broadcast; flushes the
      * message triggered go out in the occupant's form.
      */
-    private void deliverLive(List<Delivery<O>> deliveries, long seq, RenderedStanza broadcast) {
+    private void deliverLive(List<Delivery<O>> deliveries, MessageLog.Entry<O> logged, RenderedStanza broadcast) {
         for (Delivery<O> d : deliveries) {
             O o = d.owner();
             long[] seqs = d.seqs();
-            if (d.kind() == Delivery.Kind.NOW && seqs[seqs.length - 1] == seq) {
+            if (d.kind() == Delivery.Kind.NOW && seqs[seqs.length - 1] == logged.seq()) {
                 if (seqs.length > 1) {
                     flush(o, Arrays.copyOf(seqs, seqs.length - 1));
                 }
-                room.send(o, broadcast);
+                if (!logged.withheldFrom(o)) {
+                    room.send(o, broadcast);
+                }
             } else {
                 flush(o, seqs);
             }
@@ -129,12 +153,15 @@ public final class Fanout<O extends Recipient<O>> {
         }
     }
 
-    /** These retained messages, still in the log, in the occupant's form. */
+    /**
+     * These retained messages, still in the log, in the occupant's form (a corrected one as it
+     * ended up); retracted ones and those withheld from the occupant are left out.
+     */
     private void flush(O o, long[] seqs) {
         List<MessageLog.Entry<O>> entries = new ArrayList<>(seqs.length);
         for (long seq : seqs) {
             MessageLog.Entry<O> e = room.log().get(seq);
-            if (e != null) {
+            if (e != null && !e.retracted() && !e.withheldFrom(o)) {
                 entries.add(e);
             }
         }

@@ -2,15 +2,18 @@ package org.reconmuc.component.relaxed;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.dom4j.Element;
 import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.codec.batch.CompactItem;
 import org.reconmuc.component.protocol.CompactItems;
 import org.reconmuc.component.protocol.ForwardedItems;
+import org.xmpp.packet.JID;
 import org.xmpp.packet.Message;
 
 /**
@@ -30,16 +33,40 @@ public final class MessageLog<A> {
         private final A author;
         private final String stanzaId;
         private final int chars;
+        private final Form form;
         private String forwardedXml;
         private CompactItem compactItem;
+        /** Relaxed occupants this message must never reach (it takes back one they never got); null: none. */
+        private Set<A> withheldFrom;
 
-        Entry(long seq, Instant at, Message broadcast, A author, String stanzaId) {
+        Entry(long seq, Instant at, Message broadcast, A author, String stanzaId, Form form) {
             this.seq = seq;
             this.at = at;
             this.broadcast = broadcast;
             this.author = author;
             this.stanzaId = stanzaId;
+            this.form = form;
             this.chars = broadcast.toXML().length();
+        }
+
+        /** True if the message was retracted: the entry holds its tombstone, and it is never sent again. */
+        public boolean retracted() {
+            return form == Form.RETRACTED;
+        }
+
+        /** True if {@code occupant} must never be sent this message. */
+        public boolean withheldFrom(A occupant) {
+            return withheldFrom != null && withheldFrom.contains(occupant);
+        }
+
+        /**
+         * This message takes back one that {@code occupants} still hold and will now never get
+         * (or get in its final form): they must not get this one either (reconmuc.md §5.14).
+         */
+        public void withholdFrom(Collection<A> occupants) {
+            if (!occupants.isEmpty()) {
+                withheldFrom = Set.copyOf(occupants);
+            }
         }
 
         public long seq() {
@@ -94,6 +121,9 @@ public final class MessageLog<A> {
             return forwardedXml;
         }
     }
+
+    /** What an entry holds: the message as it was sent, its final form after a correction, or its tombstone. */
+    private enum Form { AS_SENT, CORRECTED, RETRACTED }
 
     /**
      * Compact items a deflate stream's window may still point at ({@link StreamWindow}): an
@@ -153,7 +183,7 @@ public final class MessageLog<A> {
         if (evicted != null && evicted.stanzaId != null) {
             seqByStanzaId.remove(evicted.stanzaId);
         }
-        ring[slot] = new Entry<>(seq, at, stored, author, stanzaId);
+        ring[slot] = new Entry<>(seq, at, stored, author, stanzaId, Form.AS_SENT);
         if (stanzaId != null) {
             seqByStanzaId.put(stanzaId, seq);
         }
@@ -169,29 +199,88 @@ public final class MessageLog<A> {
         return e != null && e.seq == seq ? e : null;   // a restored log may have gaps
     }
 
-    /** The compact form of a logged entry for batches: rendered once, and kept for deflate streams' windows. */
+    /**
+     * The compact form of a logged entry for batches: rendered once, and kept for deflate streams'
+     * windows — unless the entry was changed since it was logged, when a window cannot know which
+     * form a batch carried.
+     */
     CompactItem compactItem(Entry<A> entry) {
         CompactItem item = entry.compactItem(roomJid);
-        int slot = (int) (entry.seq() % items.length);
-        items[slot] = item;
-        itemSeqs[slot] = entry.seq();
+        if (entry.form == Form.AS_SENT) {
+            int slot = (int) (entry.seq() % items.length);
+            items[slot] = item;
+            itemSeqs[slot] = entry.seq();
+        }
         return item;
     }
 
     /**
      * The compact item of message {@code seq} as a batch carried it, if it is still known: the
-     * entry's, or the one kept after the entry left the log; null otherwise.
+     * entry's, or the one kept after the entry left the log; null otherwise, and for a message
+     * corrected or retracted since (a stream's window drops the batches that may have carried it).
      */
     CompactItem compactItem(long seq) {
         Entry<A> e = get(seq);
         if (e != null) {
-            return compactItem(e);
+            return e.form == Form.AS_SENT ? compactItem(e) : null;
         }
         if (seq < 1 || seq <= head - items.length) {
             return null;
         }
         int slot = (int) (seq % items.length);
         return itemSeqs[slot] == seq ? items[slot] : null;
+    }
+
+    /**
+     * Message {@code seq} was corrected (XEP-0308) while some occupants still held it: from now on
+     * it is {@code finalForm} (same number, time, author and stanza-id), so that they get it as it
+     * ended up. Returns the new entry, or null if the log no longer holds it.
+     */
+    public Entry<A> correct(long seq, Message finalForm) {
+        return replace(seq, finalForm, Form.CORRECTED);
+    }
+
+    /**
+     * Message {@code seq} was retracted (XEP-0424) or moderated (XEP-0425): the entry becomes
+     * {@code tombstone} (what archive queries return), no flush carries it and no join replays it.
+     */
+    public Entry<A> retract(long seq, Message tombstone) {
+        return replace(seq, tombstone, Form.RETRACTED);
+    }
+
+    private Entry<A> replace(long seq, Message replacement, Form form) {
+        Entry<A> old = get(seq);
+        if (old == null) {
+            return null;
+        }
+        Message stored = replacement.createCopy();
+        stored.setTo((String) null);
+        Entry<A> entry = new Entry<>(seq, old.at, stored, old.author, old.stanzaId, form);
+        entry.withheldFrom = old.withheldFrom;
+        ring[(int) (seq % ring.length)] = entry;
+        int slot = (int) (seq % items.length);
+        if (itemSeqs[slot] == seq) {
+            items[slot] = null;
+            itemSeqs[slot] = 0;
+        }
+        return entry;
+    }
+
+    /**
+     * The newest logged message that {@code from} (an occupant JID) sent with the stanza id
+     * {@code id} — what an XEP-0308 correction names — or 0.
+     */
+    public long seqOfSent(JID from, String id) {
+        if (id == null) {
+            return 0;
+        }
+        for (long seq = head; seq > 0 && seq > head - ring.length; seq--) {
+            Entry<A> e = get(seq);
+            if (e != null && id.equals(e.broadcast.getID()) && from.equals(e.broadcast.getFrom())) {
+                return seq;
+            }
+        }
+        return 0;
     }
 
     /** Puts back a message of a restored room under its old sequence number (oldest first). */
@@ -215,14 +304,14 @@ public final class MessageLog<A> {
      * The newest entries, oldest first: at most {@code max} of them, at most {@code maxChars}
      * characters (null: no limit), none before {@code notBefore} and none at or before
      * {@code after} (null: no limit) — what a join asks for (XEP-0045 §7.2.15). The newest are
-     * kept when a limit cuts.
+     * kept when a limit cuts. Retracted messages are left out.
      */
     public List<Entry<A>> newest(int max, Integer maxChars, Instant notBefore, Instant after) {
         List<Entry<A>> picked = new ArrayList<>();
         int chars = 0;
         for (long seq = head; seq > 0 && seq > head - ring.length; seq--) {
             Entry<A> e = get(seq);
-            if (e == null) {
+            if (e == null || e.retracted()) {
                 continue;
             }
             if (picked.size() >= max

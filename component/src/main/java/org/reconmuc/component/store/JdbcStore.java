@@ -24,6 +24,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.dom4j.DocumentException;
+import org.reconmuc.component.protocol.TakenBack;
 import org.reconmuc.component.transport.OutgoingStanza;
 import org.reconmuc.component.store.StoreLocation.Kind;
 import org.slf4j.Logger;
@@ -245,6 +247,8 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
                 }
                 if (w instanceof Write.Save save) {
                     saveRoom(writeConnection, save.record());
+                } else if (w instanceof Write.Tombstone t) {
+                    tombstone(writeConnection, t);
                 } else if (w instanceof Write.Delete d) {
                     deleteRoom(writeConnection, d.room());
                 } else if (w instanceof Write.OccupantIn in) {
@@ -277,6 +281,27 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
             writeConnection = null;
             insertMessage = null;
             throw e;
+        }
+    }
+
+    /** Replaces an archived message by its tombstone; a message the archive lacks, or cannot read, stays as it is. */
+    private void tombstone(Connection c, Write.Tombstone t) throws SQLException {
+        String xml;
+        try (PreparedStatement p = c.prepareStatement("SELECT xml FROM reconmuc_message WHERE room = ? AND stanza_id = ?")) {
+            p.setString(1, t.room());
+            p.setString(2, t.stanzaId());
+            try (ResultSet r = p.executeQuery()) {
+                if (!r.next()) {
+                    return;
+                }
+                xml = r.getString(1);
+            }
+        }
+        try {
+            update(c, "UPDATE reconmuc_message SET xml = ? WHERE room = ? AND stanza_id = ?",
+                    TakenBack.tombstoneXml(xml, t.at(), t.moderatedXml(), t.reason()), t.room(), t.stanzaId());
+        } catch (DocumentException e) {
+            LOG.warn("room {}: archived message {} is unreadable; it was not replaced by its tombstone", t.room(), t.stanzaId());
         }
     }
 

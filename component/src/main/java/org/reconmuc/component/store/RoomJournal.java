@@ -113,6 +113,11 @@ public final class RoomJournal {
         submit(new Write.Archive(room, fence, message));
     }
 
+    /** The archived message with this stanza-id is replaced by its tombstone (see {@link Write.Tombstone}). */
+    public void tombstone(String stanzaId, java.time.Instant at, String moderatedXml, String reason) {
+        submit(new Write.Tombstone(room, fence, stanzaId, at, moderatedXml, reason));
+    }
+
     public void save(RoomRecord record) {
         submit(new Write.Save(fence, record));
     }

@@ -1,5 +1,7 @@
 package org.reconmuc.component.store;
 
+import java.time.Instant;
+
 /**
  * One change to the store, as rooms submit them; committed in submission order. {@code fence} is
  * the epoch of the room's lease the write was made under ({@link RoomLeases}); 0 when the service
@@ -13,6 +15,16 @@ sealed interface Write {
 
     /** A groupchat message joins the room's archive. */
     record Archive(String room, long fence, ArchivedMessage message) implements Write {
+    }
+
+    /**
+     * An archived message was retracted (XEP-0424) or moderated (XEP-0425) at {@code at}: its text
+     * becomes its tombstone ({@code TakenBack.tombstone}), under the same stanza-id and time.
+     * {@code moderatedXml} (the {@code <moderated/>} element) and {@code reason} may be null.
+     * Nothing happens if the archive lacks the message.
+     */
+    record Tombstone(String room, long fence, String stanzaId, Instant at, String moderatedXml, String reason)
+            implements Write {
     }
 
     /** The room's configuration, affiliations, registrations, subject or key changed: the whole record replaces the old. */

@@ -101,6 +101,28 @@ abstract class StoreContract {
     }
 
     @Test
+    void aTombstoneReplacesTheArchivedContentUnderTheSameIdAndTime() throws Exception {
+        RoomJournal j = journal(ROOM);
+        j.save(record(ROOM, Map.of()));
+        j.archive(message(1, "A", null));
+        j.archive(message(2, "B", null));
+        store.commitQueued();
+        Instant at = Instant.parse("2026-01-01T11:00:00Z");
+        j.tombstone("id-1", at, "<moderated xmlns=\"urn:xmpp:message-moderate:1\" by=\"" + ROOM + "/Mod\"/>", "spam");
+        j.tombstone("no-such-id", at, null, null);   // nothing to replace: nothing happens
+        store.commitQueued();
+        List<ArchivedMessage> newest = reopen().loadRooms(10).get(0).newest();
+        assertThat(newest).hasSize(2);
+        assertThat(newest.get(1)).isEqualTo(message(2, "B", null));
+        ArchivedMessage tombstone = newest.get(0);
+        assertThat(tombstone.stanzaId()).isEqualTo("id-1");
+        assertThat(tombstone.at()).isEqualTo(message(1, "A", null).at());
+        assertThat(tombstone.xml()).doesNotContain("<body").contains("from=\"" + ROOM + "/A\"")
+                .contains("<retracted xmlns=\"urn:xmpp:message-retract:1\" stamp=\"2026-01-01T11:00:00Z\">")
+                .contains("by=\"" + ROOM + "/Mod\"").contains(">spam</reason>");
+    }
+
+    @Test
     void theSameMessageTwiceIsStoredOnce() throws Exception {
         RoomJournal j = journal(ROOM);
         j.save(record(ROOM, Map.of()));

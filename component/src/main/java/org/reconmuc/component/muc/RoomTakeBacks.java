@@ -1,0 +1,146 @@
+package org.reconmuc.component.muc;
+
+import java.time.Instant;
+import java.util.List;
+import org.dom4j.DocumentHelper;
+import org.dom4j.Element;
+import org.dom4j.QName;
+import org.reconmuc.codec.XmlNamespaces;
+import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.protocol.TakenBack;
+import org.reconmuc.component.relaxed.MessageLog;
+import org.xmpp.packet.IQ;
+import org.xmpp.packet.Message;
+
+/**
+ * Taking a message back (reconmuc.md §5.14): an author's retraction (XEP-0424) or correction
+ * (XEP-0308), and a moderator's retraction (XEP-0425, {@code urn:xmpp:message-moderate:1}).
+ * What relaxed occupants still hold leaves in its final form or not at all, and they are never
+ * sent the retraction or correction of a message they never got; everyone else gets them as
+ * usual. A retracted message becomes its tombstone in the history and the archive.
+ *
+ * <p>Only messages still in the room's in-memory history are checked and turned into
+ * tombstones by an author's retraction (who wrote an older one is in the store only); a
+ * moderator may also retract older messages of a persistent, logged room, whose archive then
+ * holds the tombstone.
+ */
+final class RoomTakeBacks {
+    private RoomTakeBacks() {
+    }
+
+    /**
+     * Before a groupchat message {@code out} (from {@code sender}, already stamped) is logged: if it
+     * takes back an earlier one, does so and returns who must not get {@code out}; returns null if
+     * it must be refused (the error was sent).
+     */
+    static List<Occupant> before(Room room, Message original, Message out, Occupant sender) {
+        MessageLog<Occupant> log = room.history();
+        String retracted = TakenBack.retracts(original.getElement());
+        if (retracted != null) {
+            long seq = log.seqOf(retracted);
+            MessageLog.Entry<Occupant> target = seq > 0 ? log.get(seq) : null;
+            if (target == null || target.retracted()) {
+                return List.of();
+            }
+            if (!wroteIt(target, sender)) {
+                room.output().error(original, Condition.FORBIDDEN,
+                        "You may retract only your own messages (moderators: use XEP-0425 moderation)");
+                return null;
+            }
+            return retract(room, target, null, null);
+        }
+        String corrected = TakenBack.corrects(original.getElement());
+        if (corrected != null) {
+            long seq = log.seqOfSent(sender.jid().jid(), corrected);
+            MessageLog.Entry<Occupant> target = seq > 0 ? log.get(seq) : null;
+            if (target == null || target.retracted()) {
+                return List.of();
+            }
+            List<Occupant> holders = room.fanout().holders(seq);
+            if (!holders.isEmpty()) {
+                // Those who hold it get it as it ended up; nobody's archive changes (it keeps both).
+                log.correct(seq, new Message(TakenBack.finalForm(target.broadcast().getElement(), out.getElement()), true));
+            }
+            return holders;
+        }
+        return List.of();
+    }
+
+    private static boolean wroteIt(MessageLog.Entry<Occupant> target, Occupant sender) {
+        if (target.author() != null) {
+            return target.author().bareJid().equals(sender.bareJid());
+        }
+        // Restored from the store: its author is known by the occupant JID it was sent from.
+        return sender.jid().jid().equals(target.broadcast().getFrom());
+    }
+
+    /** Turns {@code target} into its tombstone (history and archive); returns the relaxed occupants that held it. */
+    private static List<Occupant> retract(Room room, MessageLog.Entry<Occupant> target, Element moderated, String reason) {
+        List<Occupant> holders = room.fanout().holders(target.seq());
+        Instant now = room.now();
+        Element tombstone = TakenBack.tombstone(target.broadcast().getElement(), now, moderated, reason);
+        room.history().retract(target.seq(), new Message(tombstone, true));
+        room.persistence().tombstone(target.stanzaId(), now, moderated, reason);
+        return holders;
+    }
+
+    /** XEP-0425: a moderator's {@code <moderate id><retract/><reason/></moderate>} to the room's bare JID. */
+    static void moderate(Room room, IQ iq, Occupant requester) {
+        Element moderate = iq.getChildElement();
+        if (iq.getType() != IQ.Type.set) {
+            room.output().error(iq, Condition.BAD_REQUEST, "A moderation request is an IQ of type 'set'");
+            return;
+        }
+        if (requester == null || requester.role() != Role.MODERATOR) {
+            room.output().error(iq, Condition.FORBIDDEN, "Only moderators may moderate messages in this room");
+            return;
+        }
+        String id = moderate.attributeValue("id");
+        if (id == null || id.isEmpty()) {
+            room.output().error(iq, Condition.BAD_REQUEST, "<moderate/> needs the 'id' (the stanza-id) of the message");
+            return;
+        }
+        if (moderate.element(QName.get(TakenBack.RETRACT, XmlNamespaces.RETRACT)) == null) {
+            room.output().error(iq, Condition.BAD_REQUEST,
+                    "Only retraction is supported: put <retract xmlns='" + XmlNamespaces.RETRACT + "'/> in <moderate/>");
+            return;
+        }
+        String reason = moderate.elementText("reason");
+        Element moderated = DocumentHelper.createElement(QName.get(TakenBack.MODERATED, XmlNamespaces.MODERATE));
+        moderated.addAttribute("by", requester.jid().toString());
+        Message stamp = new Message();
+        room.stampOccupantId(stamp, requester);
+        Element occupantId = stamp.getElement().element(QName.get(OccupantIds.ELEMENT, OccupantIds.NAMESPACE));
+        if (occupantId != null) {
+            moderated.add(occupantId.createCopy());
+        }
+        long seq = room.history().seqOf(id);
+        MessageLog.Entry<Occupant> target = seq > 0 ? room.history().get(seq) : null;
+        List<Occupant> holders;
+        if (target != null && !target.retracted()) {
+            holders = retract(room, target, moderated, reason);
+        } else if (target == null && room.persistence().archivedInStore() && room.config().logged()) {
+            // Older than the history: the archive turns it into its tombstone if it has it.
+            room.persistence().tombstone(id, room.now(), moderated, reason);
+            holders = List.of();
+        } else {
+            room.output().error(iq, Condition.ITEM_NOT_FOUND, target == null
+                    ? "No message with the stanza-id '" + id + "' in this room's history"
+                    : "That message was already retracted");
+            return;
+        }
+        room.output().send(IQ.createResultIQ(iq));
+        // The notice (XEP-0425 §4): to everyone who may have the message; its holders never will.
+        Message notice = new Message();
+        notice.setType(Message.Type.groupchat);
+        notice.setFrom(room.jid().jid());
+        notice.setID(room.ids().messageId());
+        Element retract = notice.getElement().addElement(QName.get(TakenBack.RETRACT, XmlNamespaces.RETRACT));
+        retract.addAttribute("id", id);
+        retract.add(moderated);
+        if (reason != null) {
+            retract.addElement(QName.get("reason", XmlNamespaces.RETRACT)).setText(reason);
+        }
+        room.fanout().postUnretained(notice, holders);
+    }
+}
