@@ -28,7 +28,8 @@ record RoomConfig(
         int maxUsers,
         int historyLength,
         Set<Role> presenceBroadcast,
-        boolean logged) {
+        boolean logged,
+        LiveStanzaIds liveStanzaIds) {
 
     /** Every role's presence is broadcast: the default, as in Prosody and ejabberd. */
     static final Set<Role> ALL_ROLES_BROADCAST = Set.copyOf(EnumSet.of(Role.VISITOR, Role.PARTICIPANT, Role.MODERATOR));
@@ -60,21 +61,55 @@ record RoomConfig(
         }
     }
 
+    /**
+     * Which live copies of a groupchat message carry the room's XEP-0359 stanza-id
+     * ({@code reconmuc#roomconfig_livestanzaids}). It is what a client needs to find the message in
+     * the archive (XEP-0313), to reply to it (XEP-0461) or to have it moderated (XEP-0425) by the
+     * room's id. Relaxed occupants and moderators always get it; the others only {@link #ALWAYS},
+     * or while the room is logged ({@link #WHILE_LOGGED}, the default: with no archive there is
+     * nothing to find it in, and an XEP-0461 client replies by the sender's message id when the room
+     * does not advertise stanza-ids).
+     */
+    enum LiveStanzaIds {
+        ALWAYS("always"), WHILE_LOGGED("logged");
+
+        final String value;
+
+        LiveStanzaIds(String value) {
+            this.value = value;
+        }
+
+        static LiveStanzaIds parse(String v) {
+            for (LiveStanzaIds l : values()) {
+                if (l.value.equals(v)) {
+                    return l;
+                }
+            }
+            throw new IllegalArgumentException("reconmuc#roomconfig_livestanzaids must be 'always' or 'logged'");
+        }
+    }
+
+    /** Whether every occupant's live copies carry the room's stanza-id (see {@link LiveStanzaIds}). */
+    boolean stanzaIdsForEveryone() {
+        return liveStanzaIds == LiveStanzaIds.ALWAYS || logged;
+    }
+
     static RoomConfig instant(int historyLength, int maxUsers) {
         return new RoomConfig("", "", false, true, false, false, null, false, false, false,
-                PrivateMessages.ANYONE, maxUsers, historyLength, ALL_ROLES_BROADCAST, true);
+                PrivateMessages.ANYONE, maxUsers, historyLength, ALL_ROLES_BROADCAST, true, LiveStanzaIds.WHILE_LOGGED);
     }
 
     RoomConfig withPersistent(boolean keep) {
         return new RoomConfig(name, description, keep, publicRoom, membersOnly, moderated, password, nonAnonymous,
-                changeSubject, allowInvites, allowPrivateMessages, maxUsers, historyLength, presenceBroadcast, logged);
+                changeSubject, allowInvites, allowPrivateMessages, maxUsers, historyLength, presenceBroadcast, logged,
+                liveStanzaIds);
     }
 
     /** A stored room coming back: persistent, within today's limits of the service. */
     RoomConfig restoredWithin(int maxUsersLimit, int maxHistory) {
         return new RoomConfig(name, description, true, publicRoom, membersOnly, moderated, password, nonAnonymous,
                 changeSubject, allowInvites, allowPrivateMessages, Math.min(maxUsers, maxUsersLimit),
-                Math.min(historyLength, maxHistory), presenceBroadcast, logged);
+                Math.min(historyLength, maxHistory), presenceBroadcast, logged, liveStanzaIds);
     }
 
     /**

@@ -28,6 +28,7 @@ final class RoomConfigForm {
     static final String HISTORYLENGTH = "muc#roomconfig_historylength";
     static final String PRESENCEBROADCAST = "muc#roomconfig_presencebroadcast";
     static final String ENABLELOGGING = "muc#roomconfig_enablelogging";
+    static final String LIVESTANZAIDS = "reconmuc#roomconfig_livestanzaids";
     private static final List<Role> BROADCASTABLE = List.of(Role.MODERATOR, Role.PARTICIPANT, Role.VISITOR);
 
     private RoomConfigForm() {
@@ -73,6 +74,11 @@ final class RoomConfigForm {
         }
         field(x, ENABLELOGGING, "boolean", "Log the discussion: keep an archive of its messages, readable with XEP-0313",
                 bool(c.logged()));
+        Element ids = field(x, LIVESTANZAIDS, "list-single",
+                "Which live messages carry the room's stanza-id (relaxed occupants and moderators always get it)",
+                c.liveStanzaIds().value);
+        option(ids, "Everyone's, always", RoomConfig.LiveStanzaIds.ALWAYS.value);
+        option(ids, "Everyone's while the room is logged", RoomConfig.LiveStanzaIds.WHILE_LOGGED.value);
         return x;
     }
 
@@ -124,9 +130,11 @@ final class RoomConfigForm {
         Set<Role> presenceBroadcast = values.containsKey(PRESENCEBROADCAST)
                 ? roles(values.get(PRESENCEBROADCAST)) : current.presenceBroadcast();
         boolean logged = bool(values, ENABLELOGGING, current.logged());
+        RoomConfig.LiveStanzaIds liveStanzaIds = values.containsKey(LIVESTANZAIDS)
+                ? RoomConfig.LiveStanzaIds.parse(text(values, LIVESTANZAIDS, "")) : current.liveStanzaIds();
         return new RoomConfig(name, description, persistent, publicRoom, membersOnly, moderated, password,
                 whois.equals("anyone"), changeSubject, allowInvites, pm, maxUsers, historyLength, presenceBroadcast,
-                logged);
+                logged, liveStanzaIds);
     }
 
     private static Set<Role> roles(List<String> values) {

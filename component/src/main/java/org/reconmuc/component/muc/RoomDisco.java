@@ -31,7 +31,9 @@ final class RoomDisco {
         feature(query, Namespaces.DISCO_INFO);
         feature(query, Namespaces.DISCO_ITEMS);
         feature(query, Namespaces.PING);
-        feature(query, XmlNamespaces.STANZA_ID);
+        if (c.stanzaIdsForEveryone()) {
+            feature(query, XmlNamespaces.STANZA_ID);
+        }
         feature(query, STABLE_ID);
         feature(query, SELF_PING_OPTIMIZATION);
         feature(query, XmlNamespaces.RECONMUC);

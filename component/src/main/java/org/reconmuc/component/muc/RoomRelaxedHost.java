@@ -68,6 +68,11 @@ final class RoomRelaxedHost implements FanoutHost<Occupant> {
     }
 
     @Override
+    public boolean sendsStanzaIdTo(Occupant occupant) {
+        return room.config().stanzaIdsForEveryone() || occupant.role() == Role.MODERATOR || occupant.reader() != null;
+    }
+
+    @Override
     public void send(Occupant occupant, RenderedStanza stanza) {
         room.output().toOccupant(occupant, stanza);
     }

@@ -13,6 +13,9 @@ import org.reconmuc.component.consistency.Reader;
 import org.reconmuc.component.consistency.Urgency;
 import org.reconmuc.component.protocol.MessageMarks;
 import org.reconmuc.component.transport.RenderedStanza;
+import org.dom4j.Element;
+import org.reconmuc.codec.XmlNamespaces;
+import org.xmpp.packet.JID;
 import org.xmpp.packet.Message;
 
 /**
@@ -40,12 +43,20 @@ public final class Fanout<O extends Recipient<O>> {
      */
     public void post(MessageLog.Entry<O> logged, Message broadcast, Message original) {
         RenderedStanza rendered = RenderedStanza.of(broadcast);
+        RenderedStanza withoutId = null;
         for (O o : state.standardOccupants()) {
-            room.send(o, rendered);
+            if (room.sendsStanzaIdTo(o)) {
+                room.send(o, rendered);
+            } else {
+                if (withoutId == null) {
+                    withoutId = RenderedStanza.of(withoutStanzaId(broadcast));
+                }
+                room.send(o, withoutId);
+            }
         }
         String roomJid = room.roomJid();
         MessageLog<O> log = room.log();
-        long parentSeq = log.seqOf(MessageMarks.replyTo(original.getElement()));
+        long parentSeq = parentOf(original, log, roomJid);
         MessageLog.Entry<O> parent = parentSeq > 0 ? log.get(parentSeq) : null;
         // An unknown parent: the reply's 'to' still names whom it answers (reconmuc.md §5.5).
         String namedInReply = parent == null ? MessageMarks.replyToNick(original.getElement(), roomJid) : null;
@@ -77,6 +88,34 @@ public final class Fanout<O extends Recipient<O>> {
             }
         }
         return holders;
+    }
+
+    /**
+     * The parent an XEP-0461 reply names: by the room's stanza-id, or, from a client that had none
+     * (the room leaves it off its live copies), by the parent's own id and author; 0 if unknown.
+     */
+    private static long parentOf(Message original, MessageLog<?> log, String roomJid) {
+        String id = MessageMarks.replyTo(original.getElement());
+        long seq = log.seqOf(id);
+        String nick = seq == 0 && id != null ? MessageMarks.replyToNick(original.getElement(), roomJid) : null;
+        if (nick == null) {
+            return seq;
+        }
+        try {
+            return log.seqOfSent(new JID(roomJid + "/" + nick), id);
+        } catch (IllegalArgumentException notAJid) {
+            return 0;
+        }
+    }
+
+    private static Message withoutStanzaId(Message broadcast) {
+        Message copy = broadcast.createCopy();
+        for (Element child : copy.getElement().elements("stanza-id")) {
+            if (XmlNamespaces.STANZA_ID.equals(child.getNamespaceURI())) {
+                copy.getElement().remove(child);
+            }
+        }
+        return copy;
     }
 
     private Reader<O> readerOf(O o) {

@@ -39,6 +39,14 @@ public interface FanoutHost<O extends Recipient<O>> {
     /** Calls {@link Fanout#onTimer()} on the room's thread after {@code delayMillis}. */
     void wakeUpAfter(long delayMillis);
 
+    /**
+     * Whether {@code occupant}'s live copies carry the room's XEP-0359 stanza-id; when not, they
+     * go without it (the log, batches, history and archive keep it).
+     */
+    default boolean sendsStanzaIdTo(O occupant) {
+        return true;
+    }
+
     /** Sends a stanza rendered once to every session of {@code occupant}. */
     void send(O occupant, RenderedStanza stanza);
 
