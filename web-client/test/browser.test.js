@@ -4,44 +4,13 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { mkdirSync, readFileSync, existsSync } from 'node:fs';
-import puppeteer from 'puppeteer-core';
+import { mkdirSync } from 'node:fs';
 import { startServers, startPeer, runDir, until, WEB, DOMAIN } from './harness.js';
 import { VECTORS, read, batchText } from './vectors.js';
+import { launch, openPage } from './browser.js';
 
-const CHROMIUM = process.env.CHROMIUM || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync);
 const ROOM = `web@${DOMAIN}`;
 const SHOTS = path.join(WEB, 'screenshots');
-
-/** Chromium without any network but loopback (no name is resolved). */
-export function launch() {
-  return puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1', '--window-size=1280,800'],
-    defaultViewport: { width: 1280, height: 800 },
-  });
-}
-
-/** A page of its own (a separate browser context: no shared storage), its WebSockets recorded. */
-export async function openPage(browser, url, log) {
-  const context = await browser.createBrowserContext();
-  const page = await context.newPage();
-  await page.evaluateOnNewDocument(() => {
-    const Original = window.WebSocket;
-    window.__sockets = [];
-    window.WebSocket = class extends Original {
-      constructor(...args) {
-        super(...args);
-        window.__sockets.push(this);
-      }
-    };
-  });
-  page.on('pageerror', (e) => log(`page error: ${e.message}`));
-  page.on('console', (m) => { if (m.text().includes('[reconmuc]') || process.env.WEB_TEST_VERBOSE) log(`console: ${m.type()} ${m.text().slice(0, 400)}`); });
-  await page.goto(url);
-  return page;
-}
 
 const state = (page, room = ROOM) => page.evaluate((r) => {
   const s = globalThis.reconmuc?.rooms.get(r);
