@@ -4,7 +4,8 @@
 #   --cluster            the same plus ejabberd and PostgreSQL (scripts/run-cluster.sh: several instances)
 #   --test               the same plus ejabberd (the integration tests run against both), iproute2 and
 #                        ethtool (the replay's veth link), postgresql (the store's tests on PostgreSQL),
-#                        and for Joom's window test Xvfb, a JRE with the X11 toolkit, and a font
+#                        and for Joom's window test Xvfb, a JRE with the X11 toolkit, and a font;
+#                        for the web client's browser test Chromium, and Node.js and npm when missing
 # Uses sudo for apt-get when not root. Runs apt-get update only if something must be installed.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -37,6 +38,17 @@ packages=(prosody prosody-modules lua-zlib lua-unbound)
 # own cluster as a local process (PostgresServer; the package's own cluster is not used).
 [[ "$mode" == test ]] && packages+=(ejabberd iproute2 ethtool xvfb fonts-dejavu-core postgresql)
 [[ "$mode" == cluster ]] && packages+=(ejabberd postgresql)
+# The web client's tests: Debian's Chromium (driven by puppeteer-core; no browser is downloaded), and
+# Node.js with npm only where they are missing. A Node.js from elsewhere (nodesource's package, which
+# bundles npm under /usr/lib/node_modules/npm) is kept: Debian's npm package would pull Debian's nodejs.
+if [[ "$mode" == test ]]; then
+  packages+=(chromium)
+  if ! command -v node >/dev/null 2>&1; then
+    packages+=(nodejs npm)
+  elif ! command -v npm >/dev/null 2>&1 && [[ ! -f /usr/lib/node_modules/npm/bin/npm-cli.js ]]; then
+    packages+=(npm)
+  fi
+fi
 if (( have_dpkg )); then
   for p in "${packages[@]}"; do
     installed "$p" || missing+=("$p")

@@ -11,7 +11,11 @@
 #   --instances N [--connections K]  several instances behind ejabberd with a shared PostgreSQL
 #                                  (scripts/run-cluster.sh)
 #
-# Environment: RECONMUC_C2S_PORT (5222), RECONMUC_COMPONENT_PORT (5347),
+# With Prosody it also serves the web: Prosody's WebSocket and the Converse.js page with the ReConMUC
+# plugin (web-client/, its npm packages installed with npm ci when missing) at
+# http://127.0.0.1:5280/files/ (deploy/prosody/web.cfg.lua.template).
+#
+# Environment: RECONMUC_C2S_PORT (5222), RECONMUC_COMPONENT_PORT (5347), RECONMUC_HTTP_PORT (5280),
 #   RECONMUC_DOMAIN (reconmuc.localhost), RECONMUC_SECRET (s3cret),
 #   RECONMUC_JAR (use this jar instead of building component/target/reconmuc-component.jar),
 #   RECONMUC_ATTACH_TIMEOUT (seconds to wait for the component to attach, 60),
@@ -34,7 +38,7 @@ while (( $# )); do
     --check) check=1 ;;
     --server) shift; SERVER="${1:-}" ;;
     --server=*) SERVER="${1#--server=}" ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
   shift
@@ -46,6 +50,7 @@ COMPONENT_PORT="${RECONMUC_COMPONENT_PORT:-5347}"
 DOMAIN="${RECONMUC_DOMAIN:-reconmuc.localhost}"
 SECRET="${RECONMUC_SECRET:-s3cret}"
 ATTACH_TIMEOUT="${RECONMUC_ATTACH_TIMEOUT:-60}"
+HTTP_PORT="${RECONMUC_HTTP_PORT:-5280}"
 RUN="$ROOT/run"
 PDIR="$RUN/$SERVER"
 PLOG="$PDIR/$SERVER.log"
@@ -53,10 +58,11 @@ CLOG="$RUN/component.log"
 PIDS="$RUN/run-local.pids"
 HOST=127.0.0.1
 
-for p in "$C2S_PORT" "$COMPONENT_PORT"; do
+for p in "$C2S_PORT" "$COMPONENT_PORT" "$HTTP_PORT"; do
   if ! [[ "$p" =~ ^[0-9]+$ ]] || (( p < 1 || p > 65535 )); then die "bad port '$p'"; fi
 done
-[[ "$C2S_PORT" != "$COMPONENT_PORT" ]] || die "the client and component ports must differ"
+[[ "$C2S_PORT" != "$COMPONENT_PORT" && "$HTTP_PORT" != "$C2S_PORT" && "$HTTP_PORT" != "$COMPONENT_PORT" ]] \
+  || die "the client, component and HTTP ports must differ"
 [[ "$DOMAIN" =~ ^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$ ]] || die "bad RECONMUC_DOMAIN '$DOMAIN'"
 [[ -n "$SECRET" && "$SECRET" != *[\"\\]* ]] || die "RECONMUC_SECRET must be non-empty, without \" or \\"
 
@@ -64,6 +70,28 @@ done
 scripts/install-deps.sh --runtime
 use_jdk17
 component_jar run-local
+
+# The page's packages (Converse.js, pako): web-client/node_modules, from package-lock.json.
+WEB_PAGE=0
+if [[ "$SERVER" == prosody ]]; then
+  if [[ -f web-client/node_modules/converse.js/dist/converse.min.js && -f web-client/node_modules/pako/package.json ]]; then
+    WEB_PAGE=1
+  else
+    NPM=()
+    if command -v npm >/dev/null 2>&1; then NPM=(npm)
+    elif [[ -f /usr/lib/node_modules/npm/bin/npm-cli.js ]]; then NPM=(node /usr/lib/node_modules/npm/bin/npm-cli.js); fi
+    if (( ${#NPM[@]} )); then
+      say "run-local: installing the web page's packages (cd web-client && npm ci)"
+      if (cd web-client && PUPPETEER_SKIP_DOWNLOAD=1 "${NPM[@]}" ci --no-audit --no-fund --loglevel=error); then
+        WEB_PAGE=1
+      else
+        warn "npm ci failed in web-client/: the WebSocket is served, the page is not"
+      fi
+    else
+      warn "no npm (scripts/install-deps.sh --test installs it): the WebSocket is served, the Converse.js page is not"
+    fi
+  fi
+fi
 
 # ---- helpers --------------------------------------------------------------------------------
 SERVER_PID=""
@@ -139,7 +167,9 @@ if [[ -f "$PIDS" ]]; then
   done <"$PIDS"
   rm -f "$PIDS"
 fi
-for p in "$C2S_PORT" "$COMPONENT_PORT"; do
+check_ports=("$C2S_PORT" "$COMPONENT_PORT")
+[[ "$SERVER" == prosody ]] && check_ports+=("$HTTP_PORT")
+for p in "${check_ports[@]}"; do
   if port_open "$p"; then
     die "port $p on $HOST is already in use (another XMPP server? e.g. 'sudo systemctl stop prosody ejabberd'); choose other ports with RECONMUC_C2S_PORT / RECONMUC_COMPONENT_PORT"
   fi
@@ -157,8 +187,14 @@ if [[ "$SERVER" == prosody ]]; then
       -e "s|\${COMPONENT_SECRET}|$(sed_escape "$SECRET")|g" \
       deploy/prosody/prosody.cfg.lua.template >"$PDIR/prosody.cfg.lua"
   # shellcheck disable=SC2016  # literal ${NAME} placeholders
-  if grep -q '\${[A-Z]' "$PDIR/prosody.cfg.lua"; then
-    die "unfilled placeholder in $PDIR/prosody.cfg.lua"
+  # The web: WebSocket on every host, the page (web-client/) on the default one.
+  sed -e "s|\${LISTEN_ADDRESS}|$HOST|g" \
+      -e "s|\${HTTP_PORT}|$HTTP_PORT|g" \
+      -e "s|\${WEB_ROOT}|$(sed_escape "$ROOT/web-client")|g" \
+      -e "s|\${MIME_TYPES}|$(sed_escape "$ROOT/deploy/prosody/mime.types")|g" \
+      deploy/prosody/web.cfg.lua.template >"$PDIR/web.cfg.lua"
+  if grep -q '\${[A-Z]' "$PDIR/prosody.cfg.lua" "$PDIR/web.cfg.lua"; then
+    die "unfilled placeholder in $PDIR/prosody.cfg.lua or web.cfg.lua"
   fi
   : >"$PLOG"
   prosody --config "$PDIR/prosody.cfg.lua" -F >>"$PLOG" 2>&1 </dev/null &
@@ -186,7 +222,8 @@ for ((i = 0; i < 900; i++)); do
   kill -0 "$SERVER_PID" 2>/dev/null || fail "$SERVER exited while starting"
   if grep -q 'Failed to open server port' "$PLOG"; then fail "$SERVER could not open its ports"; fi
   if stream_answers "$C2S_PORT" jabber:client "$LOGIN_HINT" \
-     && stream_answers "$COMPONENT_PORT" jabber:component:accept "$DOMAIN"; then
+     && stream_answers "$COMPONENT_PORT" jabber:component:accept "$DOMAIN" \
+     && { [[ "$SERVER" != prosody ]] || port_open "$HTTP_PORT"; }; then
     ready=1
     break
   fi
@@ -248,12 +285,33 @@ $(if [[ "$SERVER" == prosody ]]; then printf '%s\n' \
 "   - an account you register in-band on localhost" \
 "   - SASL ANONYMOUS on localhost"; fi)
  The server's own MUC, for comparison: conference.localhost
+$(if [[ "$SERVER" == prosody ]]; then
+  if (( WEB_PAGE )); then printf '%s\n' \
+" In a browser: http://$HOST:$HTTP_PORT/files/   (Converse.js with the ReConMUC plugin;" \
+"   log in as e.g. alice@insecure.localhost with any password, join lobby@$DOMAIN;" \
+"   or at once: http://$HOST:$HTTP_PORT/files/?jid=alice@insecure.localhost&password=x&room=lobby@$DOMAIN&topic=xmpp)"
+  fi
+  printf '%s\n' " WebSocket (RFC 7395): ws://$HOST:$HTTP_PORT/xmpp-websocket"
+fi)
 
  Logs: $PLOG
        $CLOG
 ================================================================================
 INFO
 
+if (( check )) && [[ "$SERVER" == prosody ]]; then
+  # The page and the WebSocket endpoint answer over HTTP.
+  http_status() {
+    # shellcheck disable=SC2016
+    timeout 5 bash -c 'exec 3<>"/dev/tcp/$0/$1" || exit 1
+      printf "GET %s HTTP/1.0\r\nHost: %s:%s\r\n\r\n" "$2" "$0" "$1" >&3
+      head -n 1 <&3' "$HOST" "$HTTP_PORT" "$1" 2>/dev/null | tr -d '\r'
+  }
+  if (( WEB_PAGE )); then
+    [[ "$(http_status /files/index.html)" == *" 200"* ]] || fail "the page http://$HOST:$HTTP_PORT/files/ does not answer 200"
+  fi
+  [[ "$(http_status /xmpp-websocket)" == HTTP/* ]] || fail "the WebSocket endpoint http://$HOST:$HTTP_PORT/xmpp-websocket does not answer"
+fi
 if (( check )); then
   say "run-local --check: OK, stopping"
   cleanup

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # README command 2: install what the tests need, then build and run every test:
-# unit tests (Surefire) and integration tests against real Prosody and ejabberd (Failsafe).
+# unit tests (Surefire) and integration tests against real Prosody and ejabberd (Failsafe), then
+# the web client's tests (web-client/test.sh: its decoder against the spec's vectors under Node, and
+# the Converse.js plugin in headless Chromium against real Prosody + the component; about a minute).
 # Extra arguments go to Maven, e.g. scripts/test.sh -Dit.test=XmppServerSmokeIT
+# RECONMUC_SKIP_WEB=1 skips the web client's tests.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -10,4 +13,7 @@ cd "$ROOT"
 
 scripts/install-deps.sh --test
 use_jdk17
-exec mvn -B verify "$@"
+mvn -B verify "$@"
+if [[ "${RECONMUC_SKIP_WEB:-}" != 1 ]]; then
+  web-client/test.sh
+fi

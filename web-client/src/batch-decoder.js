@@ -1,0 +1,419 @@
+// Reads ReConMUC batches strictly, as reconmuc.md §5.9 and §5.13 require of a receiver, with the
+// same rules as the Java codec's BatchDecoder (codec/src/main/java/org/reconmuc/codec/batch/):
+// count equals the number of items; a plain batch holds only <forwarded/> items and white space,
+// each an XEP-0203 delay and then a jabber:client message; a deflate batch has no child elements,
+// its base64 text decodes to exactly compressed-size bytes, which inflate (raw DEFLATE) to exactly
+// size bytes of UTF-8 — refused before inflating when size is above this decoder's limit, and never
+// inflated past size + 1 bytes (the bomb guard); compact items (<m/>) are expanded to the
+// forwarded items they stand for (§5.9 rule 7); a deflate-stream batch continues the session's
+// stream (one inflater kept from batch to batch, numbered 1, 2, 3…; after a gap or a corrupt
+// batch its batches are refused until one starts a new stream). No DTD, comment or processing
+// instruction anywhere. A batch that breaks a rule is refused whole with a MalformedBatchError.
+//
+// Plain JS, no DOM: runs in the browser (the Converse.js plugin) and under Node (the vector tests).
+// Keep one decoder per receiving session and room: the deflate stream's state lives here.
+
+import { ZStream, zlibInflateInit2, zlibInflate, Z_OK, Z_STREAM_END, Z_SYNC_FLUSH, Z_BUF_ERROR } from 'pako';
+import { parseXml, serialize, element, elements, attr, textOf, XmlError, XML_NS } from './xml.js';
+
+export const NS = {
+  RECONMUC: 'urn:reconmuc:0',
+  LEGACY: 'http://joom.com/extensions',
+  FORWARD: 'urn:xmpp:forward:0',
+  DELAY: 'urn:xmpp:delay',
+  CLIENT: 'jabber:client',
+  STANZA_ID: 'urn:xmpp:sid:0',
+  OCCUPANT_ID: 'urn:xmpp:occupant-id:0',
+  REPLY: 'urn:xmpp:reply:0',
+  REFERENCE: 'urn:xmpp:reference:0',
+};
+
+/** The default bomb guard: the most bytes a batch may declare it inflates to (as the Java codec). */
+export const DEFAULT_MAX_INFLATED_BYTES = 16 * 1024 * 1024;
+
+/** The four bytes that end a sync flush, left out on the wire (§5.9 rule 8.1). */
+const SYNC_TRAILER = [0x00, 0x00, 0xff, 0xff];
+
+/** A batch refused whole; the message names the rule it breaks. */
+export class MalformedBatchError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'MalformedBatchError';
+  }
+}
+
+const FORMS = {
+  forwarded: { attribute: null, item: 'forwarded', ns: NS.FORWARD },
+  compact: { attribute: 'compact', item: 'm', ns: NS.RECONMUC },
+};
+const ENCODINGS = { plain: null, deflate: 'deflate', 'deflate-stream': 'deflate-stream' };
+
+function require(rule, text) {
+  if (!rule) throw new MalformedBatchError(text);
+}
+
+function positive(name, value) {
+  const v = value.trim();
+  if (/^\+?[0-9]+$/.test(v)) {
+    const n = Number(v);
+    if (n > 0 && n <= 2147483647) return n;
+  }
+  throw new MalformedBatchError(`'${name}' must be a positive integer, not '${value}'`);
+}
+
+/** An XEP-0082 date-time in UTC (as java.time.Instant.parse reads it), in milliseconds. */
+function instant(value) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?Z$/.exec(value);
+  const ms = m ? Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6], m[7] ? Math.floor(Number(m[7]) * 1000) : 0) : NaN;
+  if (!m || Number.isNaN(ms) || +m[2] > 12 || +m[3] > 31 || +m[4] > 23 || +m[5] > 59 || +m[6] > 59) {
+    throw new MalformedBatchError(`'stamp' is not an XEP-0082 date and time: '${value}'`);
+  }
+  return ms;
+}
+
+/** An instant as java.time.Instant.toString() writes it (no fraction when whole seconds). */
+export function formatInstant(ms) {
+  const iso = new Date(ms).toISOString();
+  return ms % 1000 === 0 ? iso.replace('.000Z', 'Z') : iso;
+}
+
+function readHeader(batch) {
+  let count = null; let size = null; let compressedSize = null; let n = null;
+  let encoding = null; let form = null; let stamp = null; let sid = null;
+  for (const a of batch.attrs) {
+    if (a.ns) continue; // others may extend the element in their own namespaces
+    switch (a.local) {
+      case 'count': count = positive(a.local, a.value); break;
+      case 'size': size = positive(a.local, a.value); break;
+      case 'compressed-size': compressedSize = positive(a.local, a.value); break;
+      case 'n': n = positive(a.local, a.value); break;
+      case 'encoding': encoding = a.value; break;
+      case 'form': form = a.value; break;
+      case 'stamp': stamp = a.value; break;
+      case 'sid': sid = a.value; break;
+      default: throw new MalformedBatchError(`unknown attribute '${a.local}' on a batch`);
+    }
+  }
+  require(count !== null, "a batch needs 'count'");
+  const enc = Object.keys(ENCODINGS).find((k) => ENCODINGS[k] === encoding);
+  require(enc, `unknown encoding '${encoding}'`);
+  const f = Object.keys(FORMS).find((k) => FORMS[k].attribute === form);
+  require(f, `unknown form '${form}'`);
+  if (enc === 'plain') require(size === null && compressedSize === null && n === null, 'a plain batch has no size, compressed-size or n');
+  if (enc === 'deflate') require(size !== null && compressedSize !== null && n === null, "a deflate batch needs 'size' and 'compressed-size' (and no 'n')");
+  if (enc === 'deflate-stream') require(size !== null && n !== null && compressedSize === null, "a deflate-stream batch needs 'n' and 'size' (and no 'compressed-size')");
+  let at = null;
+  if (f === 'compact') {
+    require(stamp !== null, "a compact batch has a 'stamp'");
+    at = instant(stamp);
+  } else {
+    require(stamp === null && sid === null, "only a compact batch has 'stamp' and 'sid'");
+  }
+  return { count, encoding: enc, form: f, size, compressedSize, stamp: at, sid, n };
+}
+
+/** Strict base64 (RFC 4648 §4), XML white space ignored. */
+function base64(text) {
+  const s = text.replace(/[ \t\r\n]/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.length % 4 === 1 || (s.includes('=') && s.length % 4 !== 0)) {
+    throw new MalformedBatchError('the payload is not base64');
+  }
+  let bin;
+  try {
+    bin = atob(s);
+  } catch (e) {
+    throw new MalformedBatchError(`the payload is not base64: ${e.message}`);
+  }
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return bytes;
+}
+
+function encodedText(batch) {
+  let text = '';
+  for (const c of batch.children) {
+    if (typeof c !== 'string') throw new MalformedBatchError('an encoded batch has no child elements');
+    text += c;
+  }
+  return base64(text);
+}
+
+function utf8(bytes) {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch (e) {
+    throw new MalformedBatchError('the payload is not UTF-8');
+  }
+}
+
+function newInflater() {
+  const strm = new ZStream();
+  if (zlibInflateInit2(strm, -15) !== Z_OK) throw new Error('cannot start an inflater');
+  return strm;
+}
+
+/**
+ * Runs the inflater over `input` into at most `limit` bytes of output.
+ * Returns { produced, status, remaining }.
+ */
+function run(strm, input, limit, flush) {
+  strm.input = input;
+  strm.next_in = 0;
+  strm.avail_in = input.length;
+  strm.output = new Uint8Array(limit);
+  strm.next_out = 0;
+  strm.avail_out = limit;
+  let status = Z_OK;
+  // zlib consumes all it can in one call; a few more are allowed for output it holds back.
+  for (let i = 0; i < 8 && status === Z_OK && strm.avail_in > 0 && strm.avail_out > 0; i++) {
+    status = zlibInflate(strm, flush);
+  }
+  return { produced: strm.next_out, status, remaining: strm.avail_in, output: strm.output };
+}
+
+/**
+ * Inflates one complete raw DEFLATE stream that must produce exactly `size` bytes and end there;
+ * refuses a size above `limit` before inflating anything (reconmuc.md §5.13 rule 4).
+ */
+export function inflateRawExactly(deflated, size, limit) {
+  if (size < 0 || size > limit) {
+    throw new MalformedBatchError(`refusing to inflate a declared size of ${size} bytes (the limit is ${limit})`);
+  }
+  const r = run(newInflater(), deflated, size + 1, Z_SYNC_FLUSH);
+  if (r.produced > size) throw new MalformedBatchError(`the payload inflates to more than its size of ${size} bytes`);
+  if (r.status < 0 && r.status !== Z_BUF_ERROR) throw new MalformedBatchError('the payload is not raw DEFLATE');
+  if (r.status !== Z_STREAM_END) throw new MalformedBatchError('the payload is not one complete raw DEFLATE stream');
+  if (r.produced !== size) throw new MalformedBatchError(`size is ${size} but the payload inflates to ${r.produced} bytes`);
+  if (r.remaining !== 0) throw new MalformedBatchError('bytes follow the end of the DEFLATE stream');
+  return r.output.subarray(0, size);
+}
+
+/** Expands compact items in order (§5.9 rule 7). */
+class Expansion {
+  constructor(header, room) {
+    this.header = header;
+    this.room = room;
+    this.at = header.stamp;
+    this.previousSuffix = -1;
+  }
+
+  expand(m) {
+    let nick = null; let id = null; let occupantId = null; let lang = null; let suffix = null; let stanzaId = null;
+    let step = 0;
+    for (const a of m.attrs) {
+      if (a.ns === XML_NS && a.local === 'lang') { lang = a.value; continue; }
+      if (a.ns) throw new MalformedBatchError(`a compact item has no attribute '${a.local}' in ${a.ns}`);
+      switch (a.local) {
+        case 'n': nick = a.value; break;
+        case 'id': id = a.value; break;
+        case 'o': occupantId = a.value; break;
+        case 's': suffix = a.value; break;
+        case 'sid': stanzaId = a.value; break;
+        case 't':
+          step = /^[+-]?[0-9]+$/.test(a.value) ? Number(a.value) : -1;
+          if (!(step >= 0 && step <= 31536000)) throw new MalformedBatchError(`'t' is a whole number of seconds, not '${a.value}'`);
+          break;
+        default: throw new MalformedBatchError(`unknown attribute '${a.local}' on a compact item`);
+      }
+    }
+    if (!nick) throw new MalformedBatchError("a compact item needs 'n', its sender's nick");
+    stanzaId = this.stanzaId(suffix, stanzaId);
+    this.at += step * 1000;
+    const children = [];
+    for (const c of m.children) {
+      if (typeof c === 'string') {
+        if (c.trim() !== '') throw new MalformedBatchError('a compact item holds elements, not text');
+        children.push(c);
+      } else {
+        children.push(c);
+      }
+    }
+    const messageAttrs = [];
+    if (lang !== null) messageAttrs.push({ local: 'lang', ns: XML_NS, prefix: 'xml', value: lang });
+    const plain = (l, v) => ({ local: l, ns: null, prefix: '', value: v });
+    messageAttrs.push(plain('from', `${this.room}/${nick}`), plain('type', 'groupchat'));
+    if (id !== null) messageAttrs.push(plain('id', id));
+    if (occupantId !== null) children.push(element('occupant-id', NS.OCCUPANT_ID, [['id', occupantId]]));
+    if (stanzaId !== null) children.push(element('stanza-id', NS.STANZA_ID, [['by', this.room], ['id', stanzaId]]));
+    const message = { local: 'message', ns: NS.CLIENT, prefix: '', attrs: messageAttrs, children };
+    const delay = element('delay', NS.DELAY, [['stamp', formatInstant(this.at)], ['from', this.room]]);
+    return element('forwarded', NS.FORWARD, [], [delay, message]);
+  }
+
+  stanzaId(suffix, full) {
+    if (suffix !== null && full !== null) throw new MalformedBatchError("a compact item has 's' or 'sid', not both");
+    if (full !== null) {
+      this.previousSuffix = -1;
+      return full;
+    }
+    const prefix = this.header.sid;
+    if (prefix === null) {
+      if (suffix !== null) throw new MalformedBatchError("'s' needs the batch's 'sid'");
+      return null;
+    }
+    let value;
+    if (suffix !== null) {
+      if (!/^[1-9a-z][0-9a-z]{0,11}$/.test(suffix) && suffix !== '0') {
+        throw new MalformedBatchError(`'s' is a base-36 number, not '${suffix}'`);
+      }
+      value = parseInt(suffix, 36);
+    } else if (this.previousSuffix >= 0) {
+      value = this.previousSuffix + 1;
+    } else {
+      throw new MalformedBatchError("a compact item without 's' follows an item with one"
+        + " (the first item of a batch with 'sid' has 's' or 'sid')");
+    }
+    this.previousSuffix = value;
+    return prefix + value.toString(36);
+  }
+}
+
+/** Checks a forwarded item: an XEP-0203 delay and then a jabber:client message, no text beside them. */
+function forwardedItem(f) {
+  for (const c of f.children) {
+    if (typeof c === 'string' && c.trim() !== '') {
+      throw new MalformedBatchError('a forwarded item holds no text beside its delay and message');
+    }
+  }
+  const kids = elements(f).map((c) => `{${c.ns}}${c.local}`);
+  if (kids.length !== 2 || kids[0] !== `{${NS.DELAY}}delay` || kids[1] !== `{${NS.CLIENT}}message`) {
+    throw new MalformedBatchError(`a forwarded item holds an XEP-0203 <delay/> and then a <message xmlns='${NS.CLIENT}'/>, not [${kids}]`);
+  }
+  return f;
+}
+
+function items(container, header, expansion) {
+  const form = FORMS[header.form];
+  const out = [];
+  for (const c of container.children) {
+    if (typeof c === 'string') {
+      if (c.trim() !== '') throw new MalformedBatchError('a batch holds no text between its items');
+      continue;
+    }
+    if (c.local !== form.item || c.ns !== form.ns) {
+      throw new MalformedBatchError(`a batch holds only <${form.item} xmlns='${form.ns}'/> items, not <${c.local} xmlns='${c.ns}'/>`);
+    }
+    out.push(header.form === 'compact' ? expansion.expand(c) : forwardedItem(c));
+  }
+  return out;
+}
+
+function parse(text) {
+  try {
+    return parseXml(text);
+  } catch (e) {
+    if (e instanceof XmlError) throw new MalformedBatchError(`not acceptable XML: ${e.message}`);
+    throw e;
+  }
+}
+
+/**
+ * One item of a decoded batch, as a client uses it: the forwarded element, and its message's
+ * parts (the message element, the delay's stamp).
+ */
+export function describeItem(forwarded) {
+  const [delay, message] = elements(forwarded);
+  return {
+    stamp: attr(delay, 'stamp'),
+    from: attr(message, 'from'),
+    id: attr(message, 'id'),
+    message,
+    forwarded,
+    body: elements(message, 'body', NS.CLIENT).map(textOf)[0] ?? null,
+    stanzaId: (elements(message, 'stanza-id', NS.STANZA_ID)[0] && attr(elements(message, 'stanza-id', NS.STANZA_ID)[0], 'id')) || null,
+  };
+}
+
+export class BatchDecoder {
+  /** @param {number} [maxInflatedBytes] refuse batches declaring more inflated bytes than this */
+  constructor(maxInflatedBytes = DEFAULT_MAX_INFLATED_BYTES) {
+    this.maxInflatedBytes = maxInflatedBytes;
+    this.stream = null; // the session's inflater
+    this.nextInStream = 0; // the number the next batch of the stream must carry (0: none yet)
+  }
+
+  /** Forgets the session's deflate stream (the room starts a new one, numbered from 1). */
+  resetStream() {
+    this.stream = null;
+    this.nextInStream = 0;
+  }
+
+  /**
+   * Decodes one `<batch xmlns='urn:reconmuc:0'/>` given as XML text, from the room `roomJid`
+   * (the bare JID the batch came from; needed to expand compact items).
+   * Returns `{ form, encoding, count, n, items }`, each item a forwarded element (see describeItem).
+   * @throws {MalformedBatchError} naming the first rule the batch breaks
+   */
+  decode(batchXml, roomJid) {
+    const batch = parse(batchXml);
+    if (batch.local !== 'batch' || batch.ns !== NS.RECONMUC) {
+      throw new MalformedBatchError(`not a <batch xmlns='${NS.RECONMUC}'/> but <${batch.local} xmlns='${batch.ns}'/>`);
+    }
+    const header = readHeader(batch);
+    if (header.form === 'compact' && !roomJid) {
+      throw new TypeError("a compact batch is expanded with its room's JID: decode(xml, room)");
+    }
+    const expansion = new Expansion(header, roomJid);
+    let list;
+    if (header.encoding === 'plain') {
+      list = items(batch, header, expansion);
+    } else {
+      const payload = header.encoding === 'deflate' ? this.inflate(batch, header) : this.inflateStream(batch, header);
+      const wrapper = header.form === 'compact' ? `<payload xmlns="${NS.RECONMUC}">` : '<payload>';
+      list = items(parse(`${wrapper}${payload}</payload>`), header, expansion);
+    }
+    if (list.length !== header.count) {
+      throw new MalformedBatchError(`count is ${header.count} but the batch holds ${list.length} items`);
+    }
+    return { form: header.form, encoding: header.encoding, count: header.count, n: header.n, items: list };
+  }
+
+  inflate(batch, header) {
+    const deflated = encodedText(batch);
+    if (deflated.length !== header.compressedSize) {
+      throw new MalformedBatchError(`compressed-size is ${header.compressedSize} but the payload has ${deflated.length} bytes`);
+    }
+    return utf8(inflateRawExactly(deflated, header.size, this.maxInflatedBytes));
+  }
+
+  inflateStream(batch, header) {
+    const deflated = encodedText(batch);
+    const n = header.n;
+    if (n === 1) {
+      this.resetStream();
+      this.stream = newInflater();
+    } else if (this.stream === null || n !== this.nextInStream) {
+      const expected = this.stream === null ? "a new stream (n='1')" : `n='${this.nextInStream}'`;
+      this.resetStream();
+      throw new MalformedBatchError(`deflate-stream batch n='${n}' where ${expected} was due: the stream is lost;`
+        + ' ask for the aggregation again to start a new one');
+    }
+    if (header.size > this.maxInflatedBytes) {
+      this.resetStream();
+      throw new MalformedBatchError(`refusing to inflate a declared size of ${header.size} bytes (the limit is ${this.maxInflatedBytes})`);
+    }
+    const input = new Uint8Array(deflated.length + SYNC_TRAILER.length);
+    input.set(deflated, 0);
+    input.set(SYNC_TRAILER, deflated.length);
+    let r;
+    try {
+      r = run(this.stream, input, header.size + 1, Z_SYNC_FLUSH);
+      if (r.status < 0 && r.status !== Z_BUF_ERROR) {
+        throw new MalformedBatchError('the payload does not continue the deflate stream');
+      }
+      if (r.produced !== header.size || r.remaining !== 0 || r.status === Z_STREAM_END) {
+        throw new MalformedBatchError(r.produced > header.size
+          ? `the payload inflates to more than its size of ${header.size} bytes`
+          : r.status === Z_STREAM_END ? 'a deflate-stream batch ended the stream'
+            : `size is ${header.size} but the payload inflates to ${r.produced} bytes`);
+      }
+    } catch (e) {
+      this.resetStream();
+      throw e;
+    }
+    this.nextInStream = n + 1;
+    return utf8(r.output.subarray(0, header.size));
+  }
+}
+
+export { serialize, parseXml, elements, attr, textOf };

@@ -1,0 +1,145 @@
+// The rest of the protocol a client needs, pure (no DOM, no Converse): topics and hashtags
+// (reconmuc.md §5.3), addressing (§5.5), discovery and limits (§7), the requirements IQ (§4.1,
+// §4.2, §5.1) and its result. Elements are the trees of ./xml.js.
+import { elements, attr, textOf, parseXml } from './xml.js';
+import { NS } from './batch-decoder.js';
+
+export const FEATURE = NS.RECONMUC;
+export const FEATURE_COMPACT = `${NS.RECONMUC}#compact`;
+export const FEATURE_COMPACT_DEFLATE = `${NS.RECONMUC}#compact-deflate`;
+export const LIMITS_FORM_TYPE = `${NS.RECONMUC}#limits`;
+const DISCO_INFO = 'http://jabber.org/protocol/disco#info';
+const DATA_FORMS = 'jabber:x:data';
+
+/** A topic value normalised (§5.3 rule 2), or null when empty or longer than 64 characters. */
+export function normaliseTopic(value) {
+  let v = value.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+  if (v.startsWith('#')) v = v.slice(1);
+  v = v.toLowerCase();
+  const length = [...v].length;
+  return length >= 1 && length <= 64 ? v : null;
+}
+
+const HASHTAG = /(?<![\p{L}\p{Nd}_-])#([\p{L}\p{Nd}_-]{1,64})(?![\p{L}\p{Nd}_-])/gu;
+
+/** The hashtags of a text, lowercased, in order, without duplicates (§5.3 rule 3). */
+export function hashtags(text) {
+  const out = [];
+  for (const m of text.matchAll(HASHTAG)) {
+    const t = m[1].toLowerCase();
+    if (!out.includes(t)) out.push(t);
+  }
+  return out;
+}
+
+/** A message's topics: its <topic/> elements (either namespace), or else the hashtags of its bodies (§5.3 rule 1). */
+export function topicsOf(message) {
+  const tagged = message.children.filter((c) => typeof c !== 'string' && c.local === 'topic'
+    && (c.ns === NS.RECONMUC || c.ns === NS.LEGACY));
+  const out = [];
+  const add = (t) => { if (t && !out.includes(t)) out.push(t); };
+  if (tagged.length) tagged.forEach((t) => add(normaliseTopic(textOf(t))));
+  else elements(message, 'body', NS.CLIENT).forEach((b) => hashtags(textOf(b)).forEach(add));
+  return out.slice(0, 16);
+}
+
+/** The stanza-id the room stamped on a message (XEP-0359, by the room), or null. */
+export function roomStanzaId(message, room) {
+  const sid = elements(message, 'stanza-id', NS.STANZA_ID).find((e) => attr(e, 'by') === room);
+  return sid ? attr(sid, 'id') : null;
+}
+
+/** The XEP-0461 reply of a message: { id, to } of its first <reply/>, or null. */
+export function replyOf(message) {
+  const r = elements(message, 'reply', NS.REPLY)[0];
+  return r ? { id: attr(r, 'id'), to: attr(r, 'to') } : null;
+}
+
+/**
+ * Whether a message is addressed to the occupant `nick` of `room` (§5.5 rule 3.1 and 3.2): its body
+ * starts with the nick and ':' or ',' (case-insensitively), or an XEP-0372 mention names its occupant JID.
+ */
+export function isAddressedTo(message, nick, room) {
+  const body = elements(message, 'body', NS.CLIENT).map(textOf)[0] ?? '';
+  const start = body.replace(/^\s+/, '');
+  const n = nick.toLowerCase();
+  if (start.toLowerCase().startsWith(n) && [':', ','].includes(start.charAt(nick.length))) return true;
+  return elements(message, 'reference', NS.REFERENCE).some((r) => attr(r, 'type') === 'mention'
+    && decodeURIComponentSafe(attr(r, 'uri') ?? '') === `xmpp:${room}/${nick}`);
+}
+
+function decodeURIComponentSafe(s) {
+  try { return decodeURIComponent(s); } catch { return s; }
+}
+
+/**
+ * What a disco#info result says about ReConMUC (§7): { supported, compact, compactDeflate, limits }.
+ * Limits are numbers or null; history-size is required, max-volume defaults to it, max-time to 86400.
+ */
+export function readDiscoInfo(iq) {
+  const query = elements(iq, 'query', DISCO_INFO)[0];
+  const features = query ? elements(query, 'feature', DISCO_INFO).map((f) => attr(f, 'var')) : [];
+  const limits = { historySize: null, maxVolume: null, maxTime: 86400, maxFilterEntries: null };
+  const form = query && elements(query, 'x', DATA_FORMS).find((x) => elements(x, 'field', DATA_FORMS)
+    .some((f) => attr(f, 'var') === 'FORM_TYPE' && elements(f, 'value', DATA_FORMS).map(textOf)[0] === LIMITS_FORM_TYPE));
+  if (form) {
+    const value = (name) => {
+      const f = elements(form, 'field', DATA_FORMS).find((x) => attr(x, 'var') === name);
+      const v = f ? Number.parseInt((elements(f, 'value', DATA_FORMS).map(textOf)[0] ?? '').trim(), 10) : NaN;
+      return Number.isFinite(v) ? v : null;
+    };
+    limits.historySize = value('history-size');
+    limits.maxVolume = value('max-volume') ?? limits.historySize;
+    limits.maxTime = value('max-time') ?? 86400;
+    limits.maxFilterEntries = value('max-filter-entries');
+  }
+  return {
+    supported: features.includes(FEATURE),
+    compact: features.includes(FEATURE_COMPACT),
+    compactDeflate: features.includes(FEATURE_COMPACT_DEFLATE),
+    limits,
+  };
+}
+
+const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&apos;');
+
+/**
+ * The <consistency-requirements/> element of a set (§4.1, §4.2): `filter` a list of
+ * { element: 'topic'|'nick', value, active }, then time, volume, aggregation — each only if given —
+ * or <standard/> alone.
+ */
+export function requirementsElement({ filter, time, volume, aggregation, standard } = {}, ns = NS.RECONMUC) {
+  if (standard) return `<consistency-requirements xmlns='${ns}'><standard/></consistency-requirements>`;
+  let out = `<consistency-requirements xmlns='${ns}'>`;
+  if (filter) {
+    out += filter.length ? `<filter>${filter.map((e) => `<filter-entry element='${esc(e.element ?? 'topic')}' value='${esc(e.value)}'${
+      e.active === false ? " active='false'" : e.active === true ? " active='true'" : ''}/>`).join('')}</filter>` : '<filter/>';
+  }
+  if (time != null) out += `<time>${time}</time>`;
+  if (volume != null) out += `<volume>${volume}</volume>`;
+  if (aggregation != null) out += `<aggregation>${esc(aggregation)}</aggregation>`;
+  return `${out}</consistency-requirements>`;
+}
+
+/** The update a topic switch sends (as Joom and reconmuc-smack's switchTopic): the old topic off, the new one on. */
+export function topicSwitch(from, to) {
+  const filter = [];
+  if (from && from !== to) filter.push({ element: 'topic', value: from, active: false });
+  if (to) filter.push({ element: 'topic', value: to, active: true });
+  return { filter };
+}
+
+/** The effective requirements in a result (§5.2 rule 4): { standard } or { filter, time, volume, aggregation }. */
+export function readRequirements(iq) {
+  const cr = iq.children.find((c) => typeof c !== 'string' && c.local === 'consistency-requirements');
+  if (!cr) return null;
+  const ns = cr.ns;
+  if (elements(cr, 'standard', ns).length) return { standard: true };
+  const num = (n) => { const e = elements(cr, n, ns)[0]; return e ? Number.parseInt(textOf(e).trim(), 10) : null; };
+  const filter = elements(cr, 'filter', ns).flatMap((f) => elements(f, 'filter-entry', ns))
+    .map((e) => ({ element: attr(e, 'element'), value: attr(e, 'value'), active: attr(e, 'active') !== 'false' }));
+  const agg = elements(cr, 'aggregation', ns)[0];
+  return { standard: false, filter, time: num('time'), volume: num('volume'), aggregation: agg ? textOf(agg).trim() : null };
+}
+
+export { parseXml };

@@ -1,0 +1,340 @@
+// ReConMUC relaxed consistency for Converse.js 14 (reconmuc.md): in a room whose disco#info lists
+// urn:reconmuc:0 it states the occupant's requirements on entering and on every topic switch,
+// shows a topic bar with unread counts (as Joom's topic list), tags what the user sends with the
+// active topic, reads every batch form with ./batch-decoder.js and hands each retained message to
+// Converse as the room's message at its original time, marked "delayed"; replies to the user and
+// mentions of the user are highlighted. A room without the feature stays a plain MUC room.
+// Batches that break the protocol's rules are refused whole (logged, counted) and the page goes on.
+import { BatchDecoder, MalformedBatchError, NS, describeItem, serialize } from './batch-decoder.js';
+import { parseXml, element } from './xml.js';
+import * as P from './protocol.js';
+import converse from 'converse.js';
+const PLUGIN = 'reconmuc';
+
+/** Everything the plugin knows about one room, also exposed as window.reconmuc for tests and curious users. */
+class RoomState {
+  constructor(jid) {
+    this.jid = jid;
+    this.status = 'discovering'; // discovering | relaxed | standard | error
+    this.discovery = null;
+    this.requirements = null; // the effective requirements the room answered
+    this.active = null; // the active topic
+    this.topics = new Map(); // topic -> { unread, seen }
+    this.decoder = new BatchDecoder();
+    this.optedIn = false;
+    this.batches = []; // { at, form, encoding, n, count }
+    this.refused = []; // { at, reason }
+    this.delayed = 0; // messages shown from batches
+    this.counted = new Set(); // stanza-ids already counted
+  }
+
+  topic(name) {
+    if (!this.topics.has(name)) this.topics.set(name, { unread: 0, seen: 0 });
+    return this.topics.get(name);
+  }
+}
+
+const rooms = new Map();
+const fromBatch = new WeakSet(); // message elements this plugin built from batch items
+const serializer = () => new XMLSerializer();
+const toTree = (el) => parseXml(serializer().serializeToString(el), { defaultNs: 'jabber:client' });
+const toElement = (text) => new DOMParser().parseFromString(text, 'text/xml').documentElement;
+const bare = (jid) => (jid || '').split('/')[0];
+
+converse.plugins.add(PLUGIN, {
+  dependencies: ['converse-muc', 'converse-muc-views'],
+
+  initialize() {
+    const { _converse } = this;
+    const { api } = _converse;
+    const { Strophe, stx } = converse.env;
+    const log = (level, ...args) => console[level]('[reconmuc]', ...args);
+
+    api.settings.extend({
+      reconmuc_topic: null, // the topic followed on entering
+      reconmuc_time: 30, // the time bound asked for, seconds (capped by the room's max-time)
+      reconmuc_volume: 20, // the volume bound asked for (capped by the room's max-volume)
+      reconmuc_aggregation: 'auto', // auto: compact-deflate where offered (§5.9 rule 9), else deflate
+    });
+
+    globalThis.reconmuc = { rooms, version: 1 };
+
+    const own = (muc) => `${muc.get('jid')}/${muc.get('nick')}`;
+
+    async function sendRequirements(muc, state, requirements) {
+      const iq = toElement(`<iq xmlns='jabber:client' type='set' to='${muc.get('jid')}' id='${api.connection.get().getUniqueId('reconmuc')}'>`
+        + `${P.requirementsElement(requirements)}</iq>`);
+      state.optedIn = true; // before sending: a release comes right after the result (§5.2 rule 5)
+      const result = await api.sendIQ(iq, 10000, false);
+      if (!result || result.getAttribute('type') !== 'result') {
+        const text = result?.querySelector('text')?.textContent || 'no answer';
+        throw new Error(`the room refused the requirements: ${text}`);
+      }
+      state.requirements = P.readRequirements(toTree(result));
+      return state.requirements;
+    }
+
+    async function discover(jid) {
+      const iq = toElement(`<iq xmlns='jabber:client' type='get' to='${jid}' id='${api.connection.get().getUniqueId('disco')}'>`
+        + "<query xmlns='http://jabber.org/protocol/disco#info'/></iq>");
+      const result = await api.sendIQ(iq, 10000, false);
+      if (!result || result.getAttribute('type') !== 'result') return { supported: false };
+      return P.readDiscoInfo(toTree(result));
+    }
+
+    function chooseAggregation(d) {
+      const asked = api.settings.get('reconmuc_aggregation');
+      if (asked && asked !== 'auto') {
+        if (asked === 'compact' && !d.compact) return 'deflate';
+        if (asked === 'compact-deflate' && !d.compactDeflate) return 'deflate';
+        return asked;
+      }
+      return d.compactDeflate ? 'compact-deflate' : 'deflate';
+    }
+
+    async function onEntered(muc) {
+      const jid = muc.get('jid');
+      const state = new RoomState(jid);
+      rooms.set(jid, state);
+      render(muc);
+      try {
+        const d = await discover(jid);
+        state.discovery = d;
+        if (!d.supported) {
+          state.status = 'standard';
+          log('info', `${jid} does not advertise ${P.FEATURE}: a plain MUC room`);
+          render(muc);
+          return;
+        }
+        const { historySize, maxVolume, maxTime } = d.limits;
+        const volumeCap = Math.min(...[historySize, maxVolume].filter((v) => v != null));
+        const volume = Math.max(1, Math.min(api.settings.get('reconmuc_volume') ?? 20, Number.isFinite(volumeCap) ? volumeCap : 20));
+        const time = Math.max(1, Math.min(api.settings.get('reconmuc_time') ?? 30, maxTime ?? 86400));
+        const topic = P.normaliseTopic(api.settings.get('reconmuc_topic') || '') || null;
+        state.active = topic;
+        if (topic) state.topic(topic);
+        await sendRequirements(muc, state, {
+          filter: topic ? [{ element: 'topic', value: topic, active: true }] : [],
+          time, volume, aggregation: chooseAggregation(d),
+        });
+        state.status = 'relaxed';
+      } catch (e) {
+        state.status = 'error';
+        state.error = String(e.message || e);
+        log('warn', jid, state.error);
+      }
+      render(muc);
+    }
+
+    async function switchTopic(muc, topic) {
+      const state = rooms.get(muc.get('jid'));
+      const t = P.normaliseTopic(topic || '');
+      if (!state || state.status !== 'relaxed' || !t || t === state.active) return;
+      const before = state.active;
+      state.active = t;
+      state.topic(t).unread = 0;
+      render(muc);
+      try {
+        await sendRequirements(muc, state, P.topicSwitch(before, t));
+      } catch (e) {
+        state.active = before;
+        log('warn', 'topic switch refused:', e.message);
+      }
+      render(muc);
+    }
+
+    // ---- batches ----------------------------------------------------------------------------
+    const batchOf = (stanza) => Array.from(stanza.children).find((c) => c.localName === 'batch' && c.namespaceURI === NS.RECONMUC);
+
+    async function onBatch(muc, stanza, batchEl, handle) {
+      const jid = muc.get('jid');
+      const state = rooms.get(jid);
+      const from = stanza.getAttribute('from');
+      if (!state || !state.optedIn || from !== jid) {
+        // §5.13 rule 2: only from the bare JID of a room we opted in with.
+        log('warn', `ignoring a batch from ${from}`);
+        return;
+      }
+      let batch;
+      try {
+        batch = state.decoder.decode(serializer().serializeToString(batchEl), jid);
+      } catch (e) {
+        if (!(e instanceof MalformedBatchError)) throw e;
+        state.refused.push({ at: new Date().toISOString(), reason: e.message });
+        log('warn', `refused a batch from ${jid}: ${e.message}`);
+        render(muc);
+        if (batchEl.getAttribute('encoding') === 'deflate-stream' && state.requirements?.aggregation) {
+          // §5.13 rule 5: the stream is lost; stating the aggregation again starts a new one.
+          sendRequirements(muc, state, { aggregation: state.requirements.aggregation })
+            .catch((err) => log('warn', 'could not restart the deflate stream:', err.message));
+        }
+        return;
+      }
+      state.batches.push({ at: new Date().toISOString(), form: batch.form, encoding: batch.encoding, n: batch.n, count: batch.count });
+      for (const forwarded of batch.items) {
+        const item = describeItem(forwarded);
+        const message = { ...item.message, attrs: [...item.message.attrs], children: [...item.message.children] };
+        message.attrs.push({ local: 'to', ns: null, prefix: '', value: api.connection.get().jid });
+        message.children.push(element('delay', NS.DELAY, [['stamp', item.stamp], ['from', jid]]));
+        const el = toElement(serialize(message));
+        fromBatch.add(el);
+        state.delayed += 1;
+        await handle.call(muc, el); // in order: parents before their replies
+      }
+      render(muc);
+    }
+
+    const MUC = _converse.exports.MUC;
+    const handleMessageStanza = MUC.prototype.handleMessageStanza;
+    MUC.prototype.handleMessageStanza = async function reconmucHandleMessageStanza(stanza) {
+      const el = stanza?.tree?.() ?? stanza;
+      const batchEl = el?.getAttribute?.('type') === 'groupchat' ? batchOf(el) : null;
+      if (batchEl) return onBatch(this, el, batchEl, handleMessageStanza);
+      return handleMessageStanza.call(this, stanza);
+    };
+
+    // ---- what each message is to this user: topics, delayed, reply to me, mention -------------
+    api.listen.on('parseMUCMessage', (stanza, attrs, chatbox) => {
+      const muc = chatbox ?? (attrs.from_muc && api.rooms.get(attrs.from_muc));
+      const state = muc && rooms.get(muc.get('jid'));
+      if (!state || !muc || attrs.type !== 'groupchat') return attrs;
+      let tree;
+      try {
+        tree = toTree(stanza.querySelector?.('forwarded > message') ?? stanza);
+      } catch (e) {
+        return attrs;
+      }
+      const topics = P.topicsOf(tree);
+      attrs.reconmuc_topics = topics;
+      attrs.reconmuc_delayed = fromBatch.has(stanza);
+      if (attrs.sender !== 'me' && attrs.body) {
+        const parent = attrs.reply_to_id && muc.getReferencedMessage?.(attrs.reply_to_id);
+        attrs.reconmuc_reply_to_me = Boolean(attrs.reply_to_id
+          && (parent ? parent.get('sender') === 'me' : attrs.reply_to === own(muc)));
+        attrs.reconmuc_mention = P.isAddressedTo(tree, muc.get('nick'), muc.get('jid'));
+        const key = attrs[`stanza_id ${muc.get('jid')}`] || attrs.msgid;
+        if (!attrs.is_archived && key && !state.counted.has(key)) {
+          state.counted.add(key);
+          for (const t of topics) {
+            const c = state.topic(t);
+            c.seen += 1;
+            if (t !== state.active) c.unread += 1;
+          }
+          queueMicrotask(() => render(muc));
+        }
+      }
+      return attrs;
+    });
+
+    // ---- what the user sends: tagged with the active topic ------------------------------------
+    api.listen.on('getOutgoingMessageAttributes', (chat, attrs) => {
+      const state = rooms.get(chat.get?.('jid'));
+      if (state?.status === 'relaxed' && state.active && attrs.body && !P.hashtags(attrs.body).includes(state.active)) {
+        attrs.body = `${attrs.body} #${state.active}`; // for readers on standard clients (§5.13 rule 6)
+        attrs.message = attrs.body;
+      }
+      return attrs;
+    });
+
+    api.listen.on('createMessageStanza', (chat, data) => {
+      const state = rooms.get(chat.get?.('jid'));
+      if (state?.status !== 'relaxed' || !state.active || data.message.get('type') !== 'groupchat') return data;
+      const el = data.stanza.tree?.() ?? data.stanza;
+      if (!el.querySelector('body')) return data;
+      const topic = el.ownerDocument.createElementNS(NS.RECONMUC, 'topic');
+      topic.textContent = state.active;
+      el.appendChild(topic);
+      data.stanza = el;
+      return data;
+    });
+
+    // ---- the look: classes on messages, the topic bar ------------------------------------------
+    customElements.whenDefined('converse-chat-message').then(() => {
+      const Message = customElements.get('converse-chat-message');
+      const extra = Message.prototype.getExtraMessageClasses;
+      Message.prototype.getExtraMessageClasses = function reconmucClasses() {
+        const m = this.model;
+        return [extra.call(this),
+          m.get('reconmuc_delayed') ? 'reconmuc-delayed' : '',
+          m.get('reconmuc_reply_to_me') ? 'reconmuc-reply-to-me' : '',
+          m.get('reconmuc_mention') ? 'reconmuc-mention' : '',
+        ].filter(Boolean).join(' ');
+      };
+    });
+
+    function render(muc) {
+      const jid = muc.get('jid');
+      const state = rooms.get(jid);
+      const view = document.querySelector(`converse-muc[jid="${CSS.escape(jid)}"]`);
+      if (!view || !state) return;
+      // Under the room's heading: lit renders the heading and the body as one template instance,
+      // and leaves a node placed between them alone.
+      const heading = view.querySelector(':scope > .flyout > converse-muc-heading');
+      if (!heading) return;
+      let bar = view.querySelector(':scope > .flyout > .reconmuc-bar');
+      if (!bar) {
+        bar = document.createElement('div');
+        bar.className = 'reconmuc-bar';
+        bar.dataset.room = jid;
+        heading.after(bar);
+      }
+      bar.dataset.status = state.status;
+      bar.replaceChildren();
+      if (state.status !== 'relaxed') {
+        bar.classList.toggle('reconmuc-bar--quiet', true);
+        bar.textContent = state.status === 'standard' ? 'Standard room: every message at once'
+          : state.status === 'error' ? `ReConMUC: ${state.error}` : 'ReConMUC: asking the room…';
+        return;
+      }
+      bar.classList.toggle('reconmuc-bar--quiet', false);
+      const topics = document.createElement('div');
+      topics.className = 'reconmuc-topics';
+      for (const [name, c] of state.topics) {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.className = `reconmuc-topic${name === state.active ? ' reconmuc-topic--active' : ''}`;
+        b.dataset.topic = name;
+        b.dataset.unread = String(c.unread);
+        b.title = name === state.active ? 'The topic you follow: its messages come at once'
+          : `Follow #${name}: its retained messages come now, and the next ones at once`;
+        b.append(`#${name}`);
+        if (c.unread > 0 && name !== state.active) {
+          const u = document.createElement('span');
+          u.className = 'reconmuc-unread';
+          u.textContent = String(c.unread);
+          b.append(u);
+        }
+        b.addEventListener('click', () => switchTopic(muc, name));
+        topics.append(b);
+      }
+      const form = document.createElement('form');
+      form.className = 'reconmuc-new-topic';
+      const input = document.createElement('input');
+      input.placeholder = 'follow a topic…';
+      input.name = 'topic';
+      form.append(input);
+      form.addEventListener('submit', (ev) => { ev.preventDefault(); switchTopic(muc, input.value); });
+      topics.append(form);
+      const r = state.requirements || {};
+      const status = document.createElement('div');
+      status.className = 'reconmuc-status';
+      status.textContent = `${state.active ? `#${state.active} at once` : 'No topic followed'}; the rest within `
+        + `${r.time}s or ${r.volume} messages (${r.aggregation}) · ${state.batches.length} batches, `
+        + `${state.delayed} delayed${state.refused.length ? ` · ${state.refused.length} refused` : ''}`;
+      bar.append(topics, status);
+    }
+
+    api.listen.on('chatRoomInitialized', (muc) => {
+      const check = () => {
+        if (muc.session.get('connection_status') === converse.ROOMSTATUS.ENTERED) {
+          if (!rooms.has(muc.get('jid'))) onEntered(muc);
+        } else if (rooms.has(muc.get('jid'))) {
+          rooms.delete(muc.get('jid')); // left or disconnected: a new occupant on return (§5.10)
+        }
+      };
+      muc.session.on('change:connection_status', check);
+      check();
+    });
+    api.listen.on('chatRoomViewInitialized', (view) => view.model && render(view.model));
+  },
+});

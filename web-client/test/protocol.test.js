@@ -1,0 +1,83 @@
+// The protocol's non-batch vectors against the web client's pure helpers (node --test).
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { parseXml, serialize, withoutIndentation, elements } from '../src/xml.js';
+import { topicsOf, isAddressedTo, replyOf, readDiscoInfo, requirementsElement, readRequirements, topicSwitch,
+  normaliseTopic, roomStanzaId } from '../src/protocol.js';
+import { list, read } from './vectors.js';
+
+const ROOM = 'chat@conference.example.org';
+const stanza = (name) => parseXml(read(name).stanza, { defaultNs: 'jabber:client' });
+const child = (iq) => iq.children.find((c) => typeof c !== 'string');
+// Attribute order carries no meaning in XML: sorted before comparing.
+const sorted = (el) => ({ ...el, attrs: [...el.attrs].sort((a, b) => a.local.localeCompare(b.local)),
+  children: el.children.map((c) => (typeof c === 'string' ? c : sorted(c))) });
+const canon = (el) => serialize(sorted(withoutIndentation(el)));
+
+test('every vector index.txt lists is one stanza this XML reader accepts', () => {
+  const names = list();
+  assert.ok(names.length >= 60, `${names.length} vectors`);
+  for (const n of names) {
+    const el = stanza(n);
+    assert.ok(['iq', 'message'].includes(el.local), n);
+    assert.equal(el.ns, 'jabber:client', n);
+  }
+});
+
+test('topics: <topic/> in either namespace, else the hashtags of the body', () => {
+  assert.deepEqual(topicsOf(stanza('topic-message')), ['gossip']);
+  assert.deepEqual(topicsOf(stanza('topic-message-legacy')), ['xmpp']);
+  assert.deepEqual(topicsOf(stanza('topic-message-listing-3')), ['xmpp']);
+  assert.deepEqual(topicsOf(stanza('paper-listing-3')), ['xmpp']);
+  assert.deepEqual(topicsOf(stanza('hashtag-message')), ['android', 'xmpp']);
+  assert.deepEqual(topicsOf(stanza('addressed-message')), []);
+  assert.equal(normaliseTopic('  #XMPP '), 'xmpp');
+  assert.equal(normaliseTopic('#'), null);
+  assert.equal(normaliseTopic('x'.repeat(65)), null);
+});
+
+test('replies name their parent by the room stanza-id; the broadcast carries it', () => {
+  const reply = replyOf(stanza('reply-message'));
+  assert.equal(reply.id, roomStanzaId(stanza('topic-message-broadcast'), ROOM));
+  assert.equal(reply.to, `${ROOM}/Bob`);
+});
+
+test('addressing: nick and colon (any case), or an XEP-0372 mention', () => {
+  assert.ok(isAddressedTo(stanza('addressed-message'), 'Alice', ROOM));
+  assert.ok(!isAddressedTo(stanza('addressed-message'), 'Carol', ROOM));
+  assert.ok(isAddressedTo(stanza('mention-message'), 'Carol', ROOM));
+  assert.ok(!isAddressedTo(stanza('mention-message'), 'Alice', ROOM));
+});
+
+test('discovery: the room and service results', () => {
+  const room = readDiscoInfo(stanza('disco-info-result-room'));
+  assert.deepEqual(room, { supported: true, compact: true, compactDeflate: true,
+    limits: { historySize: 100, maxVolume: 100, maxTime: 3600, maxFilterEntries: 8 } });
+  assert.ok(readDiscoInfo(stanza('disco-info-result-service')).supported);
+  assert.ok(!readDiscoInfo(parseXml("<iq xmlns='jabber:client' type='result'><query xmlns='http://jabber.org/protocol/disco#info'>"
+    + "<feature var='http://jabber.org/protocol/muc'/></query></iq>")).supported);
+});
+
+test('the requests this client writes are the vectors', () => {
+  const same = (vector, element) => assert.equal(canon(parseXml(element)), canon(child(stanza(vector))), vector);
+  same('requirements-set-listing-1', requirementsElement({ filter: ['xmpp', 'android', 'chess']
+    .map((value) => ({ element: 'topic', value, active: true })), time: 60, volume: 20 }));
+  same('requirements-set-listing-2', requirementsElement(topicSwitch('xmpp', 'pubsub')));
+  same('requirements-set-defaults', requirementsElement({}));
+  same('requirements-set-standard', requirementsElement({ standard: true }));
+  for (const a of ['deflate', 'compact', 'compact-deflate', 'none']) {
+    same(`requirements-set-aggregation-${a}`, requirementsElement({ aggregation: a }));
+  }
+  same('requirements-set-nick-filter', requirementsElement({ filter: [{ element: 'nick', value: 'Bob' }], volume: 10 }));
+  same('paper-listing-1', requirementsElement({ filter: ['xmpp', 'android', 'chess']
+    .map((value) => ({ element: 'topic', value, active: true })), time: 60, volume: 20 }, 'http://joom.com/extensions'));
+});
+
+test('results: effective requirements and standard', () => {
+  assert.deepEqual(readRequirements(stanza('requirements-result-listing-2')), { standard: false,
+    filter: ['android', 'chess', 'pubsub'].map((value) => ({ element: 'topic', value, active: true })),
+    time: 60, volume: 20, aggregation: 'plain' });
+  assert.deepEqual(readRequirements(stanza('requirements-result-standard')), { standard: true });
+  assert.deepEqual(readRequirements(stanza('requirements-result-defaults')).filter, []);
+  assert.equal(elements(stanza('error-bad-request-unknown-aggregation-response'), 'error').length, 1);
+});
