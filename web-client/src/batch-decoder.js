@@ -195,9 +195,11 @@ class Expansion {
     this.room = room;
     this.at = header.stamp;
     this.previousSuffix = -1;
+    this.live = false; // whether an item was live (§5.9 rule 8.6): it must be the last
   }
 
   expand(m) {
+    if (this.live) throw new MalformedBatchError('a live item is the last of its batch');
     let nick = null; let id = null; let occupantId = null; let lang = null; let suffix = null; let stanzaId = null;
     let step = 0;
     for (const a of m.attrs) {
@@ -212,6 +214,11 @@ class Expansion {
         case 't':
           step = /^[+-]?[0-9]+$/.test(a.value) ? Number(a.value) : -1;
           if (!(step >= 0 && step <= 31536000)) throw new MalformedBatchError(`'t' is a whole number of seconds, not '${a.value}'`);
+          break;
+        case 'l':
+          if (a.value !== '1') throw new MalformedBatchError(`'l' marks a live item with '1', not '${a.value}'`);
+          if (this.header.encoding !== 'deflate-stream') throw new MalformedBatchError('live items travel only in a deflate stream');
+          this.live = true;
           break;
         default: throw new MalformedBatchError(`unknown attribute '${a.local}' on a compact item`);
       }
@@ -236,6 +243,8 @@ class Expansion {
     if (occupantId !== null) children.push(element('occupant-id', NS.OCCUPANT_ID, [['id', occupantId]]));
     if (stanzaId !== null) children.push(element('stanza-id', NS.STANZA_ID, [['by', this.room], ['id', stanzaId]]));
     const message = { local: 'message', ns: NS.CLIENT, prefix: '', attrs: messageAttrs, children };
+    // A live item is the message as broadcast at once: no delay (§5.9 rule 8.6).
+    if (this.live) return element('forwarded', NS.FORWARD, [], [message]);
     const delay = element('delay', NS.DELAY, [['stamp', formatInstant(this.at)], ['from', this.room]]);
     return element('forwarded', NS.FORWARD, [], [delay, message]);
   }
@@ -312,9 +321,11 @@ function parse(text) {
  * parts (the message element, the delay's stamp).
  */
 export function describeItem(forwarded) {
-  const [delay, message] = elements(forwarded);
+  const kids = elements(forwarded);
+  const [delay, message] = kids.length === 1 ? [null, kids[0]] : kids;
   return {
-    stamp: attr(delay, 'stamp'),
+    live: delay === null,
+    stamp: delay === null ? null : attr(delay, 'stamp'),
     from: attr(message, 'from'),
     id: attr(message, 'id'),
     message,
@@ -341,7 +352,8 @@ export class BatchDecoder {
   /**
    * Decodes one `<batch xmlns='urn:reconmuc:0'/>` given as XML text, from the room `roomJid`
    * (the bare JID the batch came from; needed to expand compact items).
-   * Returns `{ form, encoding, count, n, items }`, each item a forwarded element (see describeItem).
+   * Returns `{ form, encoding, count, n, items, live }`, each item a forwarded element (see
+   * describeItem); when `live`, the last item is a message sent at once (no delay, §5.9 rule 8.6).
    * @throws {MalformedBatchError} naming the first rule the batch breaks
    */
   decode(batchXml, roomJid) {
@@ -365,7 +377,7 @@ export class BatchDecoder {
     if (list.length !== header.count) {
       throw new MalformedBatchError(`count is ${header.count} but the batch holds ${list.length} items`);
     }
-    return { form: header.form, encoding: header.encoding, count: header.count, n: header.n, items: list };
+    return { form: header.form, encoding: header.encoding, count: header.count, n: header.n, items: list, live: expansion.live };
   }
 
   inflate(batch, header) {

@@ -7,6 +7,7 @@ import { NS } from './batch-decoder.js';
 export const FEATURE = NS.RECONMUC;
 export const FEATURE_COMPACT = `${NS.RECONMUC}#compact`;
 export const FEATURE_COMPACT_DEFLATE = `${NS.RECONMUC}#compact-deflate`;
+export const FEATURE_COMPACT_DEFLATE_LIVE = `${NS.RECONMUC}#compact-deflate-live`;
 export const LIMITS_FORM_TYPE = `${NS.RECONMUC}#limits`;
 const DISCO_INFO = 'http://jabber.org/protocol/disco#info';
 const DATA_FORMS = 'jabber:x:data';
@@ -73,7 +74,8 @@ function decodeURIComponentSafe(s) {
 }
 
 /**
- * What a disco#info result says about ReConMUC (§7): { supported, compact, compactDeflate, limits }.
+ * What a disco#info result says about ReConMUC (§7): { supported, compact, compactDeflate,
+ * compactDeflateLive, limits }.
  * Limits are numbers or null; history-size is required, max-volume defaults to it, max-time to 86400.
  */
 export function readDiscoInfo(iq) {
@@ -97,6 +99,7 @@ export function readDiscoInfo(iq) {
     supported: features.includes(FEATURE),
     compact: features.includes(FEATURE_COMPACT),
     compactDeflate: features.includes(FEATURE_COMPACT_DEFLATE),
+    compactDeflateLive: features.includes(FEATURE_COMPACT_DEFLATE_LIVE),
     limits,
   };
 }

@@ -87,6 +87,7 @@ converse.plugins.add(PLUGIN, {
       if (asked && asked !== 'auto') {
         if (asked === 'compact' && !d.compact) return 'deflate';
         if (asked === 'compact-deflate' && !d.compactDeflate) return 'deflate';
+        if (asked === 'compact-deflate-live' && !d.compactDeflateLive) return d.compactDeflate ? 'compact-deflate' : 'deflate';
         return asked;
       }
       return d.compactDeflate ? 'compact-deflate' : 'deflate';
@@ -175,6 +176,11 @@ converse.plugins.add(PLUGIN, {
         const item = describeItem(forwarded);
         const message = { ...item.message, attrs: [...item.message.attrs], children: [...item.message.children] };
         message.attrs.push({ local: 'to', ns: null, prefix: '', value: api.connection.get().jid });
+        if (item.live) {
+          // A live item (§5.9 rule 8.6): the message as broadcast at once, shown as any live one.
+          await handle.call(muc, toElement(serialize(message)));
+          continue;
+        }
         message.children.push(element('delay', NS.DELAY, [['stamp', item.stamp], ['from', jid]]));
         const el = toElement(serialize(message));
         fromBatch.add(el);

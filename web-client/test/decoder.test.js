@@ -19,7 +19,21 @@ function decodeVector(decoder, name) {
 test('index.txt lists every batch vector, and each decodes', () => {
   const names = list().filter((n) => read(n).stanza.includes('<batch'));
   assert.deepEqual(names.sort(), ['batch-compact-3.xml', 'batch-compact-deflate-1.xml', 'batch-compact-deflate-2.xml',
-    'batch-deflate-3.xml', 'batch-plain-3.xml']);
+    'batch-compact-deflate-live-1.xml', 'batch-deflate-3.xml', 'batch-plain-3.xml']);
+});
+
+test('a live item: the retained messages with their delays, then the message sent at once, without one', () => {
+  const b = decodeVector(new BatchDecoder(), 'batch-compact-deflate-live-1');
+  assert.equal(b.live, true);
+  assert.equal(b.items.length, 4);
+  const plain = canonical(decodeVector(new BatchDecoder(), 'batch-plain-3').items);
+  assert.deepEqual(canonical(b.items.slice(0, 3)), plain);
+  const live = describeItem(b.items[3]);
+  assert.equal(live.live, true);
+  assert.equal(live.stamp, null);
+  assert.equal(live.from, `${ROOM}/Dave`);
+  assert.equal(live.body, 'Alice: the 9 pm show still has seats');
+  assert.equal(decodeVector(new BatchDecoder(), 'batch-compact-deflate-1').live, false);
 });
 
 test('plain batch: three forwarded items in room order, with their delays', () => {
@@ -60,8 +74,8 @@ test('a deflate stream keeps its context: batch 2 inflates after batch 1, and on
 const MALFORMED = path.join(VECTORS, 'malformed');
 const malformed = list(MALFORMED);
 
-test('malformed/index.txt lists sixteen batches', () => {
-  assert.equal(malformed.length, 16);
+test('malformed/index.txt lists nineteen batches', () => {
+  assert.equal(malformed.length, 19);
 });
 
 for (const name of malformed) {

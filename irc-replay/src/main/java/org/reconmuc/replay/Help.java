@@ -102,13 +102,13 @@ final class Help {
               The seed paper's evaluation in one command, each scenario on a fresh server (veth links, both worlds in
               one room: even bots with XEP-0138, odd bots without; every volume fixed; time bound 30 s; occupant ids
               off, as the servers' own MUCs send none): phase bandwidth (ejabberd, 800 bots, 540 messages: standard,
-              standard-mam, off, relaxed v10/v30/v60 in the --forms, v30 without aggregation, v30 in the 0.1 forms),
+              standard-mam, off, relaxed v10/v30/v60 in the --forms, v30 without aggregation, v30 in the 0.2 and 0.1 forms),
               scale-100/400 (CPU as occupants grow; 800 comes from bandwidth), prosody (Prosody's MUC at 200
-              occupants), radio (the logs at their own pace for 30 minutes, standard and relaxed side by side: XEP-0286
-              radio-on time of listeners); --with-5000 adds 5,000 occupants in one room. Writes DIR/README.md (Table 1,
+              occupants), radio (the logs at their own pace for 30 minutes, standard and relaxed with time bounds 30,
+              120 and 300 s side by side: XEP-0286 radio-on time of listeners); --with-5000 adds 5,000 occupants in one room. Writes DIR/README.md (Table 1,
               Table 2, completeness, Figures 3-5, radio) and each phase's folder. --quick: the same at toy size.
               --phases bandwidth,radio runs only those.
-              [--out benchmarks/results/<date>, --forms compact/compact-deflate (world A / world B)]
+              [--out benchmarks/results/<date>, --forms compact/compact-deflate-live (world A / world B)]
 
             rooms
               Many rooms, several instances: the logs replayed into --rooms rooms of --bots-per-room bots (the same

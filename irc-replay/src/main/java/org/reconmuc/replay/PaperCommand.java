@@ -30,6 +30,10 @@ final class PaperCommand {
 
     /** The batch forms of protocol 0.1 (XEP-0297 items, plain and deflated on their own), measured beside newer ones. */
     static final String LEGACY_FORMS = "plain/deflate";
+    /** The forms of protocol 0.2: world B's messages at once still go as stanzas, measured beside 0.3's live items. */
+    static final String STREAM_FORMS = "compact/compact-deflate";
+    /** The forms each world's stream is best served by: world B's messages at once in its deflate stream (0.3). */
+    static final String DEFAULT_FORMS = "compact/compact-deflate-live";
 
     private PaperCommand() {
     }
@@ -38,7 +42,7 @@ final class PaperCommand {
         boolean quick = false;
         boolean with5000 = false;
         Path outDir = Path.of("benchmarks", "results", LocalDate.now().toString());
-        String forms = "compact/compact-deflate";
+        String forms = DEFAULT_FORMS;
         List<String> only = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -111,7 +115,7 @@ final class PaperCommand {
 
     /**
      * The runs. {@code forms} is the aggregation world A's and world B's relaxed bots ask for
-     * ({@code compact/compact-deflate}: the form each world's stream is best served by).
+     * ({@link #DEFAULT_FORMS}: the form each world's stream is best served by).
      */
     static List<Phase> plan(boolean quick, String forms, boolean with5000) {
         String bots = quick ? "60" : "800";
@@ -127,8 +131,10 @@ final class PaperCommand {
         List<String> bandwidth = new ArrayList<>(List.of("--bots", bots, "--messages", messages, "--duration", duration,
                 "standard", "standard-mam", "off",
                 "relaxed:v=10:a=" + forms, "relaxed:v=30:a=" + forms, "relaxed:v=60:a=" + forms, "relaxed:v=30:a=none"));
-        if (!forms.equals(LEGACY_FORMS)) {
-            bandwidth.add("relaxed:v=30:a=" + LEGACY_FORMS);
+        for (String older : List.of(STREAM_FORMS, LEGACY_FORMS)) {
+            if (!forms.equals(older)) {
+                bandwidth.add("relaxed:v=30:a=" + older);
+            }
         }
         plan.add(new Phase("bandwidth", "Table 1, Table 2, Figures 3 and 4: ejabberd, " + bots + " bots in one room (half in"
                 + " each world), " + messages + " messages at 6/s", join(common, bandwidth)));
@@ -142,12 +148,12 @@ final class PaperCommand {
                         "--messages", quick ? "120" : "360", "--duration", quick ? "25" : "65",
                         "standard", "relaxed:v=30:a=" + forms))));
         plan.add(new Phase("radio", "the radio-on time of background occupants (XEP-0286, 11 s tail): the logs at their own"
-                + " pace, standard and relaxed side by side", List.of("--server", "ejabberd", "--worlds", "ab",
+                + " pace, standard and relaxed with time bounds of 30, 120 and 300 s side by side", List.of("--server", "ejabberd", "--worlds", "ab",
                 "--speed", "1", "--messages", "100000", "--duration", quick ? "180" : "1800", "--drain", "60",
                 "--bots", quick ? "20" : "60", "--speaking-bots", quick ? "8" : "20", "--join-rate", "40", "--time", "30",
                 "--volume-draw", "fixed",
                 "--history-size", "200", "--component-option", "occupant-ids=false", "--concurrent",
-                "standard", "relaxed:v=30:a=" + forms)));
+                "standard", "relaxed:v=30:a=" + forms, "relaxed:v=30:t=120:a=" + forms, "relaxed:v=30:t=300:a=" + forms)));
         if (with5000) {
             plan.add(new Phase("scale-5000", "the scale the paper never tried: 5,000 occupants in one room",
                     join(common, List.of("--bots", "5000", "--messages", "300", "--rate", "1", "--duration", "310",

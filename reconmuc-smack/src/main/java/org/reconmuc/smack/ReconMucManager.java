@@ -40,7 +40,8 @@ import org.reconmuc.smack.provider.ReconMucProviders;
  * ReConMUC for one connection (reconmuc.md §4, §5.13, §7): discovers whether a room supports the
  * protocol and its limits, states and updates this occupant's consistency requirements, and reads
  * the batches the room flushes, handing each of their messages to {@link RetainedMessageListener}s
- * as an ordinary message with its XEP-0203 delay. Batches are accepted only from the bare JID of
+ * as an ordinary message with its XEP-0203 delay (a live item, §5.9 rule 8.6, without one, to
+ * {@link RetainedMessageListener#liveMessage}). Batches are accepted only from the bare JID of
  * a room this connection opted in with; they are read on Smack's ordered stanza thread, by one
  * codec decoder per connection.
  */
@@ -99,7 +100,8 @@ public final class ReconMucManager extends Manager {
         DataForm limits = DataForm.from(info, XmlNamespaces.LIMITS_FORM_TYPE);
         return new RoomSupport(true, limit(limits, "history-size"), limit(limits, "max-volume"),
                 limit(limits, "max-time"), limit(limits, "max-filter-entries"),
-                info.containsFeature(XmlNamespaces.FEATURE_COMPACT), info.containsFeature(XmlNamespaces.FEATURE_COMPACT_DEFLATE));
+                info.containsFeature(XmlNamespaces.FEATURE_COMPACT), info.containsFeature(XmlNamespaces.FEATURE_COMPACT_DEFLATE),
+                info.containsFeature(XmlNamespaces.FEATURE_COMPACT_DEFLATE_LIVE));
     }
 
     private static Integer limit(DataForm form, String field) {
@@ -172,8 +174,9 @@ public final class ReconMucManager extends Manager {
 
     /**
      * The messages of a batch message, in room order, each addressed as the batch was and carrying
-     * the XEP-0203 delay of its item; read with this connection's decoder. For callers that read
-     * batches themselves; listeners get the same.
+     * the XEP-0203 delay of its item — except a live last item (§5.9 rule 8.6), which has none:
+     * it is the message as the room broadcast it at once. Read with this connection's decoder.
+     * For callers that read batches themselves; listeners get the same.
      */
     public List<Message> unpack(Message batchMessage) throws MalformedBatchException {
         synchronized (decoder) {
@@ -194,11 +197,13 @@ public final class ReconMucManager extends Manager {
         List<Message> messages = new ArrayList<>(items.size());
         for (Forwarded<Message> f : items) {
             DelayInformation delay = f.getDelayInformation();
-            messages.add(f.getForwardedStanza().asBuilder()
+            var message = f.getForwardedStanza().asBuilder()
                     .to(batchMessage.getTo())
-                    .removeExtension(DelayInformation.ELEMENT, DelayInformation.NAMESPACE)
-                    .addExtension(delay)
-                    .build());
+                    .removeExtension(DelayInformation.ELEMENT, DelayInformation.NAMESPACE);
+            if (delay != null) {
+                message.addExtension(delay);
+            }
+            messages.add(message.build());
         }
         return messages;
     }
@@ -220,8 +225,13 @@ public final class ReconMucManager extends Manager {
             return;
         }
         for (Message m : messages) {
+            boolean live = m.getExtension(DelayInformation.class) == null;
             for (RetainedMessageListener l : listeners) {
-                l.retainedMessage(room, m);
+                if (live) {
+                    l.liveMessage(room, m);
+                } else {
+                    l.retainedMessage(room, m);
+                }
             }
         }
     }

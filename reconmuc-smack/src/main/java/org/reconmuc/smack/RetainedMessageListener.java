@@ -14,6 +14,17 @@ public interface RetainedMessageListener {
      */
     void retainedMessage(EntityBareJid room, Message message);
 
+    /**
+     * A message the room sent at once in this session's deflate stream (aggregation
+     * {@code compact-deflate-live}, reconmuc.md §5.9 rule 8.6): the message as the room broadcast
+     * it, without a delay, after the retained messages of its batch. Show it as any live groupchat
+     * message; Smack's own MUC listeners do not see it. By default it goes to
+     * {@link #retainedMessage}, so a listener written for batches loses nothing.
+     */
+    default void liveMessage(EntityBareJid room, Message message) {
+        retainedMessage(room, message);
+    }
+
     /** A batch discarded whole because it breaks a rule of the spec (reconmuc.md §5.13 rule 4). */
     default void malformedBatch(EntityBareJid room, Message batch, MalformedBatchException reason) {
     }

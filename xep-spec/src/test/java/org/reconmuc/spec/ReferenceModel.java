@@ -563,7 +563,10 @@ final class ReferenceModel {
         for (Occupant o : occupants()) {
             boolean atOnce = o == sender || o.reqs == null || (parent != null && parent.sender == o)
                     || addressed.contains(o) || matches(o, m);
-            if (atOnce) {
+            if (atOnce && liveInStream(o) && !m.withheld.contains(o)) {
+                // §5.9 rule 8.6: everything retained, then the message as the batch's live item.
+                deliverLive(o, List.copyOf(o.retained), m);
+            } else if (atOnce) {
                 List<Msg> ancestors = retainedAncestors(o, m);
                 if (!ancestors.isEmpty()) {
                     deliverRetained(o, ancestors);
@@ -718,6 +721,21 @@ final class ReferenceModel {
 
     // ---------------------------------------------------------------------------- §5.9 delivery
 
+    private static boolean liveInStream(Occupant o) {
+        return o.reqs != null && "compact-deflate-live".equals(o.reqs.aggregation);
+    }
+
+    /** A message at once in the occupant's stream: one batch of its retained set and then the message, live. */
+    private void deliverLive(Occupant o, List<Msg> retained, Msg live) {
+        o.retained.removeAll(retained);
+        List<Msg> msgs = new ArrayList<>(retained.stream().filter(m -> !m.retracted && !m.withheld.contains(o)).toList());
+        msgs.add(live);
+        Element out = stanza("message", o.session);
+        out.setAttribute("type", "groupchat");
+        compactBatch(out, msgs, o.session, true);
+        o.session.inbox.add(out);
+    }
+
     /** A flush (all) or release (some) of retained messages, in room order, in the aggregation. */
     private void deliverRetained(Occupant o, List<Msg> retained) {
         o.retained.removeAll(retained);
@@ -739,7 +757,7 @@ final class ReferenceModel {
         Element out = stanza("message", p);
         out.setAttribute("type", "groupchat");
         if (aggregation.startsWith("compact")) {
-            compactBatch(out, msgs, "compact-deflate".equals(aggregation) ? p : null);
+            compactBatch(out, msgs, aggregation.startsWith("compact-deflate") ? p : null, false);
             p.inbox.add(out);
             return;
         }
@@ -779,7 +797,7 @@ final class ReferenceModel {
      * §5.9 rules 7 and 8: a compact batch (no id; stamp; one m per message with n, id, sid and
      * t), its items in the session's deflate stream when {@code streamOf} is given.
      */
-    private void compactBatch(Element out, List<Msg> msgs, Participant streamOf) {
+    private void compactBatch(Element out, List<Msg> msgs, Participant streamOf, boolean lastIsLive) {
         Element batch = child(out, XmlNamespaces.RECONMUC, "batch");
         batch.setAttribute("count", Integer.toString(msgs.size()));
         batch.setAttribute("form", "compact");
@@ -797,6 +815,9 @@ final class ReferenceModel {
             if (s != second) {
                 item.setAttribute("t", Long.toString(s - second));
                 second = s;
+            }
+            if (lastIsLive && m == msgs.get(msgs.size() - 1)) {
+                item.setAttribute("l", "1");
             }
             for (Element c : TemplateMatcher.children(m.broadcast)) {
                 boolean roomsId = XmlNamespaces.STANZA_ID.equals(c.getNamespaceURI()) && room.equals(c.getAttribute("by"));

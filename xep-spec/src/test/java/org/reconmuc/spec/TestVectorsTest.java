@@ -180,7 +180,13 @@ class TestVectorsTest {
             assertThat(message.getAttribute("from")).doesNotContain("/");
             assertThat(Dom.all(message, XmlNamespaces.JABBER_CLIENT, "body")).as("a batch message has no body")
                     .allSatisfy(b -> assertThat(b.getParentNode()).isNotSameAs(message));
-            List<Element> items = DomBatches.items(batch, decoderAfter(name));
+            List<Element> items = new ArrayList<>(DomBatches.items(batch, decoderAfter(name)));
+            // A live last item (§5.9 rule 8.6) is the message as broadcast at once: no delay.
+            Element live = TemplateMatcher.children(items.get(items.size() - 1)).size() == 1 ? items.remove(items.size() - 1) : null;
+            if (live != null) {
+                assertThat(batch.getAttribute("encoding")).as("live items only in a deflate stream").isEqualTo("deflate-stream");
+                assertThat(TemplateMatcher.children(live).get(0).getNamespaceURI()).isEqualTo(XmlNamespaces.JABBER_CLIENT);
+            }
             for (Element f : items) {
                 List<Element> kids = TemplateMatcher.children(f);
                 assertThat(kids).hasSize(2);
@@ -284,6 +290,18 @@ class TestVectorsTest {
                 .isInstanceOf(org.reconmuc.codec.batch.MalformedBatchException.class).hasMessageContaining("n='1'");
         Element batch = Dom.all(root("batch-compact-deflate-2"), XmlNamespaces.RECONMUC, "batch").get(0);
         assertThat(Base64.getDecoder().decode(TemplateMatcher.text(batch))).as("the comment's figure").hasSize(83);
+    }
+
+    @Test
+    void theLiveBatchCarriesThePlainBatchsItemsAndThenTheMessageAtOnceWithoutADelay() throws Exception {
+        List<Element> plain = batchItems("batch-plain-3", new BatchDecoder());
+        List<Element> live = batchItems("batch-compact-deflate-live-1", new BatchDecoder());
+        assertThat(live).hasSize(4);
+        sameItems(live.subList(0, 3), plain, "batch-compact-deflate-live-1's retained items against batch-plain-3");
+        List<Element> kids = TemplateMatcher.children(live.get(3));
+        assertThat(kids).as("the live item: the message alone").hasSize(1);
+        assertThat(kids.get(0).getAttribute("from")).isEqualTo("chat@conference.example.org/Dave");
+        assertThat(Dom.all(kids.get(0), XmlNamespaces.STANZA_ID, "stanza-id")).hasSize(1);
     }
 
     @Test

@@ -87,7 +87,7 @@ public final class Batch {
      */
     public static String compact(List<CompactItem> items) {
         StringBuilder xml = compactOpenTag(items, null);
-        return compactItems(xml.append('>'), items).append("</").append(ELEMENT).append('>').toString();
+        return compactItems(xml.append('>'), items, false).append("</").append(ELEMENT).append('>').toString();
     }
 
     /**
@@ -101,7 +101,15 @@ public final class Batch {
 
     /** What a compact batch of these items carries in a deflate stream, before compression (UTF-8). */
     public static byte[] compactStreamPayload(List<CompactItem> items) {
-        return compactItems(new StringBuilder(items.size() * 200), items).toString().getBytes(StandardCharsets.UTF_8);
+        return compactStreamPayload(items, false);
+    }
+
+    /**
+     * {@link #compactStreamPayload(List)}, the last item marked live when {@code live}: a message
+     * sent at once in the stream, after the retained ones it carries along (§5.9 rule 8.6).
+     */
+    public static byte[] compactStreamPayload(List<CompactItem> items, boolean live) {
+        return compactItems(new StringBuilder(items.size() * 200), items, live).toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /**
@@ -132,11 +140,13 @@ public final class Batch {
     }
 
     /** The items with their stanza-id and time attributes, relative to the batch and to each other. */
-    private static StringBuilder compactItems(StringBuilder xml, List<CompactItem> items) {
+    private static StringBuilder compactItems(StringBuilder xml, List<CompactItem> items, boolean live) {
         String prefix = stanzaIdPrefix(items.get(0).stanzaId());
         long previousSecond = Math.floorDiv(items.get(0).atMillis(), 1000);
         long previousSuffix = -1;
-        for (CompactItem item : items) {
+        int last = items.size() - 1;
+        for (int i = 0; i <= last; i++) {
+            CompactItem item = items.get(i);
             xml.append(item.head());
             long suffix = -1;
             String sid = item.stanzaId();
@@ -154,6 +164,9 @@ public final class Batch {
             if (second != previousSecond) {
                 xml.append(' ').append(CompactItem.TIME_STEP).append("=\"").append(second - previousSecond).append('"');
                 previousSecond = second;
+            }
+            if (live && i == last) {
+                xml.append(' ').append(CompactItem.LIVE).append("=\"").append(CompactItem.LIVE_VALUE).append('"');
             }
             xml.append(item.rest());
         }

@@ -102,7 +102,7 @@ public final class BatchDecoder {
                     throw new MalformedBatchException("count is " + header.count + " but the batch holds "
                             + items.size() + " items");
                 }
-                return new DecodedBatch(header.form, header.encoding, items);
+                return new DecodedBatch(header.form, header.encoding, items, expansion.live);
             } finally {
                 r.close();
             }
@@ -384,6 +384,8 @@ public final class BatchDecoder {
         final String room;
         Instant at;
         long previousSuffix = -1;
+        /** Whether an item was live (§5.9 rule 8.6): it must be the last. */
+        boolean live;
 
         Expansion(Header header, String room) {
             this.header = header;
@@ -392,6 +394,9 @@ public final class BatchDecoder {
         }
 
         String expand(XMLStreamReader r) throws XMLStreamException, MalformedBatchException {
+            if (live) {
+                throw new MalformedBatchException("a live item is the last of its batch");
+            }
             String nick = null;
             String id = null;
             String occupantId = null;
@@ -416,6 +421,15 @@ public final class BatchDecoder {
                     case CompactItem.OCCUPANT_ID -> occupantId = value;
                     case CompactItem.STANZA_ID_SUFFIX -> suffix = value;
                     case CompactItem.STANZA_ID -> stanzaId = value;
+                    case CompactItem.LIVE -> {
+                        if (!CompactItem.LIVE_VALUE.equals(value)) {
+                            throw new MalformedBatchException("'l' marks a live item with '1', not '" + value + "'");
+                        }
+                        if (header.encoding != BatchEncoding.DEFLATE_STREAM) {
+                            throw new MalformedBatchException("live items travel only in a deflate stream");
+                        }
+                        live = true;
+                    }
                     case CompactItem.TIME_STEP -> {
                         try {
                             step = Long.parseLong(value);
@@ -434,10 +448,13 @@ public final class BatchDecoder {
             }
             stanzaId = stanzaId(suffix, stanzaId);
             at = at.plusSeconds(step);
-            StringBuilder out = new StringBuilder(512).append("<forwarded xmlns=\"").append(XmlNamespaces.FORWARD)
-                    .append("\"><delay xmlns=\"").append(XmlNamespaces.DELAY).append("\" stamp=\"").append(at)
-                    .append("\" from=\"");
-            XmlText.appendAttribute(out, room).append("\"/><message xmlns=\"").append(XmlNamespaces.JABBER_CLIENT).append('"');
+            StringBuilder out = new StringBuilder(512).append("<forwarded xmlns=\"").append(XmlNamespaces.FORWARD).append("\">");
+            if (!live) {
+                // A live item is the message as broadcast at once: no delay (§5.9 rule 8.6).
+                out.append("<delay xmlns=\"").append(XmlNamespaces.DELAY).append("\" stamp=\"").append(at).append("\" from=\"");
+                XmlText.appendAttribute(out, room).append("\"/>");
+            }
+            out.append("<message xmlns=\"").append(XmlNamespaces.JABBER_CLIENT).append('"');
             if (lang != null) {
                 XmlText.appendAttribute(out.append(" xml:lang=\""), lang).append('"');
             }

@@ -13,7 +13,17 @@ public enum Aggregation {
     /** One batch stanza of compact items: for streams the server compresses (reconmuc.md §5.9 rule 7). */
     COMPACT,
     /** Compact items in the session's own deflate stream: for streams nothing else compresses (§5.9 rule 8). */
-    COMPACT_DEFLATE;
+    COMPACT_DEFLATE,
+    /**
+     * {@link #COMPACT_DEFLATE}, and what the occupant gets at once travels in the same stream as a
+     * live item, carrying along everything retained (§5.9 rule 8.6): one stanza, one wake-up.
+     */
+    COMPACT_DEFLATE_LIVE;
+
+    /** Whether messages sent at once go in the session's deflate stream, each flushing what is retained. */
+    public boolean carriesLive() {
+        return this == COMPACT_DEFLATE_LIVE;
+    }
 
     public String xmlValue() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');

@@ -340,10 +340,18 @@ public final class ConsistencyEngine<R> {
         }
     }
 
-    /** The reader gets {@code seq} now unless it already has (several rules may name it). */
+    /**
+     * The reader gets the new message {@code seq} now unless it already has (several rules may
+     * name it). A reader whose live messages travel in its stream takes everything retained along
+     * (reconmuc.md §5.9 rule 8.6): the message comes last, after the rest in room order.
+     */
     private void serveNow(Reader<R> r, long seq, List<Delivery<R>> out) {
         if (r.active && seq >= r.cursor && !r.isEarly(seq)) {
-            deliverNow(r, seq, out);
+            if (r.requirements.aggregation().carriesLive()) {
+                takeAll(r, Delivery.Kind.NOW, out);
+            } else {
+                deliverNow(r, seq, out);
+            }
         }
     }
 
@@ -380,12 +388,17 @@ public final class ConsistencyEngine<R> {
     }
 
     private void flush(Reader<R> r, List<Delivery<R>> out) {
+        takeAll(r, Delivery.Kind.FLUSH, out);
+    }
+
+    /** Everything retained for the reader goes out as one delivery of this kind; it then holds nothing. */
+    private void takeAll(Reader<R> r, Delivery.Kind kind, List<Delivery<R>> out) {
         long[] seqs = retainedSeqs(r);
         r.cursor = head + 1;
         r.clearEarly();
         relink(r);
         if (seqs.length > 0) {
-            out.add(new Delivery<>(r.owner, Delivery.Kind.FLUSH, seqs));
+            out.add(new Delivery<>(r.owner, kind, seqs));
         }
         file(r);
     }

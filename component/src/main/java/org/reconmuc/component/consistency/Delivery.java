@@ -9,7 +9,11 @@ package org.reconmuc.component.consistency;
 public record Delivery<R>(R owner, Kind kind, long[] seqs) {
 
     public enum Kind {
-        /** Needed now: each message on its own; all but the last are older ancestors. */
+        /**
+         * Needed now: the last message; all before it are older retained messages that go first —
+         * its ancestors, or, for a reader whose live messages travel in its stream, everything
+         * retained.
+         */
         NOW,
         /** A bound was reached: everything retained, as one batch (or one by one in NONE mode). */
         FLUSH

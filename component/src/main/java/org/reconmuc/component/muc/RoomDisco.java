@@ -39,6 +39,7 @@ final class RoomDisco {
         feature(query, XmlNamespaces.RECONMUC);
         feature(query, XmlNamespaces.FEATURE_COMPACT);
         feature(query, XmlNamespaces.FEATURE_COMPACT_DEFLATE);
+        feature(query, XmlNamespaces.FEATURE_COMPACT_DEFLATE_LIVE);
         feature(query, RoomRegistration.NAMESPACE);
         feature(query, XmlNamespaces.RETRACT);
         feature(query, XmlNamespaces.MODERATE);

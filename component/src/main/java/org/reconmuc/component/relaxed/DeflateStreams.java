@@ -40,10 +40,11 @@ public final class DeflateStreams {
 
     /**
      * The next batch of {@code session}'s stream: {@code entries} as their compact {@code items},
-     * whose stream payload ({@link Batch#compactStreamPayload}) is {@code payload}.
+     * whose stream payload ({@link Batch#compactStreamPayload}, the last item live when
+     * {@code live}) is {@code payload}.
      */
     String batch(RealJid session, List<? extends MessageLog.Entry<?>> entries, List<CompactItem> items, byte[] payload,
-            MessageLog<?> log) {
+            boolean live, MessageLog<?> log) {
         if (deflater == null) {
             deflater = new Deflater(LEVEL, true);
         }
@@ -53,7 +54,7 @@ public final class DeflateStreams {
         for (int i = 0; i < seqs.length; i++) {
             seqs[i] = entries.get(i).seq();
         }
-        int n = window.sent(seqs, payload.length);
+        int n = window.sent(seqs, payload.length, live);
         return Batch.compactDeflateStream(items, payload, new DeflateStream.Chunk(n, compressed));
     }
 

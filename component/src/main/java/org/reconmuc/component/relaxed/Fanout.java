@@ -29,12 +29,15 @@ public final class Fanout<O extends Recipient<O>> {
     private final FanoutHost<O> room;
     private final RelaxedState<O> state;
     private final Map<Aggregation, FlushForm<O>> forms;
+    /** The form of live messages that travel in the occupant's stream (aggregation compact-deflate-live). */
+    private final StreamFlush<O> liveInStream;
     private long wakeupAt = Long.MAX_VALUE;
 
     public Fanout(FanoutHost<O> room, RelaxedState<O> state) {
         this.room = room;
         this.state = state;
         this.forms = FlushForm.forRoom(state.streams());
+        this.liveInStream = (StreamFlush<O>) forms.get(Aggregation.COMPACT_DEFLATE_LIVE);
     }
 
     /**
@@ -146,14 +149,20 @@ public final class Fanout<O extends Recipient<O>> {
 
     /**
      * What the engine decided for a live message: an occupant that gets it at once first gets its
-     * retained ancestors as one release, then the message itself as broadcast; flushes the
-     * message triggered go out in the occupant's form.
+     * retained ancestors as one release, then the message itself as broadcast — or, when its live
+     * messages travel in its stream, one batch of everything retained and the message as its live
+     * last item (reconmuc.md §5.9 rule 8.6); flushes the message triggered go out in the
+     * occupant's form.
      */
     private void deliverLive(List<Delivery<O>> deliveries, MessageLog.Entry<O> logged, RenderedStanza broadcast) {
         for (Delivery<O> d : deliveries) {
             O o = d.owner();
             long[] seqs = d.seqs();
             if (d.kind() == Delivery.Kind.NOW && seqs[seqs.length - 1] == logged.seq()) {
+                if (state.aggregationOf(o).carriesLive() && !logged.withheldFrom(o)) {
+                    liveInStream.send(room, o, entries(o, seqs), true);
+                    continue;
+                }
                 if (seqs.length > 1) {
                     flush(o, Arrays.copyOf(seqs, seqs.length - 1));
                 }
@@ -197,6 +206,13 @@ public final class Fanout<O extends Recipient<O>> {
      * ended up); retracted ones and those withheld from the occupant are left out.
      */
     private void flush(O o, long[] seqs) {
+        List<MessageLog.Entry<O>> entries = entries(o, seqs);
+        if (!entries.isEmpty()) {
+            forms.get(state.aggregationOf(o)).send(room, o, entries);
+        }
+    }
+
+    private List<MessageLog.Entry<O>> entries(O o, long[] seqs) {
         List<MessageLog.Entry<O>> entries = new ArrayList<>(seqs.length);
         for (long seq : seqs) {
             MessageLog.Entry<O> e = room.log().get(seq);
@@ -204,8 +220,6 @@ public final class Fanout<O extends Recipient<O>> {
                 entries.add(e);
             }
         }
-        if (!entries.isEmpty()) {
-            forms.get(state.aggregationOf(o)).send(room, o, entries);
-        }
+        return entries;
     }
 }

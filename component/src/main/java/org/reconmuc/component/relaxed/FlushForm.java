@@ -25,7 +25,9 @@ public interface FlushForm<O extends Recipient<O>> {
         forms.put(Aggregation.PLAIN, new ForwardedFlush<>(false));
         forms.put(Aggregation.DEFLATE, new ForwardedFlush<>(true));
         forms.put(Aggregation.COMPACT, new CompactFlush<>());
-        forms.put(Aggregation.COMPACT_DEFLATE, new StreamFlush<>(streams));
+        StreamFlush<O> stream = new StreamFlush<>(streams);
+        forms.put(Aggregation.COMPACT_DEFLATE, stream);
+        forms.put(Aggregation.COMPACT_DEFLATE_LIVE, stream);
         return forms;
     }
 

@@ -31,15 +31,16 @@ final class StreamWindow {
     /** The sequence number the first gap of the oldest batch kept counts from. */
     private long base;
     /**
-     * The batches kept, oldest first, each as varints: its payload's length, its number of runs,
-     * then per run the gap since the previous run's last number and the run's length.
+     * The batches kept, oldest first, each as varints: its payload's length (shifted left by one,
+     * the low bit set when its last item was live), its number of runs, then per run the gap since
+     * the previous run's last number and the run's length.
      */
     private byte[] code = EMPTY;
     /** Payload bytes of the batches kept. */
     private int bytes;
 
-    /** One batch as decoded: its sequence numbers and its payload's length. */
-    private record Sent(long[] seqs, int payloadBytes) {
+    /** One batch as decoded: its sequence numbers, its payload's length, whether its last item was live. */
+    private record Sent(long[] seqs, int payloadBytes, boolean live) {
     }
 
     StreamWindow(int windowBytes) {
@@ -112,21 +113,22 @@ final class StreamWindow {
             }
             items.add(item);
         }
-        byte[] payload = Batch.compactStreamPayload(items);
+        byte[] payload = Batch.compactStreamPayload(items, batch.live());
         return payload.length == batch.payloadBytes() ? payload : null;
     }
 
     /**
      * A batch of these items (increasing sequence numbers), whose payload was {@code payloadBytes}
-     * long, was sent in this stream: returns its number in the stream.
+     * long and whose last item was {@code live} or not, was sent in this stream: returns its
+     * number in the stream.
      */
-    int sent(long[] seqs, int payloadBytes) {
+    int sent(long[] seqs, int payloadBytes, boolean live) {
         if (code.length == 0) {
             base = seqs[0] - 1;
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream(code.length + 16);
         out.write(code, 0, code.length);
-        writeVarint(out, payloadBytes);
+        writeVarint(out, (long) payloadBytes << 1 | (live ? 1 : 0));
         int runs = 1;
         for (int i = 1; i < seqs.length; i++) {
             if (seqs[i] != seqs[i - 1] + 1) {
@@ -156,7 +158,7 @@ final class StreamWindow {
         int[] at = {0};
         while (at[0] < code.length) {
             int start = at[0];
-            int payloadBytes = (int) readVarint(code, at);
+            int payloadBytes = (int) (readVarint(code, at) >>> 1);
             if (bytes - payloadBytes < windowBytes) {
                 at[0] = start;
                 break;
@@ -186,7 +188,8 @@ final class StreamWindow {
         int[] at = {0};
         long previous = base;
         while (at[0] < code.length) {
-            int payloadBytes = (int) readVarint(code, at);
+            long head = readVarint(code, at);
+            int payloadBytes = (int) (head >>> 1);
             long runs = readVarint(code, at);
             long[][] runSeqs = new long[(int) runs][];
             int count = 0;
@@ -204,7 +207,7 @@ final class StreamWindow {
                     seqs[k++] = run[0] + i;
                 }
             }
-            sent.add(new Sent(seqs, payloadBytes));
+            sent.add(new Sent(seqs, payloadBytes, (head & 1) == 1));
         }
         return sent;
     }

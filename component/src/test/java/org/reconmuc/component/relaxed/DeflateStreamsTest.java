@@ -46,11 +46,13 @@ class DeflateStreamsTest {
 
     /** The batch the service sends for these entries, and the reference stream's for the same items. */
     private String batch(MessageLog<Object> history, List<MessageLog.Entry<Object>> entries) {
-        List<CompactItem> items = new ArrayList<>();
-        for (MessageLog.Entry<Object> e : entries) {
-            items.add(history.compactItem(e));
-        }
-        return streams.batch(ALICE, entries, items, Batch.compactStreamPayload(items), history);
+        return batch(history, entries, false);
+    }
+
+    /** {@link #batch(MessageLog, List)}, its last item live when {@code live} (aggregation compact-deflate-live). */
+    private String batch(MessageLog<Object> history, List<MessageLog.Entry<Object>> entries, boolean live) {
+        List<CompactItem> items = itemsOf(history, entries);
+        return streams.batch(ALICE, entries, items, Batch.compactStreamPayload(items, live), live, history);
     }
 
     private static List<CompactItem> itemsOf(MessageLog<Object> history, List<MessageLog.Entry<Object>> entries) {
@@ -79,9 +81,16 @@ class DeflateStreamsTest {
             if (batch.isEmpty()) {
                 continue;
             }
-            String sent = batch(history, batch);
-            assertThat(sent).isEqualTo(Batch.compactDeflateStream(itemsOf(history, batch), copyKeeping, deflater));
-            assertThat(alicesClient.decode(sent, ROOM).items()).hasSize(batch.size());
+            // Every third batch ends with a message sent at once (a live item): the window renders it
+            // again with its mark, or the dictionary would stop there.
+            boolean live = round % 3 == 0;
+            String sent = batch(history, batch, live);
+            byte[] payload = Batch.compactStreamPayload(itemsOf(history, batch), live);
+            assertThat(sent).isEqualTo(Batch.compactDeflateStream(itemsOf(history, batch), payload,
+                    copyKeeping.next(payload, deflater)));
+            org.reconmuc.codec.batch.DecodedBatch decoded = alicesClient.decode(sent, ROOM);
+            assertThat(decoded.live()).isEqualTo(live);
+            assertThat(decoded.items()).hasSize(batch.size());
         }
         assertThat(seq).as("the stream ran past the history and the window").isGreaterThan(600);
         StreamWindow window = streams.windowOf(ALICE);
@@ -123,7 +132,7 @@ class DeflateStreamsTest {
                     batch.add(log(history, ++seq));
                 }
                 List<CompactItem> items = itemsOf(history, batch);
-                String sent = small.batch(ALICE, batch, items, Batch.compactStreamPayload(items), history);
+                String sent = small.batch(ALICE, batch, items, Batch.compactStreamPayload(items), false, history);
                 assertThat(client.decode(sent, ROOM).items()).hasSize(10);
                 assertThat(small.windowOf(ALICE).dictionary(history).length).isLessThanOrEqualTo(windowBytes);
             }

@@ -173,6 +173,11 @@ public final class JoomSession implements AutoCloseable {
             }
 
             @Override
+            public void liveMessage(EntityBareJid from, Message message) {
+                deliver(message, Arrival.LIVE); // sent at once, in the stream (reconmuc.md §5.9 rule 8.6)
+            }
+
+            @Override
             public void malformedBatch(EntityBareJid from, Message batch, org.reconmuc.codec.batch.MalformedBatchException e) {
                 listener.problem("A batch from the room was damaged and was dropped: " + e.getMessage());
                 // A deflate stream is lost with it: stating the aggregation again makes the room start
@@ -239,7 +244,7 @@ public final class JoomSession implements AutoCloseable {
         }
         try {
             ReconMucManager.forConnection(connection).setRequirements(room,
-                    ConsistencyRequirements.builder().setAggregation(Aggregation.COMPACT_DEFLATE).build());
+                    ConsistencyRequirements.builder().setAggregation(streamAggregation(support)).build());
         } catch (Exception e) {
             listener.problem("Could not ask the room for a new stream of batches: " + ErrorWords.general(e));
         }
@@ -261,7 +266,8 @@ public final class JoomSession implements AutoCloseable {
 
     /**
      * The request for an update. Compression: the room's per-session deflate stream of compact
-     * batches where it offers one (each batch compresses against the ones before), else deflate.
+     * batches where it offers one (each batch compresses against the ones before) — with what
+     * comes at once in it too where the room offers that — else deflate.
      */
     static ConsistencyRequirements request(RequirementsUpdate u, RoomSupport support) {
         ConsistencyRequirements.Builder b = ConsistencyRequirements.builder();
@@ -278,9 +284,14 @@ public final class JoomSession implements AutoCloseable {
             b.setVolume(u.volume());
         }
         if (u.deflate()) {
-            b.setAggregation(support.compactDeflate() ? Aggregation.COMPACT_DEFLATE : Aggregation.DEFLATE);
+            b.setAggregation(support.compactDeflate() ? streamAggregation(support) : Aggregation.DEFLATE);
         }
         return b.build();
+    }
+
+    /** The room's deflate stream, with live messages in it where the room offers that (§5.9 rule 8.6). */
+    private static Aggregation streamAggregation(RoomSupport support) {
+        return support.compactDeflateLive() ? Aggregation.COMPACT_DEFLATE_LIVE : Aggregation.COMPACT_DEFLATE;
     }
 
     /**

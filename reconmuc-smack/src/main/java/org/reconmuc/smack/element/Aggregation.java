@@ -11,7 +11,12 @@ public enum Aggregation {
     /** One batch of compact items: for a stream the server compresses (reconmuc.md §5.9 rule 7). */
     COMPACT("compact"),
     /** Compact items in this session's own deflate stream: for a stream nothing else compresses (§5.9 rule 8). */
-    COMPACT_DEFLATE("compact-deflate");
+    COMPACT_DEFLATE("compact-deflate"),
+    /**
+     * {@link #COMPACT_DEFLATE}, and what the room sends this occupant at once travels in the same
+     * stream as each batch's live last item, with everything retained carried along (§5.9 rule 8.6).
+     */
+    COMPACT_DEFLATE_LIVE("compact-deflate-live");
 
     private final String value;
 

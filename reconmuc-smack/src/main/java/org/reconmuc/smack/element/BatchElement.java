@@ -69,7 +69,7 @@ public final class BatchElement implements ExtensionElement {
 
     /**
      * The batch checked, decoded and parsed by Smack: each item an XEP-0297 forwarded message with
-     * its XEP-0203 delay, in room order.
+     * its XEP-0203 delay, in room order — but a live last item (§5.9 rule 8.6) has no delay.
      *
      * @throws MalformedBatchException if the batch breaks a rule of the spec, or Smack cannot parse an item
      */
