@@ -87,7 +87,8 @@ public final class Batch {
      */
     public static String compact(List<CompactItem> items) {
         StringBuilder xml = compactOpenTag(items, null);
-        return compactItems(xml.append('>'), items, false).append("</").append(ELEMENT).append('>').toString();
+        return compactItems(xml.append('>'), items, stanzaIdPrefix(items.get(0).stanzaId()), false)
+                .append("</").append(ELEMENT).append('>').toString();
     }
 
     /**
@@ -109,7 +110,9 @@ public final class Batch {
      * sent at once in the stream, after the retained ones it carries along (§5.9 rule 8.6).
      */
     public static byte[] compactStreamPayload(List<CompactItem> items, boolean live) {
-        return compactItems(new StringBuilder(items.size() * 200), items, live).toString().getBytes(StandardCharsets.UTF_8);
+        // No batch 'sid' in a stream: each item names its whole stanza-id, whose repeated prefix the
+        // stream compresses to a few bits, where the attribute would cost its bytes on every batch.
+        return compactItems(new StringBuilder(items.size() * 200), items, null, live).toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /**
@@ -131,7 +134,7 @@ public final class Batch {
         }
         xml.append(' ').append(STAMP).append("=\"").append(java.time.Instant.ofEpochSecond(
                 Math.floorDiv(items.get(0).atMillis(), 1000)).toString()).append('"');
-        String prefix = stanzaIdPrefix(items.get(0).stanzaId());
+        String prefix = encoding == BatchEncoding.DEFLATE_STREAM ? null : stanzaIdPrefix(items.get(0).stanzaId());
         if (prefix != null) {
             xml.append(' ').append(STANZA_ID_PREFIX).append("=\"");
             XmlText.appendAttribute(xml, prefix).append('"');
@@ -140,8 +143,7 @@ public final class Batch {
     }
 
     /** The items with their stanza-id and time attributes, relative to the batch and to each other. */
-    private static StringBuilder compactItems(StringBuilder xml, List<CompactItem> items, boolean live) {
-        String prefix = stanzaIdPrefix(items.get(0).stanzaId());
+    private static StringBuilder compactItems(StringBuilder xml, List<CompactItem> items, String prefix, boolean live) {
         long previousSecond = Math.floorDiv(items.get(0).atMillis(), 1000);
         long previousSuffix = -1;
         int last = items.size() - 1;

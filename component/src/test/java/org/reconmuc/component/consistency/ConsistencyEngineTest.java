@@ -51,6 +51,35 @@ class ConsistencyEngineTest {
     }
 
     @Test
+    void aReaderWithLiveItemsTakesEverythingRetainedAlongAndItsBoundsStillHold() {
+        Reader<String> alice = engine.relax("alice", new Requirements(Set.of(FilterKey.topic("gossip")), 60_000, 3,
+                Aggregation.COMPACT_DEFLATE_LIVE));
+        long m1 = post("movie");
+        long m2 = post("movie");
+        long g = post("gossip");
+        List<Delivery<String>> d = take();
+        assertThat(d).singleElement().satisfies(x -> {
+            assertThat(x.kind()).isEqualTo(Delivery.Kind.NOW);
+            assertThat(x.seqs()).containsExactly(m1, m2, g);
+        });
+        assertThat(alice.retained(engine.head())).isZero();
+        // Then the volume bound counts from there: three more retained flush.
+        long m4 = post("movie");
+        long m5 = post("movie");
+        assertThat(take()).isEmpty();
+        long m6 = post("movie");
+        assertThat(take()).singleElement().satisfies(x -> {
+            assertThat(x.kind()).isEqualTo(Delivery.Kind.FLUSH);
+            assertThat(x.seqs()).containsExactly(m4, m5, m6);
+        });
+        // And the time bound, from the oldest retained since.
+        long m7 = post("movie");
+        now += 60_000;
+        engine.onTime(now, out);
+        assertThat(take()).singleElement().satisfies(x -> assertThat(x.seqs()).containsExactly(m7));
+    }
+
+    @Test
     void theVolumeBoundFlushesEverythingRetainedInRoomOrder() {
         Reader<String> alice = engine.relax("alice", wants("gossip", 60, 3));
         long m1 = post("movie");
