@@ -42,6 +42,8 @@ final class ReplayOptions {
     int historySize = -1;
     /** muc#roomconfig_presencebroadcast of the replay room, or null for the room's default (every role). */
     List<String> presenceBroadcast;
+    /** muc#roomconfig_enablelogging of the replay room, or null for the room's default. */
+    Boolean roomLogging;
     boolean perBotSeries;
     boolean status = true;
     /** Run the scenarios at the same time, each on its own server (light runs only: the radio's). */
@@ -194,6 +196,11 @@ final class ReplayOptions {
                     case "history-size" -> o.historySize = positive(key, Integer.parseInt(value));
                     case "login-threads" -> o.loginThreads = positive(key, Integer.parseInt(value));
                     case "presence-broadcast" -> o.presenceBroadcast = presenceBroadcast(value);
+                    case "room-logging" -> o.roomLogging = switch (value) {
+                        case "on" -> true;
+                        case "off" -> false;
+                        default -> throw new IllegalArgumentException("--room-logging is on or off, not '" + value + "'");
+                    };
                     case "speaking-bots" -> o.speakingBots = positive(key, Integer.parseInt(value));
                     default -> throw new IllegalArgumentException("unknown option --" + key + " (see --help)");
                 }

@@ -318,7 +318,7 @@ final class ReplayRun {
                 // the template's 1,000.
                 String maxUsers = scenario.usesComponent() ? null
                         : server.kind().equals("openfire") ? "0" : o.bots > 1000 ? "5000" : null;
-                InstantRoomIq form = InstantRoomIq.with(maxUsers, o.presenceBroadcast);
+                InstantRoomIq form = InstantRoomIq.with(maxUsers, o.presenceBroadcast, o.roomLogging);
                 form.setTo(room);
                 c.createStanzaCollectorAndSend(form).nextResultOrThrow(30_000);
             }

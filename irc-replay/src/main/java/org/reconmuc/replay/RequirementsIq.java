@@ -48,11 +48,12 @@ final class InstantRoomIq extends IQ {
     }
 
     /**
-     * The default configuration but, where not null, {@code muc#roomconfig_maxusers} (0: no limit)
-     * and {@code muc#roomconfig_presencebroadcast} (the roles whose presence is broadcast).
+     * The default configuration but, where not null, {@code muc#roomconfig_maxusers} (0: no limit),
+     * {@code muc#roomconfig_presencebroadcast} (the roles whose presence is broadcast) and
+     * {@code muc#roomconfig_enablelogging}.
      */
-    static InstantRoomIq with(String maxUsers, List<String> presenceBroadcast) {
-        if (maxUsers == null && presenceBroadcast == null) {
+    static InstantRoomIq with(String maxUsers, List<String> presenceBroadcast, Boolean logging) {
+        if (maxUsers == null && presenceBroadcast == null && logging == null) {
             return new InstantRoomIq();
         }
         StringBuilder fields = new StringBuilder("<field var='FORM_TYPE'><value>http://jabber.org/protocol/muc#roomconfig</value></field>");
@@ -63,6 +64,9 @@ final class InstantRoomIq extends IQ {
             fields.append("<field var='muc#roomconfig_presencebroadcast'>");
             presenceBroadcast.forEach(r -> fields.append("<value>").append(r).append("</value>"));
             fields.append("</field>");
+        }
+        if (logging != null) {
+            fields.append("<field var='muc#roomconfig_enablelogging'><value>").append(logging ? "1" : "0").append("</value></field>");
         }
         return new InstantRoomIq(fields.toString());
     }
