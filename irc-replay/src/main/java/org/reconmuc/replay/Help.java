@@ -93,9 +93,10 @@ final class Help {
               --presence-broadcast ROLES the room's muc#roomconfig_presencebroadcast, set by the first bot's form on
                                          every server (e.g. moderator: nobody sees the bots' presences, as big rooms
                                          are run; spares the N² join presences) [every role]
-              --room-logging on|off      the room's muc#roomconfig_enablelogging, set by the first bot's form on every
-                                         server (off: the component archives nothing and, by default, leaves the
-                                         stanza-id off standard occupants' live copies) [the room's default]
+              --room-logging on|off      the component's room's muc#roomconfig_enablelogging, set by the first bot's
+                                         form (off: it archives nothing and, by default, leaves the stanza-id off
+                                         standard occupants' live copies); the servers' own MUCs keep their default
+                                         (standard-mam is the logged baseline) [the room's default]
               --per-bot-series           also write bots-socket-bytes-per-second.csv (large)
               --no-status                no progress bar / status line
               --concurrent               run the scenarios at the same time, each on its own server (for light,

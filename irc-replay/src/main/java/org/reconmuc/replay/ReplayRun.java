@@ -318,7 +318,9 @@ final class ReplayRun {
                 // the template's 1,000.
                 String maxUsers = scenario.usesComponent() ? null
                         : server.kind().equals("openfire") ? "0" : o.bots > 1000 ? "5000" : null;
-                InstantRoomIq form = InstantRoomIq.with(maxUsers, o.presenceBroadcast, o.roomLogging);
+                // Logging is the component's room option: ejabberd offers the field only with mod_muc_log.
+                InstantRoomIq form = InstantRoomIq.with(maxUsers, o.presenceBroadcast,
+                        scenario.usesComponent() ? o.roomLogging : null);
                 form.setTo(room);
                 c.createStanzaCollectorAndSend(form).nextResultOrThrow(30_000);
             }
