@@ -12,7 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code paper [--quick] [--out DIR] [--phases LIST] [--forms A/B] [--with-5000]}: the seed
+ * {@code paper [--quick] [--out DIR] [--phases LIST] [--forms A/B] [--messages N] [--with-5000]}: the seed
  * paper's evaluation in one command. Every phase is a replay run (each scenario on a fresh
  * server); the report ({@link PaperReport}) puts their numbers into the paper's tables and
  * figures, beside the paper's own.
@@ -43,6 +43,7 @@ final class PaperCommand {
         boolean with5000 = false;
         Path outDir = Path.of("benchmarks", "results", LocalDate.now().toString());
         String forms = DEFAULT_FORMS;
+        int messages = 0;
         List<String> only = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -50,6 +51,7 @@ final class PaperCommand {
                 case "--with-5000" -> with5000 = true;
                 case "--out" -> outDir = Path.of(value(args, ++i, "--out"));
                 case "--forms" -> forms = value(args, ++i, "--forms");
+                case "--messages" -> messages = Integer.parseInt(value(args, ++i, "--messages"));
                 case "--phases" -> only = List.of(value(args, ++i, "--phases").split(","));
                 case "--help", "-h" -> {
                     out.print(Help.TEXT);
@@ -61,7 +63,7 @@ final class PaperCommand {
                 }
             }
         }
-        List<Phase> plan = plan(quick, forms, with5000);
+        List<Phase> plan = plan(quick, forms, with5000, messages);
         if (only != null) {
             List<String> names = plan.stream().map(Phase::name).toList();
             for (String n : only) {
@@ -115,12 +117,14 @@ final class PaperCommand {
 
     /**
      * The runs. {@code forms} is the aggregation world A's and world B's relaxed bots ask for
-     * ({@link #DEFAULT_FORMS}: the form each world's stream is best served by).
+     * ({@link #DEFAULT_FORMS}: the form each world's stream is best served by);
+     * {@code bandwidthMessages}, when above 0, the bandwidth phase's message count (at 6/s, 5,400
+     * are the paper's 15 minutes).
      */
-    static List<Phase> plan(boolean quick, String forms, boolean with5000) {
+    static List<Phase> plan(boolean quick, String forms, boolean with5000, int bandwidthMessages) {
         String bots = quick ? "60" : "800";
-        String messages = quick ? "180" : "540";
-        String duration = quick ? "40" : "100";
+        String messages = bandwidthMessages > 0 ? String.valueOf(bandwidthMessages) : quick ? "180" : "540";
+        String duration = bandwidthMessages > 0 ? String.valueOf(bandwidthMessages / 6 + 10) : quick ? "40" : "100";
         // Like for like with the servers' own MUCs, which send no XEP-0421 occupant ids (the component's
         // default is to send them); every volume fixed, as the paper's clients asked for one.
         List<String> setting = List.of("--link", "veth", "--worlds", "ab", "--rate", "6", "--join-rate", "40",
