@@ -54,7 +54,7 @@ converse.plugins.add(PLUGIN, {
       reconmuc_topic: null, // the topic followed on entering
       reconmuc_time: 30, // the time bound asked for, seconds (capped by the room's max-time)
       reconmuc_volume: 20, // the volume bound asked for (capped by the room's max-volume)
-      reconmuc_aggregation: 'auto', // auto: compact-deflate where offered (§5.9 rule 9), else deflate
+      reconmuc_aggregation: 'auto', // auto: compact-deflate-live, else compact-deflate where offered (§5.9 rule 9), else deflate
     });
 
     globalThis.reconmuc = { rooms, version: 1 };
@@ -90,6 +90,7 @@ converse.plugins.add(PLUGIN, {
         if (asked === 'compact-deflate-live' && !d.compactDeflateLive) return d.compactDeflate ? 'compact-deflate' : 'deflate';
         return asked;
       }
+      if (d.compactDeflateLive) return 'compact-deflate-live';
       return d.compactDeflate ? 'compact-deflate' : 'deflate';
     }
 
@@ -171,7 +172,8 @@ converse.plugins.add(PLUGIN, {
         }
         return;
       }
-      state.batches.push({ at: new Date().toISOString(), form: batch.form, encoding: batch.encoding, n: batch.n, count: batch.count });
+      state.batches.push({ at: new Date().toISOString(), form: batch.form, encoding: batch.encoding, n: batch.n, count: batch.count,
+        live: batch.live });
       for (const forwarded of batch.items) {
         const item = describeItem(forwarded);
         const message = { ...item.message, attrs: [...item.message.attrs], children: [...item.message.children] };

@@ -39,14 +39,17 @@ test('relaxed consistency in Converse.js: at once, batched, released, replies, b
     browser = await launch();
     const url = (user, topic, extra = '') => `${servers.pageUrl}?jid=${user.toLowerCase()}@insecure.localhost&password=pw`
       + `&room=${ROOM}&nick=${user}&topic=${topic}&volume=3&time=600${extra}`;
-    // Alice: compact-deflate (the default where offered); no stream management, since the test puts
-    // forged stanzas on her socket and XEP-0198 would (rightly) count them as sent by the server.
-    const alice = await openPage(browser, url('Alice', 'cats', '&smacks=off'), log);
+    // Alice: compact-deflate; no stream management, since the test puts forged stanzas on her socket
+    // and XEP-0198 would (rightly) count them as sent by the server. Erin: the default,
+    // compact-deflate-live, where what comes at once travels in her stream too (§5.9 rule 8.6).
+    const alice = await openPage(browser, url('Alice', 'cats', '&smacks=off&aggregation=compact-deflate'), log);
     const bob = await openPage(browser, url('Bob', 'dogs', '&aggregation=deflate'), log);
-    for (const [name, page] of [['Alice', alice], ['Bob', bob]]) {
+    const erin = await openPage(browser, url('Erin', 'cats'), log);
+    for (const [name, page] of [['Alice', alice], ['Bob', bob], ['Erin', erin]]) {
       await until(`${name} in relaxed mode`, async () => (await state(page))?.status === 'relaxed', 60000);
     }
     assert.equal((await state(alice)).requirements.aggregation, 'compact-deflate');
+    assert.equal((await state(erin)).requirements.aggregation, 'compact-deflate-live');
     assert.deepEqual((await state(alice)).requirements.filter, [{ element: 'topic', value: 'cats', active: true }]);
     assert.equal((await state(bob)).requirements.aggregation, 'deflate');
 
@@ -69,6 +72,14 @@ test('relaxed consistency in Converse.js: at once, batched, released, replies, b
       assert.ok((await find(alice, w)).classes.includes('reconmuc-delayed'), `${w} is marked delayed`);
     }
     assert.equal(a1.topics.dogs.unread, 3);
+    // Erin got cat1 as a live item (a batch of one, shown at once), and the dogs in a flush of her stream.
+    await until('the flush at Erin', async () => (await state(erin)).batches.length === 2, 10000);
+    assert.deepEqual((await state(erin)).batches.map((b) => [b.n, b.count, b.live]), [[1, 1, true], [2, 3, false]]);
+    assert.ok(!(await find(erin, 'cat1')).classes.includes('reconmuc-delayed'), 'the live cat1 is not marked delayed');
+    for (const w of ['dog1', 'dog2', 'dog3']) {
+      await until(`${w} shown at Erin`, () => find(erin, w), 5000);
+      assert.ok((await find(erin, w)).classes.includes('reconmuc-delayed'), `${w} is marked delayed at Erin`);
+    }
     assert.equal(await alice.$eval('.reconmuc-topic[data-topic="dogs"]', (b) => b.dataset.unread), '3');
     await shot(alice, 'alice-batch-delayed');
 
@@ -131,6 +142,16 @@ test('relaxed consistency in Converse.js: at once, batched, released, replies, b
     const last = (await state(alice)).batches.at(-1);
     assert.deepEqual([last.encoding, last.n], ['deflate-stream', 1], 'the stream was started again');
     await until('fish3 at Alice', () => find(alice, 'fish3'), 5000);
+    // At Erin, cat2 came live and took along what was retained for her since (the birds: the reply
+    // and the mention), shown delayed at their times.
+    await until('cat2 at Erin', () => find(erin, 'cat2'), 10000);
+    assert.ok(!(await find(erin, 'cat2')).classes.includes('reconmuc-delayed'));
+    for (const w of ['answer42', 'mention77']) {
+      await until(`${w} at Erin`, () => find(erin, w), 5000);
+      assert.ok((await find(erin, w)).classes.includes('reconmuc-delayed'), `${w} came along, delayed`);
+    }
+    const carried = (await state(erin)).batches.find((b) => b.live && b.count === 3);
+    assert.ok(carried, `a live batch carried the two retained messages: ${JSON.stringify((await state(erin)).batches)}`);
     await shot(alice, 'alice-after-bad-batches');
 
     // 5. A room without the feature (Prosody's own MUC) stays a normal room.
