@@ -109,8 +109,7 @@ final class Bot implements StanzaFilter {
         }
         // A live last item (aggregation compact-deflate-live) has no delay: it came at once. A batch
         // of only that is a message at once, not a flush.
-        boolean flush = items.size() > 1 || (items.size() == 1 && isDelayed(items.get(0)));
-        if (flush) {
+        if (items.stream().anyMatch(Bot::isDelayed)) {
             synchronized (this) {
                 batches++;
             }

@@ -37,7 +37,7 @@ public final class Fanout<O extends Recipient<O>> {
         this.room = room;
         this.state = state;
         this.forms = FlushForm.forRoom(state.streams());
-        this.liveInStream = (StreamFlush<O>) forms.get(Aggregation.COMPACT_DEFLATE_LIVE);
+        this.liveInStream = new StreamFlush<>(state.streams()); // the same streams as the flushes' form
     }
 
     /**
