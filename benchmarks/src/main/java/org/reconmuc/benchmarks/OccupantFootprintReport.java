@@ -26,7 +26,8 @@ import org.xmpp.packet.Presence;
  * What a relaxed occupant costs the service, all of it: the whole {@link MucService} is measured
  * with JOL (every object reachable from it) with N occupants in one room after the IRC logs were
  * replayed into it, once with everyone in standard mode and once with everyone relaxed
- * (compact-deflate, volume 30, time 30 s, one topic each), and the difference is divided by N.
+ * (compact-deflate unless {@code -Dfootprint.aggregation} says otherwise, volume 30, time 30 s, one
+ * topic each), and the difference is divided by N.
  * It holds the engine's reader, the requirements and the deflate stream's window of each
  * occupant ({@code -Dfootprint.classes=true} prints every class's count and bytes; JOL needs
  * {@code -Djol.magicFieldOffset=true} for records on JDK 17). The room shows only moderators' presences, as big rooms are run (and as the replay's
@@ -38,6 +39,8 @@ public final class OccupantFootprintReport {
     private static final String SERVICE = "muc.example";
     private static final String ROOM = "lobby@" + SERVICE;
     private static final String[] TOPICS = {"gossip", "movies", "music", "sports", "tech", "travel"};
+    /** The relaxed occupants' aggregation ({@code -Dfootprint.aggregation=compact-deflate-live}, for instance). */
+    private static final String AGGREGATION = System.getProperty("footprint.aggregation", "compact-deflate");
 
     private OccupantFootprintReport() {
     }
@@ -52,7 +55,8 @@ public final class OccupantFootprintReport {
         }
         System.out.println(VM.current().details());
         List<IrcCorpus.Line> lines = IrcCorpus.load(90);
-        System.out.printf(Locale.ROOT, "%d messages of the IRC logs, %d topics%n%n", lines.size(), TOPICS.length);
+        System.out.printf(Locale.ROOT, "%d messages of the IRC logs, %d topics, relaxed in %s%n%n", lines.size(), TOPICS.length,
+                AGGREGATION);
         System.out.println("| occupants | service, all standard (bytes) | service, all relaxed (bytes) | per relaxed occupant (bytes) |");
         System.out.println("|---:|---:|---:|---:|");
         for (int n : sizes) {
@@ -79,7 +83,7 @@ public final class OccupantFootprintReport {
                 service.processPacket(parse("<iq from='" + user(i) + "' to='" + ROOM + "' type='set' id='r" + i + "'>"
                         + "<consistency-requirements xmlns='" + XmlNamespaces.RECONMUC + "'><filter><filter-entry element='topic' value='"
                         + TOPICS[i % TOPICS.length] + "' active='true'/></filter><time>30</time><volume>30</volume>"
-                        + "<aggregation>compact-deflate</aggregation></consistency-requirements></iq>"));
+                        + "<aggregation>" + AGGREGATION + "</aggregation></consistency-requirements></iq>"));
             }
         }
         SplittableRandom random = new SplittableRandom(1);
