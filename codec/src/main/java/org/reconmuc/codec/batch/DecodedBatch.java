@@ -13,9 +13,4 @@ public record DecodedBatch(BatchForm form, BatchEncoding encoding, List<String> 
     public DecodedBatch {
         items = List.copyOf(items);
     }
-
-    /** A batch of retained messages only. */
-    public DecodedBatch(BatchForm form, BatchEncoding encoding, List<String> items) {
-        this(form, encoding, items, false);
-    }
 }
