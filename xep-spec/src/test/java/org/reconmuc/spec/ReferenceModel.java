@@ -721,6 +721,11 @@ final class ReferenceModel {
 
     // ---------------------------------------------------------------------------- §5.9 delivery
 
+    /** §5.14: what was retracted, and what takes back a message this occupant never got, are not carried. */
+    private static List<Msg> carried(Occupant o, List<Msg> retained) {
+        return retained.stream().filter(m -> !m.retracted && !m.withheld.contains(o)).toList();
+    }
+
     private static boolean liveInStream(Occupant o) {
         return o.reqs != null && "compact-deflate-live".equals(o.reqs.aggregation);
     }
@@ -728,7 +733,7 @@ final class ReferenceModel {
     /** A message at once in the occupant's stream: one batch of its retained set and then the message, live. */
     private void deliverLive(Occupant o, List<Msg> retained, Msg live) {
         o.retained.removeAll(retained);
-        List<Msg> msgs = new ArrayList<>(retained.stream().filter(m -> !m.retracted && !m.withheld.contains(o)).toList());
+        List<Msg> msgs = new ArrayList<>(carried(o, retained));
         msgs.add(live);
         Element out = stanza("message", o.session);
         out.setAttribute("type", "groupchat");
@@ -739,8 +744,7 @@ final class ReferenceModel {
     /** A flush (all) or release (some) of retained messages, in room order, in the aggregation. */
     private void deliverRetained(Occupant o, List<Msg> retained) {
         o.retained.removeAll(retained);
-        // §5.14: what was retracted, and what takes back a message this occupant never got, are not carried.
-        List<Msg> msgs = retained.stream().filter(m -> !m.retracted && !m.withheld.contains(o)).toList();
+        List<Msg> msgs = carried(o, retained);
         if (msgs.isEmpty()) {
             return;
         }
