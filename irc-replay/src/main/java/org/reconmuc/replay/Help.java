@@ -8,7 +8,7 @@ final class Help {
             Usage:
               java -jar irc-replay.jar evaluate [--logs DIR]
               java -jar irc-replay.jar replay [options] SCENARIO...
-              java -jar irc-replay.jar paper [--quick] [--out DIR] [--phases LIST] [--forms A/B] [--messages N] [--with-5000]
+              java -jar irc-replay.jar paper [--quick] [--out DIR] [--phases LIST] [--forms A/B] [--messages N] [--scenarios LIST] [--with-5000]
               java -jar irc-replay.jar rooms --out DIR [--rooms 40] [--bots-per-room 20] [--instances 3]
                   [--connections 2] [--messages 60] [--rate 1] [--kill-at SECONDS] [--drain 20]
               java -jar irc-replay.jar help
@@ -112,7 +112,8 @@ final class Help {
               120 and 300 s side by side: XEP-0286 radio-on time of listeners); --with-5000 adds 5,000 occupants in one room. Writes DIR/README.md (Table 1,
               Table 2, completeness, Figures 3-5, radio) and each phase's folder. --quick: the same at toy size.
               --phases bandwidth,radio runs only those. --messages N: the bandwidth phase replays N messages at 6/s
-              (5400: the paper's full 15 minutes).
+              (5400: the paper's full 15 minutes). --scenarios standard,relaxed:v=30:a=none,... replaces the bandwidth
+              phase's scenarios (each ~17 minutes at 5,400 messages).
               [--out benchmarks/results/<date>, --forms compact/compact-deflate-live (world A / world B)]
 
             rooms

@@ -12,7 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code paper [--quick] [--out DIR] [--phases LIST] [--forms A/B] [--messages N] [--with-5000]}: the seed
+ * {@code paper [--quick] [--out DIR] [--phases LIST] [--forms A/B] [--messages N] [--scenarios LIST] [--with-5000]}: the seed
  * paper's evaluation in one command. Every phase is a replay run (each scenario on a fresh
  * server); the report ({@link PaperReport}) puts their numbers into the paper's tables and
  * figures, beside the paper's own.
@@ -45,6 +45,7 @@ final class PaperCommand {
         String forms = DEFAULT_FORMS;
         int messages = 0;
         List<String> only = null;
+        List<String> bandwidthScenarios = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> quick = true;
@@ -53,6 +54,7 @@ final class PaperCommand {
                 case "--forms" -> forms = value(args, ++i, "--forms");
                 case "--messages" -> messages = Integer.parseInt(value(args, ++i, "--messages"));
                 case "--phases" -> only = List.of(value(args, ++i, "--phases").split(","));
+                case "--scenarios" -> bandwidthScenarios = List.of(value(args, ++i, "--scenarios").split(","));
                 case "--help", "-h" -> {
                     out.print(Help.TEXT);
                     return 0;
@@ -63,7 +65,7 @@ final class PaperCommand {
                 }
             }
         }
-        List<Phase> plan = plan(quick, forms, with5000, messages);
+        List<Phase> plan = plan(quick, forms, with5000, messages, bandwidthScenarios);
         if (only != null) {
             List<String> names = plan.stream().map(Phase::name).toList();
             for (String n : only) {
@@ -119,9 +121,11 @@ final class PaperCommand {
      * The runs. {@code forms} is the aggregation world A's and world B's relaxed bots ask for
      * ({@link #DEFAULT_FORMS}: the form each world's stream is best served by);
      * {@code bandwidthMessages}, when above 0, the bandwidth phase's message count (at 6/s, 5,400
-     * are the paper's 15 minutes).
+     * are the paper's 15 minutes); {@code bandwidthScenarios}, when not null, the bandwidth phase's
+     * scenarios instead of its own (a run at the paper's length takes ~17 minutes a scenario).
      */
-    static List<Phase> plan(boolean quick, String forms, boolean with5000, int bandwidthMessages) {
+    static List<Phase> plan(boolean quick, String forms, boolean with5000, int bandwidthMessages,
+            List<String> bandwidthScenarios) {
         String bots = quick ? "60" : "800";
         String messages = bandwidthMessages > 0 ? String.valueOf(bandwidthMessages) : quick ? "180" : "540";
         String duration = bandwidthMessages > 0 ? String.valueOf(bandwidthMessages / 6 + 10) : quick ? "40" : "100";
@@ -132,12 +136,16 @@ final class PaperCommand {
                 "--component-option", "occupant-ids=false");
         List<String> common = join(List.of("--server", "ejabberd"), setting);
         List<Phase> plan = new ArrayList<>();
-        List<String> bandwidth = new ArrayList<>(List.of("--bots", bots, "--messages", messages, "--duration", duration,
-                "standard", "standard-mam", "off",
-                "relaxed:v=10:a=" + forms, "relaxed:v=30:a=" + forms, "relaxed:v=60:a=" + forms, "relaxed:v=30:a=none"));
-        for (String older : List.of(STREAM_FORMS, LEGACY_FORMS)) {
-            if (!forms.equals(older)) {
-                bandwidth.add("relaxed:v=30:a=" + older);
+        List<String> bandwidth = new ArrayList<>(List.of("--bots", bots, "--messages", messages, "--duration", duration));
+        if (bandwidthScenarios != null) {
+            bandwidth.addAll(bandwidthScenarios);
+        } else {
+            bandwidth.addAll(List.of("standard", "standard-mam", "off", "relaxed:v=10:a=" + forms, "relaxed:v=30:a=" + forms,
+                    "relaxed:v=60:a=" + forms, "relaxed:v=30:a=none"));
+            for (String older : List.of(STREAM_FORMS, LEGACY_FORMS)) {
+                if (!forms.equals(older)) {
+                    bandwidth.add("relaxed:v=30:a=" + older);
+                }
             }
         }
         plan.add(new Phase("bandwidth", "Table 1, Table 2, Figures 3 and 4: ejabberd, " + bots + " bots in one room (half in"
