@@ -7,7 +7,9 @@
 // inflated past size + 1 bytes (the bomb guard); compact items (<m/>) are expanded to the
 // forwarded items they stand for (§5.9 rule 7); a deflate-stream batch continues the session's
 // stream (one inflater kept from batch to batch, numbered 1, 2, 3…; after a gap or a corrupt
-// batch its batches are refused until one starts a new stream). No DTD, comment or processing
+// batch its batches are refused until one starts a new stream); a deflate-live batch (§5.9 rule
+// 8.7) says only its number: compact, its items timed from the Unix epoch, its text base 85, no
+// count or size (it holds at least one item and never inflates past the decoder's limit). No DTD, comment or processing
 // instruction anywhere. A batch that breaks a rule is refused whole with a MalformedBatchError.
 //
 // Plain JS, no DOM: runs in the browser (the Converse.js plugin) and under Node (the vector tests).
@@ -46,7 +48,11 @@ const FORMS = {
   forwarded: { attribute: null, item: 'forwarded', ns: NS.FORWARD },
   compact: { attribute: 'compact', item: 'm', ns: NS.RECONMUC },
 };
-const ENCODINGS = { plain: null, deflate: 'deflate', 'deflate-stream': 'deflate-stream' };
+const ENCODINGS = { plain: null, deflate: 'deflate', 'deflate-stream': 'deflate-stream', 'deflate-live': 'deflate-live' };
+
+/** §5.9 rule 8.7: the 85 digits of a deflate-live batch's text, in order of value. */
+export const BASE85_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%()*+,-./:;=?@[]^_{}';
+const BASE85_VALUE = new Map([...BASE85_ALPHABET].map((c, i) => [c, i]));
 
 function require(rule, text) {
   if (!rule) throw new MalformedBatchError(text);
@@ -94,8 +100,14 @@ function readHeader(batch) {
       default: throw new MalformedBatchError(`unknown attribute '${a.local}' on a batch`);
     }
   }
-  require(count !== null, "a batch needs 'count'");
   const enc = Object.keys(ENCODINGS).find((k) => ENCODINGS[k] === encoding);
+  if (enc === 'deflate-live') {
+    // §5.9 rule 8.7: compact, timed from the Unix epoch; the payload says how many items there are.
+    require(count === null && form === null && stamp === null && sid === null && size === null && compressedSize === null
+      && n !== null, "a deflate-live batch has only 'encoding' and 'n'");
+    return { count: null, encoding: enc, form: 'compact', size: null, compressedSize: null, stamp: 0, sid: null, n };
+  }
+  require(count !== null, "a batch needs 'count'");
   require(enc, `unknown encoding '${encoding}'`);
   const f = Object.keys(FORMS).find((k) => FORMS[k].attribute === form);
   require(f, `unknown form '${form}'`);
@@ -129,13 +141,33 @@ function base64(text) {
   return bytes;
 }
 
-function encodedText(batch) {
+/** §5.9 rule 8.7's base 85, XML white space ignored. */
+export function base85(text) {
+  const s = text.replace(/[ \t\r\n]/g, '');
+  if (s.length % 5 === 1) throw new MalformedBatchError('the payload is not base 85: a last group of one digit');
+  const bytes = new Uint8Array(Math.floor(s.length / 5) * 4 + Math.max(0, (s.length % 5) - 1));
+  let out = 0;
+  for (let i = 0; i < s.length; i += 5) {
+    const m = Math.min(5, s.length - i);
+    let value = 0;
+    for (let d = 0; d < 5; d++) {
+      const digit = d < m ? BASE85_VALUE.get(s[i + d]) : 84;
+      if (digit === undefined) throw new MalformedBatchError(`the payload is not base 85: '${s[i + d]}' is not a base-85 digit`);
+      value = value * 85 + digit;
+    }
+    if (value > 0xffffffff) throw new MalformedBatchError('the payload is not base 85: a group worth more than four bytes');
+    for (let j = 0; j < m - 1; j++) bytes[out++] = Math.floor(value / 2 ** (24 - 8 * j)) % 256;
+  }
+  return bytes;
+}
+
+function encodedText(batch, decode = base64) {
   let text = '';
   for (const c of batch.children) {
     if (typeof c !== 'string') throw new MalformedBatchError('an encoded batch has no child elements');
     text += c;
   }
-  return base64(text);
+  return decode(text);
 }
 
 function utf8(bytes) {
@@ -172,6 +204,40 @@ function run(strm, input, limit, flush) {
 }
 
 /**
+ * Continues a stream's inflater over `input`, its output grown as it comes (from `first` bytes)
+ * and never past `limit` + 1 bytes: a bomb is caught at the first byte too many. Stops when all
+ * input is used and the output not filled, when nothing more comes, the stream ends or an error comes.
+ * Returns { produced, status, remaining, output }.
+ */
+function inflateUpTo(strm, input, limit, first) {
+  strm.input = input;
+  strm.next_in = 0;
+  strm.avail_in = input.length;
+  const chunks = [];
+  let produced = 0;
+  let status = Z_OK;
+  let size = Math.min(first, limit + 1);
+  while (produced <= limit) {
+    const out = new Uint8Array(Math.min(size, limit + 1 - produced));
+    strm.output = out;
+    strm.next_out = 0;
+    strm.avail_out = out.length;
+    status = zlibInflate(strm, Z_SYNC_FLUSH);
+    chunks.push(out.subarray(0, strm.next_out));
+    produced += strm.next_out;
+    if (status !== Z_OK || (strm.next_out < out.length && (strm.avail_in === 0 || strm.next_out === 0))) break;
+    if (strm.next_out === out.length) size *= 2;
+  }
+  const output = new Uint8Array(produced);
+  let at = 0;
+  for (const c of chunks) {
+    output.set(c, at);
+    at += c.length;
+  }
+  return { produced, status, remaining: strm.avail_in, output };
+}
+
+/**
  * Inflates one complete raw DEFLATE stream that must produce exactly `size` bytes and end there;
  * refuses a size above `limit` before inflating anything (reconmuc.md §5.13 rule 4).
  */
@@ -196,12 +262,16 @@ class Expansion {
     this.at = header.stamp;
     this.previousSuffix = -1;
     this.live = false; // whether an item was live (§5.9 rule 8.6): it must be the last
+    this.expanded = 0; // items expanded so far
   }
 
   expand(m) {
     if (this.live) throw new MalformedBatchError('a live item is the last of its batch');
     let nick = null; let id = null; let occupantId = null; let lang = null; let suffix = null; let stanzaId = null;
     let step = 0;
+    let timed = false;
+    // The first item of a deflate-live batch is timed from the Unix epoch (§5.9 rule 8.7): up to the year 9999.
+    const fromEpoch = this.expanded === 0 && this.header.encoding === 'deflate-live';
     for (const a of m.attrs) {
       if (a.ns === XML_NS && a.local === 'lang') { lang = a.value; continue; }
       if (a.ns) throw new MalformedBatchError(`a compact item has no attribute '${a.local}' in ${a.ns}`);
@@ -213,17 +283,25 @@ class Expansion {
         case 'sid': stanzaId = a.value; break;
         case 't':
           step = /^[+-]?[0-9]+$/.test(a.value) ? Number(a.value) : -1;
-          if (!(step >= 0 && step <= 31536000)) throw new MalformedBatchError(`'t' is a whole number of seconds, not '${a.value}'`);
+          timed = true;
+          if (!(step >= 0 && step <= (fromEpoch ? 253402300799 : 31536000))) {
+            throw new MalformedBatchError(`'t' is a whole number of seconds, not '${a.value}'`);
+          }
           break;
         case 'l':
           if (a.value !== '1') throw new MalformedBatchError(`'l' marks a live item with '1', not '${a.value}'`);
-          if (this.header.encoding !== 'deflate-stream') throw new MalformedBatchError('live items travel only in a deflate stream');
+          // Compact batches (compact-live) and live streams (compact-deflate-live) hold them.
+          if (this.header.encoding !== 'plain' && this.header.encoding !== 'deflate-live') {
+            throw new MalformedBatchError(`no live item in a ${this.header.encoding} batch`);
+          }
           this.live = true;
           break;
         default: throw new MalformedBatchError(`unknown attribute '${a.local}' on a compact item`);
       }
     }
     if (!nick) throw new MalformedBatchError("a compact item needs 'n', its sender's nick");
+    if (fromEpoch && !timed) throw new MalformedBatchError("the first item of a deflate-live batch has 't', its time since the Unix epoch");
+    this.expanded++;
     stanzaId = this.stanzaId(suffix, stanzaId);
     this.at += step * 1000;
     const children = [];
@@ -374,10 +452,11 @@ export class BatchDecoder {
       const wrapper = header.form === 'compact' ? `<payload xmlns="${NS.RECONMUC}">` : '<payload>';
       list = items(parse(`${wrapper}${payload}</payload>`), header, expansion);
     }
-    if (list.length !== header.count) {
-      throw new MalformedBatchError(`count is ${header.count} but the batch holds ${list.length} items`);
+    if (header.count === null ? list.length === 0 : list.length !== header.count) {
+      throw new MalformedBatchError(header.count === null ? 'a batch holds at least one item'
+        : `count is ${header.count} but the batch holds ${list.length} items`);
     }
-    return { form: header.form, encoding: header.encoding, count: header.count, n: header.n, items: list, live: expansion.live };
+    return { form: header.form, encoding: header.encoding, count: list.length, n: header.n, items: list, live: expansion.live };
   }
 
   inflate(batch, header) {
@@ -389,7 +468,8 @@ export class BatchDecoder {
   }
 
   inflateStream(batch, header) {
-    const deflated = encodedText(batch);
+    const live = header.encoding === 'deflate-live';
+    const deflated = encodedText(batch, live ? base85 : base64);
     const n = header.n;
     if (n === 1) {
       this.resetStream();
@@ -397,34 +477,39 @@ export class BatchDecoder {
     } else if (this.stream === null || n !== this.nextInStream) {
       const expected = this.stream === null ? "a new stream (n='1')" : `n='${this.nextInStream}'`;
       this.resetStream();
-      throw new MalformedBatchError(`deflate-stream batch n='${n}' where ${expected} was due: the stream is lost;`
+      throw new MalformedBatchError(`${header.encoding} batch n='${n}' where ${expected} was due: the stream is lost;`
         + ' ask for the aggregation again to start a new one');
     }
-    if (header.size > this.maxInflatedBytes) {
+    if (!live && header.size > this.maxInflatedBytes) {
       this.resetStream();
       throw new MalformedBatchError(`refusing to inflate a declared size of ${header.size} bytes (the limit is ${this.maxInflatedBytes})`);
     }
+    // A deflate-live batch has no size: the decoder's own limit guards it.
+    const limit = live ? this.maxInflatedBytes : header.size;
     const input = new Uint8Array(deflated.length + SYNC_TRAILER.length);
     input.set(deflated, 0);
     input.set(SYNC_TRAILER, deflated.length);
     let r;
     try {
-      r = run(this.stream, input, header.size + 1, Z_SYNC_FLUSH);
+      r = inflateUpTo(this.stream, input, limit, live ? Math.max(1024, deflated.length * 8) : limit + 1);
       if (r.status < 0 && r.status !== Z_BUF_ERROR) {
         throw new MalformedBatchError('the payload does not continue the deflate stream');
       }
-      if (r.produced !== header.size || r.remaining !== 0 || r.status === Z_STREAM_END) {
-        throw new MalformedBatchError(r.produced > header.size
-          ? `the payload inflates to more than its size of ${header.size} bytes`
-          : r.status === Z_STREAM_END ? 'a deflate-stream batch ended the stream'
-            : `size is ${header.size} but the payload inflates to ${r.produced} bytes`);
+      if (r.produced > limit) {
+        throw new MalformedBatchError(live ? `the payload inflates to more than the limit of ${limit} bytes`
+          : `the payload inflates to more than its size of ${header.size} bytes`);
+      }
+      if ((!live && r.produced !== header.size) || r.remaining !== 0 || r.status === Z_STREAM_END) {
+        throw new MalformedBatchError(r.status === Z_STREAM_END ? `a ${header.encoding} batch ended the stream`
+          : !live ? `size is ${header.size} but the payload inflates to ${r.produced} bytes`
+            : 'the payload does not end where its batch does');
       }
     } catch (e) {
       this.resetStream();
       throw e;
     }
     this.nextInStream = n + 1;
-    return utf8(r.output.subarray(0, header.size));
+    return utf8(r.output);
   }
 }
 

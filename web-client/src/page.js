@@ -1,7 +1,7 @@
 // The page: Converse.js 14 with the ReConMUC plugin, over Prosody's WebSocket on the same origin.
 // Query parameters (all optional): jid, password (both: log in at once), room (joined at once),
 // nick, topic (the topic followed on join), plugin=off (plain Converse, for comparison),
-// time, volume, aggregation (auto|plain|deflate|compact|compact-deflate|compact-deflate-live), smacks=off (no XEP-0198:
+// time, volume, aggregation (auto|plain|deflate|compact|compact-live|compact-deflate|compact-deflate-live), smacks=off (no XEP-0198:
 // the browser test puts forged stanzas on the socket, which stream management would count).
 import converse from 'converse.js';
 import './reconmuc-plugin.js';

@@ -6,6 +6,7 @@ import { NS } from './batch-decoder.js';
 
 export const FEATURE = NS.RECONMUC;
 export const FEATURE_COMPACT = `${NS.RECONMUC}#compact`;
+export const FEATURE_COMPACT_LIVE = `${NS.RECONMUC}#compact-live`;
 export const FEATURE_COMPACT_DEFLATE = `${NS.RECONMUC}#compact-deflate`;
 export const FEATURE_COMPACT_DEFLATE_LIVE = `${NS.RECONMUC}#compact-deflate-live`;
 export const LIMITS_FORM_TYPE = `${NS.RECONMUC}#limits`;
@@ -74,8 +75,8 @@ function decodeURIComponentSafe(s) {
 }
 
 /**
- * What a disco#info result says about ReConMUC (§7): { supported, compact, compactDeflate,
- * compactDeflateLive, limits }.
+ * What a disco#info result says about ReConMUC (§7): { supported, compact, compactLive,
+ * compactDeflate, compactDeflateLive, limits }.
  * Limits are numbers or null; history-size is required, max-volume defaults to it, max-time to 86400.
  */
 export function readDiscoInfo(iq) {
@@ -98,6 +99,7 @@ export function readDiscoInfo(iq) {
   return {
     supported: features.includes(FEATURE),
     compact: features.includes(FEATURE_COMPACT),
+    compactLive: features.includes(FEATURE_COMPACT_LIVE),
     compactDeflate: features.includes(FEATURE_COMPACT_DEFLATE),
     compactDeflateLive: features.includes(FEATURE_COMPACT_DEFLATE_LIVE),
     limits,

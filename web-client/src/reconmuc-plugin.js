@@ -86,6 +86,7 @@ converse.plugins.add(PLUGIN, {
       const asked = api.settings.get('reconmuc_aggregation');
       if (asked && asked !== 'auto') {
         if (asked === 'compact' && !d.compact) return 'deflate';
+        if (asked === 'compact-live' && !d.compactLive) return d.compact ? 'compact' : 'deflate';
         if (asked === 'compact-deflate' && !d.compactDeflate) return 'deflate';
         if (asked === 'compact-deflate-live' && !d.compactDeflateLive) return d.compactDeflate ? 'compact-deflate' : 'deflate';
         return asked;
@@ -165,7 +166,7 @@ converse.plugins.add(PLUGIN, {
         state.refused.push({ at: new Date().toISOString(), reason: e.message });
         log('warn', `refused a batch from ${jid}: ${e.message}`);
         render(muc);
-        if (batchEl.getAttribute('encoding') === 'deflate-stream' && state.requirements?.aggregation) {
+        if (['deflate-stream', 'deflate-live'].includes(batchEl.getAttribute('encoding')) && state.requirements?.aggregation) {
           // §5.13 rule 5: the stream is lost; stating the aggregation again starts a new one.
           sendRequirements(muc, state, { aggregation: state.requirements.aggregation })
             .catch((err) => log('warn', 'could not restart the deflate stream:', err.message));

@@ -51,7 +51,7 @@ test('addressing: nick and colon (any case), or an XEP-0372 mention', () => {
 
 test('discovery: the room and service results', () => {
   const room = readDiscoInfo(stanza('disco-info-result-room'));
-  assert.deepEqual(room, { supported: true, compact: true, compactDeflate: true, compactDeflateLive: true,
+  assert.deepEqual(room, { supported: true, compact: true, compactLive: true, compactDeflate: true, compactDeflateLive: true,
     limits: { historySize: 100, maxVolume: 100, maxTime: 3600, maxFilterEntries: 8 } });
   assert.ok(readDiscoInfo(stanza('disco-info-result-service')).supported);
   assert.ok(!readDiscoInfo(parseXml("<iq xmlns='jabber:client' type='result'><query xmlns='http://jabber.org/protocol/disco#info'>"

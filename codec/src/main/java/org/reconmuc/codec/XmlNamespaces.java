@@ -13,6 +13,8 @@ public final class XmlNamespaces {
     public static final String FEATURE_COMPACT = RECONMUC + "#compact";
     /** disco#info feature: the room keeps a deflate stream per session (aggregation {@code compact-deflate}). */
     public static final String FEATURE_COMPACT_DEFLATE = RECONMUC + "#compact-deflate";
+    /** Aggregation {@code compact-live}: immediate messages as compact batches' live items (reconmuc.md §5.9 rule 8.6). */
+    public static final String FEATURE_COMPACT_LIVE = RECONMUC + "#compact-live";
     /** Aggregation {@code compact-deflate-live}: immediate messages in the deflate stream too (reconmuc.md §5.9 rule 8.6). */
     public static final String FEATURE_COMPACT_DEFLATE_LIVE = RECONMUC + "#compact-deflate-live";
     /** FORM_TYPE of the XEP-0128 extended disco#info form that advertises a room's limits (§7). */

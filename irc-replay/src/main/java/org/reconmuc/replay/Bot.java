@@ -107,7 +107,7 @@ final class Bot implements StanzaFilter {
             }
             return;
         }
-        // A live last item (aggregation compact-deflate-live) has no delay: it came at once. A batch
+        // A live last item (compact-live, compact-deflate-live) has no delay: it came at once. A batch
         // of only that is a message at once, not a flush.
         if (items.stream().anyMatch(Bot::isDelayed)) {
             synchronized (this) {

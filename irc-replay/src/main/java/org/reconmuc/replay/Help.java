@@ -114,7 +114,7 @@ final class Help {
               --phases bandwidth,radio runs only those. --messages N: the bandwidth phase replays N messages at 6/s
               (5400: the paper's full 15 minutes). --scenarios standard,relaxed:v=30:a=none,... replaces the bandwidth
               phase's scenarios (each ~17 minutes at 5,400 messages).
-              [--out benchmarks/results/<date>, --forms compact/compact-deflate-live (world A / world B)]
+              [--out benchmarks/results/<date>, --forms compact-live/compact-deflate-live (world A / world B)]
 
             rooms
               Many rooms, several instances: the logs replayed into --rooms rooms of --bots-per-room bots (the same

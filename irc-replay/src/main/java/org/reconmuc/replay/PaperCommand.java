@@ -32,8 +32,11 @@ final class PaperCommand {
     static final String LEGACY_FORMS = "plain/deflate";
     /** The forms of protocol 0.2: world B's messages at once still go as stanzas, measured beside 0.3's live items. */
     static final String STREAM_FORMS = "compact/compact-deflate";
-    /** The forms each world's stream is best served by: world B's messages at once in its deflate stream (0.3). */
-    static final String DEFAULT_FORMS = "compact/compact-deflate-live";
+    /**
+     * The forms each world's stream is best served by (0.3): messages at once as live items, in
+     * compact batches where the server compresses the stream (A), in the deflate stream where not (B).
+     */
+    static final String DEFAULT_FORMS = "compact-live/compact-deflate-live";
 
     private PaperCommand() {
     }

@@ -15,7 +15,7 @@ public record Scenario(Kind kind, int volume, int timeSeconds, String aggregatio
 
     /** What a relaxed bot may ask for as its {@code <aggregation/>}. */
     static final java.util.List<String> AGGREGATIONS = java.util.List.of("none", "plain", "deflate", "compact",
-            "compact-deflate", "compact-deflate-live");
+            "compact-live", "compact-deflate", "compact-deflate-live");
 
     public enum Kind {
         STANDARD, STANDARD_MAM, OFF, RELAXED

@@ -101,7 +101,7 @@ public final class ReconMucManager extends Manager {
         return new RoomSupport(true, limit(limits, "history-size"), limit(limits, "max-volume"),
                 limit(limits, "max-time"), limit(limits, "max-filter-entries"),
                 info.containsFeature(XmlNamespaces.FEATURE_COMPACT), info.containsFeature(XmlNamespaces.FEATURE_COMPACT_DEFLATE),
-                info.containsFeature(XmlNamespaces.FEATURE_COMPACT_DEFLATE_LIVE));
+                info.containsFeature(XmlNamespaces.FEATURE_COMPACT_DEFLATE_LIVE), info.containsFeature(XmlNamespaces.FEATURE_COMPACT_LIVE));
     }
 
     private static Integer limit(DataForm form, String field) {

@@ -15,7 +15,7 @@ public interface RetainedMessageListener {
     void retainedMessage(EntityBareJid room, Message message);
 
     /**
-     * A message the room sent at once in this session's deflate stream (aggregation
+     * A message the room sent at once as a batch's live item (aggregations {@code compact-live} and
      * {@code compact-deflate-live}, reconmuc.md §5.9 rule 8.6): the message as the room broadcast
      * it, without a delay, after the retained messages of its batch. Show it as any live groupchat
      * message; Smack's own MUC listeners do not see it. By default it goes to

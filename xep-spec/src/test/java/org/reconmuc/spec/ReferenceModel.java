@@ -563,7 +563,7 @@ final class ReferenceModel {
         for (Occupant o : occupants()) {
             boolean atOnce = o == sender || o.reqs == null || (parent != null && parent.sender == o)
                     || addressed.contains(o) || matches(o, m);
-            if (atOnce && liveInStream(o) && !m.withheld.contains(o)) {
+            if (atOnce && liveItems(o) && !m.withheld.contains(o)) {
                 // §5.9 rule 8.6: everything retained, then the message as the batch's live item.
                 deliverLive(o, List.copyOf(o.retained), m);
             } else if (atOnce) {
@@ -726,18 +726,24 @@ final class ReferenceModel {
         return retained.stream().filter(m -> !m.retracted && !m.withheld.contains(o)).toList();
     }
 
-    private static boolean liveInStream(Occupant o) {
+    /** §5.9 rule 8.6: the occupant's messages at once go as live items (in compact batches or its live stream). */
+    private static boolean liveItems(Occupant o) {
+        return o.reqs != null && ("compact-live".equals(o.reqs.aggregation) || liveStream(o));
+    }
+
+    /** §5.9 rule 8.7: the occupant's stream is a live stream. */
+    private static boolean liveStream(Occupant o) {
         return o.reqs != null && "compact-deflate-live".equals(o.reqs.aggregation);
     }
 
-    /** A message at once in the occupant's stream: one batch of its retained set and then the message, live. */
+    /** A message at once as a live item: one batch of the retained set and then the message, live. */
     private void deliverLive(Occupant o, List<Msg> retained, Msg live) {
         o.retained.removeAll(retained);
         List<Msg> msgs = new ArrayList<>(carried(o, retained));
         msgs.add(live);
         Element out = stanza("message", o.session);
         out.setAttribute("type", "groupchat");
-        compactBatch(out, msgs, o.session, true);
+        compactBatch(out, msgs, liveStream(o) ? o.session : null, liveStream(o), true);
         o.session.inbox.add(out);
     }
 
@@ -761,7 +767,7 @@ final class ReferenceModel {
         Element out = stanza("message", p);
         out.setAttribute("type", "groupchat");
         if (aggregation.startsWith("compact")) {
-            compactBatch(out, msgs, aggregation.startsWith("compact-deflate") ? p : null, false);
+            compactBatch(out, msgs, aggregation.startsWith("compact-deflate") ? p : null, liveStream(o), false);
             p.inbox.add(out);
             return;
         }
@@ -799,14 +805,19 @@ final class ReferenceModel {
 
     /**
      * §5.9 rules 7 and 8: a compact batch (no id; stamp; one m per message with n, id, sid and
-     * t), its items in the session's deflate stream when {@code streamOf} is given.
+     * t), its items in the session's deflate stream when {@code streamOf} is given; in a live
+     * stream (rule 8.7) the batch says only its number, its items are timed from the Unix epoch
+     * and its text is base 85.
      */
-    private void compactBatch(Element out, List<Msg> msgs, Participant streamOf, boolean lastIsLive) {
+    private void compactBatch(Element out, List<Msg> msgs, Participant streamOf, boolean liveStream, boolean lastIsLive) {
         Element batch = child(out, XmlNamespaces.RECONMUC, "batch");
-        batch.setAttribute("count", Integer.toString(msgs.size()));
-        batch.setAttribute("form", "compact");
-        long second = Math.floorDiv(msgs.get(0).stamp, 1000);
-        batch.setAttribute("stamp", Instant.ofEpochSecond(second).toString());
+        long second = 0;
+        if (!liveStream) {
+            batch.setAttribute("count", Integer.toString(msgs.size()));
+            batch.setAttribute("form", "compact");
+            second = Math.floorDiv(msgs.get(0).stamp, 1000);
+            batch.setAttribute("stamp", Instant.ofEpochSecond(second).toString());
+        }
         StringBuilder payload = new StringBuilder();
         for (Msg m : msgs) {
             Element item = doc.createElementNS(XmlNamespaces.RECONMUC, "m");
@@ -854,11 +865,33 @@ final class ReferenceModel {
                 deflated.write(buf, 0, n);
             } while (n == buf.length);
             byte[] all = deflated.toByteArray();
-            batch.setAttribute("encoding", "deflate-stream");
+            byte[] chunk = java.util.Arrays.copyOf(all, all.length - 4);
+            batch.setAttribute("encoding", liveStream ? "deflate-live" : "deflate-stream");
             batch.setAttribute("n", Integer.toString(++streamOf.streamBatches));
-            batch.setAttribute("size", Integer.toString(bytes.length));
-            batch.setTextContent(Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(all, all.length - 4)));
+            if (liveStream) {
+                batch.setTextContent(base85(chunk));
+            } else {
+                batch.setAttribute("size", Integer.toString(bytes.length));
+                batch.setTextContent(Base64.getEncoder().encodeToString(chunk));
+            }
         }
+    }
+
+    /** §5.9 rule 8.7's base 85, written out here as the rule says it (not the codec's). */
+    private static String base85(byte[] bytes) {
+        String digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%()*+,-./:;=?@[]^_{}";
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < bytes.length; i += 4) {
+            byte[] group = java.util.Arrays.copyOfRange(bytes, i, i + 4);   // padded with zero bytes
+            long value = new java.math.BigInteger(1, group).longValue();
+            StringBuilder five = new StringBuilder();
+            for (int d = 0; d < 5; d++) {
+                five.insert(0, digits.charAt((int) (value % 85)));
+                value /= 85;
+            }
+            text.append(five, 0, Math.min(4, bytes.length - i) + 1);
+        }
+        return text.toString();
     }
 
     private void delay(Element parent, Msg m) {

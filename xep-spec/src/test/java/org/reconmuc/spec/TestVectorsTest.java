@@ -184,7 +184,8 @@ class TestVectorsTest {
             // A live last item (§5.9 rule 8.6) is the message as broadcast at once: no delay.
             Element live = TemplateMatcher.children(items.get(items.size() - 1)).size() == 1 ? items.remove(items.size() - 1) : null;
             if (live != null) {
-                assertThat(batch.getAttribute("encoding")).as("live items only in a deflate stream").isEqualTo("deflate-stream");
+                assertThat(batch.getAttribute("encoding")).as("live items only in a compact batch or a live stream")
+                        .isIn("", "deflate-live");
                 assertThat(TemplateMatcher.children(live).get(0).getNamespaceURI()).isEqualTo(XmlNamespaces.JABBER_CLIENT);
             }
             for (Element f : items) {
@@ -302,7 +303,20 @@ class TestVectorsTest {
         assertThat(kids).as("the live item: the message alone").hasSize(1);
         assertThat(kids.get(0).getAttribute("from")).isEqualTo("chat@conference.example.org/Dave");
         assertThat(Dom.all(kids.get(0), XmlNamespaces.STANZA_ID, "stanza-id")).hasSize(1);
+        Element batch = Dom.all(root("batch-compact-deflate-live-1"), XmlNamespaces.RECONMUC, "batch").get(0);
+        assertThat(batch.getAttributes().getLength()).as("xmlns, encoding and n: nothing else (§5.9 rule 8.7)").isEqualTo(3);
+        assertThat(org.reconmuc.codec.batch.Base85.decode(TemplateMatcher.text(batch))).as("the comment's figure").hasSize(LIVE_BYTES);
     }
+
+    @Test
+    void theCompactLiveBatchHoldsTheSameItemsAsTheLiveStreamsBatch() throws Exception {
+        List<Element> inStream = batchItems("batch-compact-deflate-live-1", new BatchDecoder());
+        sameItems(batchItems("batch-compact-live-1", new BatchDecoder()), inStream,
+                "batch-compact-live-1 against batch-compact-deflate-live-1");
+    }
+
+    /** The compressed bytes of batch-compact-deflate-live-1, as its comment and §4.12 say. */
+    private static final int LIVE_BYTES = 351;
 
     @Test
     void everyExampleInTheSpecIsItsVectorByteForByte() {

@@ -86,8 +86,18 @@ public final class Batch {
      * item only where they are not 0 (§5.9 rule 7).
      */
     public static String compact(List<CompactItem> items) {
+        return compact(items, false);
+    }
+
+    /**
+     * {@link #compact(List)}, the last item marked live when {@code live} (aggregation
+     * {@code compact-live}): a message sent at once, after the retained ones it carries along
+     * (§5.9 rule 8.6).
+     */
+    public static String compact(List<CompactItem> items, boolean live) {
         StringBuilder xml = compactOpenTag(items, null);
-        return compactItems(xml.append('>'), items, stanzaIdPrefix(items.get(0).stanzaId()), false)
+        return compactItems(xml.append('>'), items, stanzaIdPrefix(items.get(0).stanzaId()),
+                Math.floorDiv(items.get(0).atMillis(), 1000), live)
                 .append("</").append(ELEMENT).append('>').toString();
     }
 
@@ -102,17 +112,37 @@ public final class Batch {
 
     /** What a compact batch of these items carries in a deflate stream, before compression (UTF-8). */
     public static byte[] compactStreamPayload(List<CompactItem> items) {
-        return compactStreamPayload(items, false);
+        return streamPayload(items, BatchEncoding.DEFLATE_STREAM, false);
     }
 
     /**
-     * {@link #compactStreamPayload(List)}, the last item marked live when {@code live}: a message
-     * sent at once in the stream, after the retained ones it carries along (§5.9 rule 8.6).
+     * What a batch of these items carries in a session's stream of this {@code encoding}, before
+     * compression (UTF-8): the compact items, each naming its whole stanza-id, timed from the first
+     * item ({@link BatchEncoding#DEFLATE_STREAM}, whose batch has a {@code stamp}) or from the Unix
+     * epoch ({@link BatchEncoding#DEFLATE_LIVE}, whose batch has none); the last item marked live
+     * when {@code live}: a message sent at once, after the retained ones it carries along (§5.9
+     * rule 8.6), which a live stream holds and a deflate-stream batch does not.
      */
-    public static byte[] compactStreamPayload(List<CompactItem> items, boolean live) {
+    public static byte[] streamPayload(List<CompactItem> items, BatchEncoding encoding, boolean live) {
+        if (encoding != BatchEncoding.DEFLATE_STREAM && encoding != BatchEncoding.DEFLATE_LIVE) {
+            throw new IllegalArgumentException("not a stream encoding: " + encoding);
+        }
+        if (live && encoding != BatchEncoding.DEFLATE_LIVE) {
+            throw new IllegalArgumentException("no live item in a deflate-stream batch");
+        }
+        long origin = encoding == BatchEncoding.DEFLATE_LIVE ? 0 : Math.floorDiv(items.get(0).atMillis(), 1000);
         // No batch 'sid' in a stream: each item names its whole stanza-id, whose repeated prefix the
         // stream compresses to a few bits, where the attribute would cost its bytes on every batch.
-        return compactItems(new StringBuilder(items.size() * 200), items, null, live).toString().getBytes(StandardCharsets.UTF_8);
+        return compactItems(new StringBuilder(items.size() * 200), items, null, origin, live).toString()
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The batch of a session's stream in {@code encoding} whose {@link #streamPayload payload} of
+     * these items is {@code chunk} in the stream (compressed by {@link DeflateStream#compress}).
+     */
+    public static String streamBatch(BatchEncoding encoding, List<CompactItem> items, byte[] payload, DeflateStream.Chunk chunk) {
+        return encoding == BatchEncoding.DEFLATE_LIVE ? deflateLive(chunk) : compactDeflateStream(items, payload, chunk);
     }
 
     /**
@@ -124,6 +154,18 @@ public final class Batch {
         StringBuilder xml = compactOpenTag(items, BatchEncoding.DEFLATE_STREAM);
         return xml.append(' ').append(STREAM_NUMBER).append("=\"").append(chunk.n()).append("\" ").append(SIZE).append("=\"")
                 .append(payload.length).append("\">").append(base64).append("</").append(ELEMENT).append('>').toString();
+    }
+
+    /**
+     * A batch of a live stream (§5.9 rule 8.7): its number and, in {@link Base85}, its chunk of the
+     * stream; everything else a deflate-stream batch says is in the payload or implied.
+     */
+    public static String deflateLive(DeflateStream.Chunk chunk) {
+        String text = Base85.encode(chunk.bytes());
+        return new StringBuilder(text.length() + 80).append('<').append(ELEMENT).append(" xmlns=\"").append(NAMESPACE)
+                .append("\" ").append(ENCODING).append("=\"").append(BatchEncoding.DEFLATE_LIVE.attributeValue())
+                .append("\" ").append(STREAM_NUMBER).append("=\"").append(chunk.n()).append("\">").append(text)
+                .append("</").append(ELEMENT).append('>').toString();
     }
 
     private static StringBuilder compactOpenTag(List<CompactItem> items, BatchEncoding encoding) {
@@ -142,9 +184,13 @@ public final class Batch {
         return xml;
     }
 
-    /** The items with their stanza-id and time attributes, relative to the batch and to each other. */
-    private static StringBuilder compactItems(StringBuilder xml, List<CompactItem> items, String prefix, boolean live) {
-        long previousSecond = Math.floorDiv(items.get(0).atMillis(), 1000);
+    /**
+     * The items with their stanza-id and time attributes, relative to the batch and to each other:
+     * the first item's time counted from {@code originSecond}.
+     */
+    private static StringBuilder compactItems(StringBuilder xml, List<CompactItem> items, String prefix, long originSecond,
+            boolean live) {
+        long previousSecond = originSecond;
         long previousSuffix = -1;
         int last = items.size() - 1;
         for (int i = 0; i <= last; i++) {

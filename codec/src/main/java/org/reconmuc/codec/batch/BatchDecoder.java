@@ -34,9 +34,11 @@ import org.reconmuc.codec.XmlText;
  *
  * <p>A {@link BatchForm#COMPACT} batch is expanded to the same forwarded items a
  * {@link BatchForm#FORWARDED} batch would hold; the expansion needs the room's bare JID (the
- * batch's {@code from}). A {@link BatchEncoding#DEFLATE_STREAM} batch continues the session's
- * stream: this decoder keeps its inflater, checks that the batches come numbered 1, 2, 3…, and
- * after a gap or a corrupt batch refuses the stream's batches until one starts a new stream.
+ * batch's {@code from}). A {@link BatchEncoding#DEFLATE_STREAM} or {@link BatchEncoding#DEFLATE_LIVE}
+ * batch continues the session's stream: this decoder keeps its inflater, checks that the batches
+ * come numbered 1, 2, 3…, and after a gap or a corrupt batch refuses the stream's batches until one
+ * starts a new stream. A deflate-live batch has no {@code count} or {@code size}: it holds at least
+ * one item, and never inflates past this decoder's limit.
  *
  * <p>Keep one decoder per receiving session: encodings that carry state from one batch to the
  * next keep it here. Not thread-safe.
@@ -59,6 +61,9 @@ public final class BatchDecoder {
 
     /** A decoder that refuses batches declaring more than {@code maxInflatedBytes} inflated bytes. */
     public BatchDecoder(int maxInflatedBytes) {
+        if (maxInflatedBytes < 0 || maxInflatedBytes > Integer.MAX_VALUE - 16) {
+            throw new IllegalArgumentException("a limit of 0 to " + (Integer.MAX_VALUE - 16) + " bytes, not " + maxInflatedBytes);
+        }
         this.maxInflatedBytes = maxInflatedBytes;
     }
 
@@ -95,12 +100,12 @@ public final class BatchDecoder {
                 List<String> items = switch (header.encoding) {
                     case PLAIN -> items(r, expansion);
                     case DEFLATE -> items(inflate(r, header), expansion);
-                    case DEFLATE_STREAM -> items(inflateStream(r, header), expansion);
+                    case DEFLATE_STREAM, DEFLATE_LIVE -> items(inflateStream(r, header), expansion);
                 };
                 toEndOfDocument(r);
-                if (items.size() != header.count) {
-                    throw new MalformedBatchException("count is " + header.count + " but the batch holds "
-                            + items.size() + " items");
+                if (header.count == null ? items.isEmpty() : items.size() != header.count) {
+                    throw new MalformedBatchException(header.count == null ? "a batch holds at least one item"
+                            : "count is " + header.count + " but the batch holds " + items.size() + " items");
                 }
                 return new DecodedBatch(header.form, header.encoding, items, expansion.live);
             } finally {
@@ -121,7 +126,7 @@ public final class BatchDecoder {
     }
 
     /** The attributes of a batch element, checked. */
-    private record Header(int count, BatchEncoding encoding, BatchForm form, Integer size, Integer compressedSize,
+    private record Header(Integer count, BatchEncoding encoding, BatchForm form, Integer size, Integer compressedSize,
             Instant stamp, String stanzaIdPrefix, Integer streamNumber) {
         static Header read(XMLStreamReader r) throws MalformedBatchException {
             Integer count = null;
@@ -151,10 +156,17 @@ public final class BatchDecoder {
                     default -> throw new MalformedBatchException("unknown attribute '" + name + "' on a batch");
                 }
             }
+            BatchEncoding e = BatchEncoding.fromAttribute(encoding);
+            if (e == BatchEncoding.DEFLATE_LIVE) {
+                // §5.9 rule 8.7: the form is compact, the items are timed from the Unix epoch, and the
+                // payload says how many items there are.
+                require(count == null && form == null && stamp == null && sid == null && size == null && compressedSize == null
+                        && streamNumber != null, "a deflate-live batch has only 'encoding' and 'n'");
+                return new Header(null, e, BatchForm.COMPACT, null, null, Instant.EPOCH, null, streamNumber);
+            }
             if (count == null) {
                 throw new MalformedBatchException("a batch needs 'count'");
             }
-            BatchEncoding e = BatchEncoding.fromAttribute(encoding);
             if (e == null) {
                 throw new MalformedBatchException("unknown encoding '" + encoding + "'");
             }
@@ -169,6 +181,7 @@ public final class BatchDecoder {
                         "a deflate batch needs 'size' and 'compressed-size' (and no 'n')");
                 case DEFLATE_STREAM -> require(size != null && streamNumber != null && compressedSize == null,
                         "a deflate-stream batch needs 'n' and 'size' (and no 'compressed-size')");
+                case DEFLATE_LIVE -> throw new AssertionError("read above");
             }
             Instant at = null;
             if (f == BatchForm.COMPACT) {
@@ -214,44 +227,56 @@ public final class BatchDecoder {
     }
 
     /**
-     * The payload of a deflate-stream batch, inflated by the session's stream: batch 1 starts a new
-     * stream; any other must be the one after the last. A gap or a corrupt batch loses the stream.
+     * The payload of a stream batch, inflated by the session's stream: batch 1 starts a new stream;
+     * any other must be the one after the last. A gap or a corrupt batch loses the stream. A
+     * deflate-stream batch inflates to exactly its {@code size}; a deflate-live batch, which has no
+     * size, to at most this decoder's limit.
      */
     private String inflateStream(XMLStreamReader r, Header header) throws XMLStreamException, MalformedBatchException {
-        byte[] deflated = base64Text(r);
+        byte[] deflated = header.encoding == BatchEncoding.DEFLATE_LIVE ? base85Text(r) : base64Text(r);
         int n = header.streamNumber;
+        String kind = header.encoding.attributeValue();
         if (n == 1) {
             resetStream();
             stream = new Inflater(true);
         } else if (stream == null || n != nextInStream) {
             String expected = stream == null ? "a new stream (n='1')" : "n='" + nextInStream + "'";
             resetStream();
-            throw new MalformedBatchException("deflate-stream batch n='" + n + "' where " + expected
+            throw new MalformedBatchException(kind + " batch n='" + n + "' where " + expected
                     + " was due: the stream is lost; ask for the aggregation again to start a new one");
         }
-        if (header.size > maxInflatedBytes) {
+        if (header.size != null && header.size > maxInflatedBytes) {
             resetStream();
             throw new MalformedBatchException("refusing to inflate a declared size of " + header.size
                     + " bytes (the limit is " + maxInflatedBytes + ")");
         }
+        int limit = header.size != null ? header.size : maxInflatedBytes;
         byte[] input = Arrays.copyOf(deflated, deflated.length + DeflateStream.SYNC_TRAILER.length);
         System.arraycopy(DeflateStream.SYNC_TRAILER, 0, input, deflated.length, DeflateStream.SYNC_TRAILER.length);
-        byte[] out = new byte[header.size + 1];
+        // Never more than the limit + 1 bytes, grown as they come: a bomb is caught at the first byte too many.
+        byte[] out = new byte[(int) Math.min(limit + 1L, header.size != null ? limit + 1L : Math.max(1024L, deflated.length * 8L))];
         int produced = 0;
         try {
             stream.setInput(input);
-            while (produced < out.length) {
+            while (produced <= limit) {
+                if (produced == out.length) {
+                    out = Arrays.copyOf(out, (int) Math.min(limit + 1L, 2L * out.length));
+                }
                 int k = stream.inflate(out, produced, out.length - produced);
                 if (k == 0) {
                     break; // all input used (or a dictionary asked for, or the stream ended: checked below)
                 }
                 produced += k;
             }
-            if (produced != header.size || !stream.needsInput() || stream.finished()) {
-                throw new MalformedBatchException(produced > header.size
+            if (produced > limit) {
+                throw new MalformedBatchException(header.size != null
                         ? "the payload inflates to more than its size of " + header.size + " bytes"
-                        : stream.finished() ? "a deflate-stream batch ended the stream"
-                        : "size is " + header.size + " but the payload inflates to " + produced + " bytes");
+                        : "the payload inflates to more than the limit of " + limit + " bytes");
+            }
+            if ((header.size != null && produced != header.size) || !stream.needsInput() || stream.finished()) {
+                throw new MalformedBatchException(stream.finished() ? "a " + kind + " batch ended the stream"
+                        : header.size != null ? "size is " + header.size + " but the payload inflates to " + produced + " bytes"
+                        : "the payload does not end where its batch does");
             }
         } catch (DataFormatException e) {
             resetStream();
@@ -266,6 +291,26 @@ public final class BatchDecoder {
 
     /** The base64 text of an encoded batch (the reader is at its start tag; leaves it at its end tag), decoded. */
     private static byte[] base64Text(XMLStreamReader r) throws XMLStreamException, MalformedBatchException {
+        String text = encodedText(r);
+        try {
+            return Base64.getDecoder().decode(text);
+        } catch (IllegalArgumentException e) {
+            throw new MalformedBatchException("the payload is not base64: " + e.getMessage(), e);
+        }
+    }
+
+    /** The base-85 text of a deflate-live batch (§5.9 rule 8.7), decoded. */
+    private static byte[] base85Text(XMLStreamReader r) throws XMLStreamException, MalformedBatchException {
+        String text = encodedText(r);
+        try {
+            return Base85.decode(text);
+        } catch (IllegalArgumentException e) {
+            throw new MalformedBatchException("the payload is not base 85: " + e.getMessage(), e);
+        }
+    }
+
+    /** The text of an encoded batch without its white space (the reader is at its start tag; leaves it at its end tag). */
+    private static String encodedText(XMLStreamReader r) throws XMLStreamException, MalformedBatchException {
         StringBuilder text = new StringBuilder();
         while (r.next() != XMLStreamConstants.END_ELEMENT) {
             switch (r.getEventType()) {
@@ -274,11 +319,7 @@ public final class BatchDecoder {
                 default -> throw refused(r.getEventType());
             }
         }
-        try {
-            return Base64.getDecoder().decode(XmlText.withoutWhiteSpace(text));
-        } catch (IllegalArgumentException e) {
-            throw new MalformedBatchException("the payload is not base64: " + e.getMessage(), e);
-        }
+        return XmlText.withoutWhiteSpace(text).toString();
     }
 
     private static String utf8(byte[] payload) throws MalformedBatchException {
@@ -386,6 +427,8 @@ public final class BatchDecoder {
         long previousSuffix = -1;
         /** Whether an item was live (§5.9 rule 8.6): it must be the last. */
         boolean live;
+        /** Items expanded so far. */
+        int expanded;
 
         Expansion(Header header, String room) {
             this.header = header;
@@ -404,6 +447,7 @@ public final class BatchDecoder {
             String suffix = null;
             String stanzaId = null;
             long step = 0;
+            boolean timed = false;
             for (int i = 0; i < r.getAttributeCount(); i++) {
                 String ns = r.getAttributeNamespace(i);
                 String name = r.getAttributeLocalName(i);
@@ -425,8 +469,9 @@ public final class BatchDecoder {
                         if (!CompactItem.LIVE_VALUE.equals(value)) {
                             throw new MalformedBatchException("'l' marks a live item with '1', not '" + value + "'");
                         }
-                        if (header.encoding != BatchEncoding.DEFLATE_STREAM) {
-                            throw new MalformedBatchException("live items travel only in a deflate stream");
+                        if (header.encoding != BatchEncoding.PLAIN && header.encoding != BatchEncoding.DEFLATE_LIVE) {
+                            // Compact batches (compact-live) and live streams (compact-deflate-live) hold them.
+                            throw new MalformedBatchException("no live item in a " + header.encoding.attributeValue() + " batch");
                         }
                         live = true;
                     }
@@ -436,7 +481,9 @@ public final class BatchDecoder {
                         } catch (NumberFormatException e) {
                             step = -1;
                         }
-                        if (step < 0 || step > 31_536_000) {
+                        timed = true;
+                        // A year between two items; from the epoch (§5.9 rule 8.7), up to the year 9999.
+                        if (step < 0 || step > (fromEpoch() ? 253_402_300_799L : 31_536_000)) {
                             throw new MalformedBatchException("'t' is a whole number of seconds, not '" + value + "'");
                         }
                     }
@@ -446,6 +493,10 @@ public final class BatchDecoder {
             if (nick == null || nick.isEmpty()) {
                 throw new MalformedBatchException("a compact item needs 'n', its sender's nick");
             }
+            if (fromEpoch() && !timed) {
+                throw new MalformedBatchException("the first item of a deflate-live batch has 't', its time since the Unix epoch");
+            }
+            expanded++;
             stanzaId = stanzaId(suffix, stanzaId);
             at = at.plusSeconds(step);
             StringBuilder out = new StringBuilder(512).append("<forwarded xmlns=\"").append(XmlNamespaces.FORWARD).append("\">");
@@ -474,6 +525,11 @@ public final class BatchDecoder {
                 XmlText.appendAttribute(out, stanzaId).append("\"/>");
             }
             return out.append("</message></forwarded>").toString();
+        }
+
+        /** Whether the item being read is the first of a batch timed from the Unix epoch (§5.9 rule 8.7). */
+        private boolean fromEpoch() {
+            return expanded == 0 && header.encoding == BatchEncoding.DEFLATE_LIVE;
         }
 
         /** The item's stanza-id: its own 'sid', the batch's prefix and its 's', or the previous suffix plus one. */

@@ -20,7 +20,15 @@ public enum BatchEncoding {
      * trailing {@code 00 00 FF FF} left out); {@code n} numbers the batches of the stream and
      * {@code n='1'} starts a new one; {@code size} is the inflated length (§5.9 rule 8).
      */
-    DEFLATE_STREAM("deflate-stream");
+    DEFLATE_STREAM("deflate-stream"),
+    /**
+     * {@code encoding='deflate-live'}: a session's stream of aggregation {@code compact-deflate-live}
+     * (§5.9 rule 8.7), where a batch is sent for every message at once and its header would cost
+     * more than its items: the batch says only {@code n}. Its form is compact; its items are timed
+     * from the Unix epoch (the first item's {@code t} is its time in seconds); no {@code count} or
+     * {@code size} (the receiver's own limit guards inflation); the text is {@link Base85}.
+     */
+    DEFLATE_LIVE("deflate-live");
 
     private final String attributeValue;
 

@@ -24,7 +24,7 @@ public record CompactItem(String head, String rest, String stanzaId, long atMill
     public static final String STANZA_ID_SUFFIX = "s";
     public static final String STANZA_ID = "sid";
     public static final String TIME_STEP = "t";
-    /** Marks the last item of a deflate-stream batch as a message sent at once (reconmuc.md §5.9 rule 8.6). */
+    /** Marks the last item of a compact or live-stream batch as a message sent at once (reconmuc.md §5.9 rule 8.6). */
     public static final String LIVE = "l";
     public static final String LIVE_VALUE = "1";
 

@@ -12,6 +12,11 @@ public enum Aggregation {
     DEFLATE,
     /** One batch stanza of compact items: for streams the server compresses (reconmuc.md §5.9 rule 7). */
     COMPACT,
+    /**
+     * {@link #COMPACT}, and what the occupant gets at once goes as a compact batch whose live last
+     * item carries everything retained along (§5.9 rule 8.6): one stanza, one wake-up.
+     */
+    COMPACT_LIVE,
     /** Compact items in the session's own deflate stream: for streams nothing else compresses (§5.9 rule 8). */
     COMPACT_DEFLATE,
     /**
@@ -20,9 +25,9 @@ public enum Aggregation {
      */
     COMPACT_DEFLATE_LIVE;
 
-    /** Whether messages sent at once go in the session's deflate stream, each flushing what is retained. */
+    /** Whether messages sent at once go as a batch's live item, each carrying along what is retained. */
     public boolean carriesLive() {
-        return this == COMPACT_DEFLATE_LIVE;
+        return this == COMPACT_LIVE || this == COMPACT_DEFLATE_LIVE;
     }
 
     public String xmlValue() {

@@ -704,7 +704,7 @@ public final class MucService implements Component, ConnectionListener {
                 identity.addAttribute("name", NAME);
                 for (String feature : List.of(Namespaces.MUC, Namespaces.DISCO_INFO, Namespaces.DISCO_ITEMS,
                         Namespaces.PING, Namespaces.VERSION, XmlNamespaces.STANZA_ID, XmlNamespaces.RECONMUC,
-                        XmlNamespaces.FEATURE_COMPACT, XmlNamespaces.FEATURE_COMPACT_DEFLATE,
+                        XmlNamespaces.FEATURE_COMPACT, XmlNamespaces.FEATURE_COMPACT_LIVE, XmlNamespaces.FEATURE_COMPACT_DEFLATE,
                         XmlNamespaces.FEATURE_COMPACT_DEFLATE_LIVE)) {
                     q.addElement("feature").addAttribute("var", feature);
                 }

@@ -38,6 +38,7 @@ final class RoomDisco {
         feature(query, SELF_PING_OPTIMIZATION);
         feature(query, XmlNamespaces.RECONMUC);
         feature(query, XmlNamespaces.FEATURE_COMPACT);
+        feature(query, XmlNamespaces.FEATURE_COMPACT_LIVE);
         feature(query, XmlNamespaces.FEATURE_COMPACT_DEFLATE);
         feature(query, XmlNamespaces.FEATURE_COMPACT_DEFLATE_LIVE);
         feature(query, RoomRegistration.NAMESPACE);

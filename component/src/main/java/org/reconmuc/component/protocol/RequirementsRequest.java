@@ -62,7 +62,7 @@ public record RequirementsRequest(String namespace, List<Entry> entries, Long ti
                     aggregation = Aggregation.parse(text);
                     if (aggregation == null) {
                         throw new ProtocolException(Kind.BAD_REQUEST,
-                                "<aggregation/> must be 'none', 'plain', 'deflate', 'compact', 'compact-deflate' or 'compact-deflate-live', not '"
+                                "<aggregation/> must be 'none', 'plain', 'deflate', 'compact', 'compact-live', 'compact-deflate' or 'compact-deflate-live', not '"
                                         + text + "'");
                     }
                 }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.zip.Deflater;
 import org.reconmuc.codec.batch.Batch;
+import org.reconmuc.codec.batch.BatchEncoding;
 import org.reconmuc.codec.batch.CompactItem;
 import org.reconmuc.codec.batch.DeflateStream;
 import org.reconmuc.component.jid.RealJid;
@@ -39,12 +40,12 @@ public final class DeflateStreams {
     }
 
     /**
-     * The next batch of {@code session}'s stream: {@code entries} as their compact {@code items},
-     * whose stream payload ({@link Batch#compactStreamPayload}, the last item live when
-     * {@code live}) is {@code payload}.
+     * The next batch of {@code session}'s stream, in {@code encoding}: {@code entries} as their
+     * compact {@code items}, whose stream payload ({@link Batch#streamPayload}, the last item live
+     * when {@code live}) is {@code payload}.
      */
     String batch(RealJid session, List<? extends MessageLog.Entry<?>> entries, List<CompactItem> items, byte[] payload,
-            boolean live, MessageLog<?> log) {
+            BatchEncoding encoding, boolean live, MessageLog<?> log) {
         if (deflater == null) {
             deflater = new Deflater(LEVEL, true);
         }
@@ -54,8 +55,8 @@ public final class DeflateStreams {
         for (int i = 0; i < seqs.length; i++) {
             seqs[i] = entries.get(i).seq();
         }
-        int n = window.sent(seqs, payload.length, live);
-        return Batch.compactDeflateStream(items, payload, new DeflateStream.Chunk(n, compressed));
+        int n = window.sent(seqs, payload.length, encoding, live);
+        return Batch.streamBatch(encoding, items, payload, new DeflateStream.Chunk(n, compressed));
     }
 
     /** These sessions' next batches start new streams. */

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import org.reconmuc.codec.batch.BatchEncoding;
 import org.reconmuc.component.consistency.Aggregation;
 import org.reconmuc.component.consistency.Delivery;
 import org.reconmuc.component.consistency.Reader;
@@ -29,7 +30,8 @@ public final class Fanout<O extends Recipient<O>> {
     private final FanoutHost<O> room;
     private final RelaxedState<O> state;
     private final Map<Aggregation, FlushForm<O>> forms;
-    /** The form of live messages that travel in the occupant's stream (aggregation compact-deflate-live). */
+    /** The forms of live items (reconmuc.md §5.9 rule 8.6): a compact batch's (compact-live), the stream's (compact-deflate-live). */
+    private final CompactFlush<O> liveCompact = new CompactFlush<>();
     private final StreamFlush<O> liveInStream;
     private long wakeupAt = Long.MAX_VALUE;
 
@@ -37,7 +39,8 @@ public final class Fanout<O extends Recipient<O>> {
         this.room = room;
         this.state = state;
         this.forms = FlushForm.forRoom(state.streams());
-        this.liveInStream = new StreamFlush<>(state.streams()); // the same streams as the flushes' form
+        // The same streams as the flushes' form: a live item and a flush continue one stream.
+        this.liveInStream = new StreamFlush<>(state.streams(), BatchEncoding.DEFLATE_LIVE);
     }
 
     /**
@@ -150,8 +153,8 @@ public final class Fanout<O extends Recipient<O>> {
     /**
      * What the engine decided for a live message: an occupant that gets it at once first gets its
      * retained ancestors as one release, then the message itself as broadcast — or, when its live
-     * messages travel in its stream, one batch of everything retained and the message as its live
-     * last item (reconmuc.md §5.9 rule 8.6); flushes the message triggered go out in the
+     * messages travel as live items, one batch (compact, or in its stream) of everything retained
+     * and the message as its live last item (reconmuc.md §5.9 rule 8.6); flushes the message triggered go out in the
      * occupant's form.
      */
     private void deliverLive(List<Delivery<O>> deliveries, MessageLog.Entry<O> logged, RenderedStanza broadcast) {
@@ -159,8 +162,13 @@ public final class Fanout<O extends Recipient<O>> {
             O o = d.owner();
             long[] seqs = d.seqs();
             if (d.kind() == Delivery.Kind.NOW && seqs[seqs.length - 1] == logged.seq()) {
-                if (state.aggregationOf(o).carriesLive() && !logged.withheldFrom(o)) {
-                    liveInStream.send(room, o, entries(o, seqs), true);
+                Aggregation aggregation = state.aggregationOf(o);
+                if (aggregation.carriesLive() && !logged.withheldFrom(o)) {
+                    if (aggregation == Aggregation.COMPACT_LIVE) {
+                        liveCompact.send(room, o, entries(o, seqs), true);
+                    } else {
+                        liveInStream.send(room, o, entries(o, seqs), true);
+                    }
                     continue;
                 }
                 if (seqs.length > 1) {

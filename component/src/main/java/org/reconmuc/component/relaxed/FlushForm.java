@@ -3,6 +3,7 @@ package org.reconmuc.component.relaxed;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import org.reconmuc.codec.batch.BatchEncoding;
 import org.reconmuc.component.consistency.Aggregation;
 import org.reconmuc.component.transport.RenderedStanza;
 import org.xmpp.packet.Message;
@@ -25,9 +26,9 @@ public interface FlushForm<O extends Recipient<O>> {
         forms.put(Aggregation.PLAIN, new ForwardedFlush<>(false));
         forms.put(Aggregation.DEFLATE, new ForwardedFlush<>(true));
         forms.put(Aggregation.COMPACT, new CompactFlush<>());
-        StreamFlush<O> stream = new StreamFlush<>(streams);
-        forms.put(Aggregation.COMPACT_DEFLATE, stream);
-        forms.put(Aggregation.COMPACT_DEFLATE_LIVE, stream);
+        forms.put(Aggregation.COMPACT_LIVE, new CompactFlush<>());
+        forms.put(Aggregation.COMPACT_DEFLATE, new StreamFlush<>(streams, BatchEncoding.DEFLATE_STREAM));
+        forms.put(Aggregation.COMPACT_DEFLATE_LIVE, new StreamFlush<>(streams, BatchEncoding.DEFLATE_LIVE));
         return forms;
     }
 

@@ -2,18 +2,23 @@ package org.reconmuc.component.relaxed;
 
 import java.util.List;
 import org.reconmuc.codec.batch.Batch;
+import org.reconmuc.codec.batch.BatchEncoding;
 import org.reconmuc.codec.batch.CompactItem;
 import org.reconmuc.component.jid.RealJid;
 
 /**
- * Aggregation {@code compact-deflate} (reconmuc.md §5.9 rule 8): the compact items in each
- * session's own deflate stream, so each session gets a batch of its own.
+ * Aggregations {@code compact-deflate} and {@code compact-deflate-live} (reconmuc.md §5.9 rules 8
+ * and 8.7): the compact items in each session's own deflate stream, so each session gets a batch
+ * of its own, in the stream's encoding.
  */
 final class StreamFlush<O extends Recipient<O>> implements FlushForm<O> {
     private final DeflateStreams streams;
+    private final BatchEncoding encoding;
 
-    StreamFlush(DeflateStreams streams) {
+    /** Flushes in {@code encoding}: {@link BatchEncoding#DEFLATE_STREAM} or {@link BatchEncoding#DEFLATE_LIVE}. */
+    StreamFlush(DeflateStreams streams, BatchEncoding encoding) {
         this.streams = streams;
+        this.encoding = encoding;
     }
 
     @Override
@@ -27,9 +32,9 @@ final class StreamFlush<O extends Recipient<O>> implements FlushForm<O> {
      */
     void send(FanoutHost<O> room, O occupant, List<MessageLog.Entry<O>> entries, boolean live) {
         List<CompactItem> items = CompactFlush.items(room.log(), entries);
-        byte[] payload = Batch.compactStreamPayload(items, live);
+        byte[] payload = Batch.streamPayload(items, encoding, live);
         for (RealJid session : occupant.sessions()) {
-            String batch = streams.batch(session, entries, items, payload, live, room.log());
+            String batch = streams.batch(session, entries, items, payload, encoding, live, room.log());
             room.send(session, FlushForm.batchMessage(room.roomJid(), batch, null));
         }
         int retained = live ? entries.size() - 1 : entries.size();

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.reconmuc.codec.batch.Batch;
+import org.reconmuc.codec.batch.BatchEncoding;
 import org.reconmuc.codec.batch.CompactItem;
 import org.reconmuc.codec.batch.DeflateStream;
 
@@ -31,16 +32,17 @@ final class StreamWindow {
     /** The sequence number the first gap of the oldest batch kept counts from. */
     private long base;
     /**
-     * The batches kept, oldest first, each as varints: its payload's length (shifted left by one,
-     * the low bit set when its last item was live), its number of runs, then per run the gap since
-     * the previous run's last number and the run's length.
+     * The batches kept, oldest first, each as varints: its payload's length (shifted left by two,
+     * bit 1 set in a live stream, {@link BatchEncoding#DEFLATE_LIVE}, bit 0 when its last item was
+     * live), its number of runs, then per run the gap since the previous run's last number and the
+     * run's length.
      */
     private byte[] code = EMPTY;
     /** Payload bytes of the batches kept. */
     private int bytes;
 
-    /** One batch as decoded: its sequence numbers, its payload's length, whether its last item was live. */
-    private record Sent(long[] seqs, int payloadBytes, boolean live) {
+    /** One batch as decoded: its sequence numbers, its payload's length, its encoding, whether its last item was live. */
+    private record Sent(long[] seqs, int payloadBytes, BatchEncoding encoding, boolean live) {
     }
 
     StreamWindow(int windowBytes) {
@@ -113,22 +115,22 @@ final class StreamWindow {
             }
             items.add(item);
         }
-        byte[] payload = Batch.compactStreamPayload(items, batch.live());
+        byte[] payload = Batch.streamPayload(items, batch.encoding(), batch.live());
         return payload.length == batch.payloadBytes() ? payload : null;
     }
 
     /**
-     * A batch of these items (increasing sequence numbers), whose payload was {@code payloadBytes}
-     * long and whose last item was {@code live} or not, was sent in this stream: returns its
-     * number in the stream.
+     * A batch of these items (increasing sequence numbers), whose payload in {@code encoding} was
+     * {@code payloadBytes} long and whose last item was {@code live} or not, was sent in this
+     * stream: returns its number in the stream.
      */
-    int sent(long[] seqs, int payloadBytes, boolean live) {
+    int sent(long[] seqs, int payloadBytes, BatchEncoding encoding, boolean live) {
         if (code.length == 0) {
             base = seqs[0] - 1;
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream(code.length + 16);
         out.write(code, 0, code.length);
-        writeVarint(out, (long) payloadBytes << 1 | (live ? 1 : 0));
+        writeVarint(out, (long) payloadBytes << 2 | (encoding == BatchEncoding.DEFLATE_LIVE ? 2 : 0) | (live ? 1 : 0));
         int runs = 1;
         for (int i = 1; i < seqs.length; i++) {
             if (seqs[i] != seqs[i - 1] + 1) {
@@ -158,7 +160,7 @@ final class StreamWindow {
         int[] at = {0};
         while (at[0] < code.length) {
             int start = at[0];
-            int payloadBytes = (int) (readVarint(code, at) >>> 1);
+            int payloadBytes = (int) (readVarint(code, at) >>> 2);
             if (bytes - payloadBytes < windowBytes) {
                 at[0] = start;
                 break;
@@ -189,7 +191,7 @@ final class StreamWindow {
         long previous = base;
         while (at[0] < code.length) {
             long head = readVarint(code, at);
-            int payloadBytes = (int) (head >>> 1);
+            int payloadBytes = (int) (head >>> 2);
             long runs = readVarint(code, at);
             long[][] runSeqs = new long[(int) runs][];
             int count = 0;
@@ -207,7 +209,8 @@ final class StreamWindow {
                     seqs[k++] = run[0] + i;
                 }
             }
-            sent.add(new Sent(seqs, payloadBytes, (head & 1) == 1));
+            sent.add(new Sent(seqs, payloadBytes, (head & 2) != 0 ? BatchEncoding.DEFLATE_LIVE : BatchEncoding.DEFLATE_STREAM,
+                    (head & 1) != 0));
         }
         return sent;
     }

@@ -15,9 +15,10 @@ import org.xmpp.packet.Message;
 import org.xmpp.packet.Packet;
 
 /**
- * Aggregation {@code compact-deflate-live} (reconmuc.md §4.12, §5.9 rule 8.6): what Juliet gets at
- * once travels in each of her sessions' deflate streams as a batch's live last item, carrying
+ * Aggregation {@code compact-deflate-live} (reconmuc.md §4.12, §5.9 rules 8.6 and 8.7): what Juliet
+ * gets at once travels in each of her sessions' live streams as a batch's live last item, carrying
  * everything retained for her; nothing but groupchat messages with a body ever enters a stream.
+ * With {@code compact-live} the same batch is a compact one.
  */
 class LiveInStreamTest {
     private static final String JULIET_LAPTOP = "juliet@capulet.lit/laptop";
@@ -69,6 +70,9 @@ class LiveInStreamTest {
             assertThat(batch.items().get(0)).contains("Anon, good nurse!").contains("<delay ");
             assertThat(batch.items().get(2)).contains("yonder window").doesNotContain("<delay ");
             assertThat(batchOf(got.get(0)).attributeValue("n")).isEqualTo("1");
+            assertThat(batchOf(got.get(0)).attributes()).as("a live stream's batch says only its encoding and number")
+                    .extracting(org.dom4j.Attribute::getName).containsExactlyInAnyOrder("encoding", "n");
+            assertThat(batchOf(got.get(0)).attributeValue("encoding")).isEqualTo("deflate-live");
         }
 
         // Nothing retained now: the next message at once is a batch of one live item, in the same stream.
@@ -79,6 +83,28 @@ class LiveInStreamTest {
         assertThat(echoBatch.live()).isTrue();
         assertThat(echoBatch.items()).singleElement().asString().contains("Romeo, Romeo").doesNotContain("<delay ");
         assertThat(((Message) muc.lastReceivedBy(ROMEO)).getBody()).as("standard occupants get the stanza").isEqualTo("Romeo, Romeo #balcony");
+    }
+
+    @Test
+    void withCompactLiveTheSameMomentIsOneCompactBatchEndingWithTheLiveItem() throws Exception {
+        muc.send("<iq from='" + JULIET_PHONE + "' to='" + ROOM + "' type='set' id='compact'><consistency-requirements xmlns='"
+                + XmlNamespaces.RECONMUC + "'><aggregation>compact-live</aggregation></consistency-requirements></iq>");
+        assertThat(muc.replyTo(JULIET_PHONE, "compact").getElement().attributeValue("type")).isEqualTo("result");
+        muc.clear();
+        muc.say(NURSE, ROOM, "Anon, good nurse!");
+        muc.say(ROMEO, ROOM, "But soft, what light through yonder window breaks? #balcony");
+        for (String session : List.of(JULIET_LAPTOP, JULIET_PHONE)) {
+            List<Packet> got = muc.receivedBy(session);
+            assertThat(got).as("one stanza for " + session).hasSize(1);
+            Element batch = batchOf(got.get(0));
+            assertThat(batch.attributeValue("form")).isEqualTo("compact");
+            assertThat(batch.attributeValue("encoding")).as("a compact batch, no stream").isNull();
+            DecodedBatch decoded = decode(got.get(0), session.equals(JULIET_LAPTOP) ? laptop : phone);
+            assertThat(decoded.live()).isTrue();
+            assertThat(decoded.items()).hasSize(2);
+            assertThat(decoded.items().get(0)).contains("Anon, good nurse!").contains("<delay ");
+            assertThat(decoded.items().get(1)).contains("yonder window").doesNotContain("<delay ");
+        }
     }
 
     @Test
@@ -96,8 +122,10 @@ class LiveInStreamTest {
     void withNothingAtOnceTheTimeBoundStillFlushesOnItsOwn() throws Exception {
         muc.say(NURSE, ROOM, "Juliet is late");
         muc.advance(Duration.ofSeconds(600));
-        DecodedBatch flush = decode(muc.lastReceivedBy(JULIET_PHONE), phone);
+        Packet received = muc.lastReceivedBy(JULIET_PHONE);
+        DecodedBatch flush = decode(received, phone);
         assertThat(flush.live()).isFalse();
+        assertThat(batchOf(received).attributeValue("encoding")).as("the same live stream").isEqualTo("deflate-live");
         assertThat(flush.items()).singleElement().asString().contains("Juliet is late").contains("<delay ");
     }
 }

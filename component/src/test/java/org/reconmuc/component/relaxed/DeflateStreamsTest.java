@@ -10,6 +10,7 @@ import java.util.zip.Deflater;
 import org.junit.jupiter.api.Test;
 import org.reconmuc.codec.batch.Batch;
 import org.reconmuc.codec.batch.BatchDecoder;
+import org.reconmuc.codec.batch.BatchEncoding;
 import org.reconmuc.codec.batch.CompactItem;
 import org.reconmuc.codec.batch.DeflateStream;
 import org.reconmuc.component.jid.RealJid;
@@ -44,15 +45,16 @@ class DeflateStreamsTest {
         return history.log(m, T0.plusSeconds(i), null);
     }
 
-    /** The batch the service sends for these entries, and the reference stream's for the same items. */
+    /** The deflate-stream batch the service sends Alice for these entries. */
     private String batch(MessageLog<Object> history, List<MessageLog.Entry<Object>> entries) {
-        return batch(history, entries, false);
+        return batch(streams, history, entries, BatchEncoding.DEFLATE_STREAM, false);
     }
 
-    /** {@link #batch(MessageLog, List)}, its last item live when {@code live} (aggregation compact-deflate-live). */
-    private String batch(MessageLog<Object> history, List<MessageLog.Entry<Object>> entries, boolean live) {
+    /** The batch of Alice's stream in {@code encoding}, its last item live when {@code live} (a live stream only). */
+    private static String batch(DeflateStreams streams, MessageLog<Object> history, List<MessageLog.Entry<Object>> entries,
+            BatchEncoding encoding, boolean live) {
         List<CompactItem> items = itemsOf(history, entries);
-        return streams.batch(ALICE, entries, items, Batch.compactStreamPayload(items, live), live, history);
+        return streams.batch(ALICE, entries, items, Batch.streamPayload(items, encoding, live), encoding, live, history);
     }
 
     private static List<CompactItem> itemsOf(MessageLog<Object> history, List<MessageLog.Entry<Object>> entries) {
@@ -65,6 +67,17 @@ class DeflateStreamsTest {
 
     @Test
     void whileItsItemsAreKnownTheStreamIsByteForByteOneThatKeepsACopyOfItsWindow() throws Exception {
+        whileItsItemsAreKnownTheStreamIsByteForByteOneThatKeepsACopyOfItsWindow(BatchEncoding.DEFLATE_STREAM);
+    }
+
+    @Test
+    void soIsALiveStreamWhoseBatchesEndLiveOrNot() throws Exception {
+        whileItsItemsAreKnownTheStreamIsByteForByteOneThatKeepsACopyOfItsWindow(BatchEncoding.DEFLATE_LIVE);
+    }
+
+    private void whileItsItemsAreKnownTheStreamIsByteForByteOneThatKeepsACopyOfItsWindow(BatchEncoding encoding)
+            throws Exception {
+        DeflateStreams streams = new DeflateStreams();
         MessageLog<Object> history = new MessageLog<>(100, new StanzaIds(), ROOM);
         DeflateStream copyKeeping = new DeflateStream();
         Deflater deflater = new Deflater(6, true);
@@ -81,12 +94,13 @@ class DeflateStreamsTest {
             if (batch.isEmpty()) {
                 continue;
             }
-            // Every third batch ends with a message sent at once (a live item): the window renders it
-            // again with its mark, or the dictionary would stop there.
-            boolean live = round % 3 == 0;
-            String sent = batch(history, batch, live);
-            byte[] payload = Batch.compactStreamPayload(itemsOf(history, batch), live);
-            assertThat(sent).isEqualTo(Batch.compactDeflateStream(itemsOf(history, batch), payload,
+            // In a live stream every third batch ends with a message sent at once (a live item): the
+            // window renders it again with its mark and its epoch-timed first item, or the
+            // dictionary would stop there.
+            boolean live = encoding == BatchEncoding.DEFLATE_LIVE && round % 3 == 0;
+            String sent = batch(streams, history, batch, encoding, live);
+            byte[] payload = Batch.streamPayload(itemsOf(history, batch), encoding, live);
+            assertThat(sent).isEqualTo(Batch.streamBatch(encoding, itemsOf(history, batch), payload,
                     copyKeeping.next(payload, deflater)));
             org.reconmuc.codec.batch.DecodedBatch decoded = alicesClient.decode(sent, ROOM);
             assertThat(decoded.live()).isEqualTo(live);
@@ -131,8 +145,7 @@ class DeflateStreamsTest {
                 for (int k = 0; k < 10; k++) {
                     batch.add(log(history, ++seq));
                 }
-                List<CompactItem> items = itemsOf(history, batch);
-                String sent = small.batch(ALICE, batch, items, Batch.compactStreamPayload(items), false, history);
+                String sent = batch(small, history, batch, BatchEncoding.DEFLATE_STREAM, false);
                 assertThat(client.decode(sent, ROOM).items()).hasSize(10);
                 assertThat(small.windowOf(ALICE).dictionary(history).length).isLessThanOrEqualTo(windowBytes);
             }

@@ -16,7 +16,9 @@ public enum Aggregation {
      * {@link #COMPACT_DEFLATE}, and what the room sends this occupant at once travels in the same
      * stream as each batch's live last item, with everything retained carried along (§5.9 rule 8.6).
      */
-    COMPACT_DEFLATE_LIVE("compact-deflate-live");
+    COMPACT_DEFLATE_LIVE("compact-deflate-live"),
+    /** Compact batches, what comes at once as a batch's live last item (reconmuc.md §5.9 rule 8.6). */
+    COMPACT_LIVE("compact-live");
 
     private final String value;
 
