@@ -35,6 +35,12 @@ public final class XmlNamespaces {
     public static final String RETRACT = "urn:xmpp:message-retract:1";
     /** XEP-0425 Moderated Message Retraction. */
     public static final String MODERATE = "urn:xmpp:message-moderate:1";
+    /** XEP-0424 version 0.3, which older clients still send (wrapped in XEP-0422 {@code <apply-to/>}). */
+    public static final String RETRACT_0 = "urn:xmpp:message-retract:0";
+    /** XEP-0425 version 0.2, still what many clients send and read (Conversations, Cheogram, older Converse.js). */
+    public static final String MODERATE_0 = "urn:xmpp:message-moderate:0";
+    /** XEP-0422 Message Fastening: the {@code <apply-to/>} wrapper of XEP-0424 0.3 and XEP-0425 0.2. */
+    public static final String FASTEN = "urn:xmpp:fasten:0";
     /** XEP-0308 Last Message Correction. */
     public static final String CORRECT = "urn:xmpp:message-correct:0";
     /** XEP-0372 References (mentions). */

@@ -43,7 +43,9 @@ final class RoomDisco {
         feature(query, XmlNamespaces.FEATURE_COMPACT_DEFLATE_LIVE);
         feature(query, RoomRegistration.NAMESPACE);
         feature(query, XmlNamespaces.RETRACT);
+        feature(query, XmlNamespaces.RETRACT_0);
         feature(query, XmlNamespaces.MODERATE);
+        feature(query, XmlNamespaces.MODERATE_0);
         if (c.logged()) {
             feature(query, RoomArchive.NAMESPACE);
         }

@@ -53,7 +53,8 @@ final class RoomIqs {
             RoomOwner.handle(room, iq, session, sender);
         } else if (Namespaces.PING.equals(ns) && get) {
             room.output().send(IQ.createResultIQ(iq));
-        } else if (XmlNamespaces.MODERATE.equals(ns) && TakenBack.MODERATE.equals(query.getName())) {
+        } else if (XmlNamespaces.MODERATE.equals(ns) && TakenBack.MODERATE.equals(query.getName())
+                || TakenBack.isLegacyModerateRequest(query)) {
             RoomTakeBacks.moderate(room, iq, sender);
         } else if (RoomArchive.NAMESPACE.equals(ns) && "query".equals(query.getName())) {
             RoomArchive.handle(room, iq, session, sender);

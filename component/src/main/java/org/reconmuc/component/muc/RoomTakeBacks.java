@@ -38,6 +38,10 @@ final class RoomTakeBacks {
         String retracted = TakenBack.retracts(original.getElement());
         if (retracted != null) {
             long seq = log.seqOf(retracted);
+            if (seq == 0) {
+                // XEP-0424 0.3 names the author's origin-id (older clients), which only the author's messages carry.
+                seq = log.seqOfSent(sender.jid().jid(), retracted);
+            }
             MessageLog.Entry<Occupant> target = seq > 0 ? log.get(seq) : null;
             if (target == null || target.retracted()) {
                 return List.of();
@@ -84,9 +88,12 @@ final class RoomTakeBacks {
         return holders;
     }
 
-    /** XEP-0425: a moderator's {@code <moderate id><retract/><reason/></moderate>} to the room's bare JID. */
+    /**
+     * XEP-0425: a moderator's {@code <moderate id><retract/><reason/></moderate>} (0.3) or
+     * {@code <apply-to id><moderate><retract/><reason/></moderate></apply-to>} (0.2) to the room's bare JID.
+     */
     static void moderate(Room room, IQ iq, Occupant requester) {
-        Element moderate = iq.getChildElement();
+        Element moderate = TakenBack.asModerateRequest(iq.getChildElement());
         if (iq.getType() != IQ.Type.set) {
             room.output().error(iq, Condition.BAD_REQUEST, "A moderation request is an IQ of type 'set'");
             return;
@@ -135,12 +142,7 @@ final class RoomTakeBacks {
         notice.setType(Message.Type.groupchat);
         notice.setFrom(room.jid().jid());
         notice.setID(room.ids().messageId());
-        Element retract = notice.getElement().addElement(QName.get(TakenBack.RETRACT, XmlNamespaces.RETRACT));
-        retract.addAttribute("id", id);
-        retract.add(moderated);
-        if (reason != null) {
-            retract.addElement(QName.get("reason", XmlNamespaces.RETRACT)).setText(reason);
-        }
+        TakenBack.announceModeration(notice.getElement(), id, moderated, reason);
         room.fanout().postUnretained(notice, holders);
     }
 }

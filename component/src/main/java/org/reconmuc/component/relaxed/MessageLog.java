@@ -267,8 +267,9 @@ public final class MessageLog<A> {
     }
 
     /**
-     * The newest logged message that {@code from} (an occupant JID) sent with the stanza id
-     * {@code id} — what an XEP-0308 correction names — or 0.
+     * The newest logged message that {@code from} (an occupant JID) sent with the stanza id or the
+     * XEP-0359 origin-id {@code id} — what an XEP-0308 correction or an XEP-0424 0.3 retraction
+     * names — or 0.
      */
     public long seqOfSent(JID from, String id) {
         if (id == null) {
@@ -276,11 +277,17 @@ public final class MessageLog<A> {
         }
         for (long seq = head; seq > 0 && seq > head - ring.length; seq--) {
             Entry<A> e = get(seq);
-            if (e != null && id.equals(e.broadcast.getID()) && from.equals(e.broadcast.getFrom())) {
+            if (e != null && from.equals(e.broadcast.getFrom())
+                    && (id.equals(e.broadcast.getID()) || id.equals(originId(e.broadcast)))) {
                 return seq;
             }
         }
         return 0;
+    }
+
+    private static String originId(Message m) {
+        Element originId = m.getChildElement("origin-id", XmlNamespaces.STANZA_ID);
+        return originId == null ? null : originId.attributeValue("id");
     }
 
     /** Puts back a message of a restored room under its old sequence number (oldest first). */

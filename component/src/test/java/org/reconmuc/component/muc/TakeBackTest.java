@@ -121,6 +121,79 @@ class TakeBackTest {
     }
 
     @Test
+    void anOlderClientModeratesWithXep0425Version02AndEveryoneIsToldInBothVersions() {
+        String spam = say(ROMEO, "r1", "buy potions");
+        muc.clear();
+
+        // Juliet's client speaks XEP-0425 0.2 (Conversations, Cheogram): <apply-to/> of XEP-0422.
+        muc.send("<iq from='" + JULIET + "' to='" + ROOM + "' type='set' id='mod-1'><apply-to xmlns='" + XmlNamespaces.FASTEN
+                + "' id='" + spam + "'><moderate xmlns='" + XmlNamespaces.MODERATE_0 + "'><retract xmlns='"
+                + XmlNamespaces.RETRACT_0 + "'/><reason>Spam</reason></moderate></apply-to></iq>");
+        assertThat(muc.replyTo(JULIET, "mod-1").getElement().attributeValue("type")).isEqualTo("result");
+        for (String who : List.of(JULIET, ROMEO, NURSE)) {
+            Message notice = (Message) muc.lastReceivedBy(who);
+            Element retract = notice.getChildElement("retract", XmlNamespaces.RETRACT);
+            assertThat(retract.attributeValue("id")).isEqualTo(spam);
+            assertThat(retract.elementText("reason")).isEqualTo("Spam");
+            Element applyTo = notice.getChildElement("apply-to", XmlNamespaces.FASTEN);
+            assertThat(applyTo.attributeValue("id")).isEqualTo(spam);
+            Element moderated = applyTo.element(QName.get("moderated", XmlNamespaces.MODERATE_0));
+            assertThat(moderated.attributeValue("by")).isEqualTo(ROOM + "/Juliet");
+            assertThat(moderated.element(QName.get("retract", XmlNamespaces.RETRACT_0))).isNotNull();
+            assertThat(moderated.elementText("reason")).isEqualTo("Spam");
+        }
+
+        // The archive's tombstone reads in both versions too.
+        muc.send(ArchiveTest.query("q", null, null).replace(ArchiveTest.ROMEO, NURSE));
+        Message result = (Message) muc.receivedBy(NURSE).stream()
+                .filter(p -> p instanceof Message m && m.getChildElement("result", MAM) != null).findFirst().orElseThrow();
+        Element archived = ArchiveTest.forwardedMessage(result);
+        assertThat(archived.element("body")).isNull();
+        assertThat(archived.element(QName.get("retracted", XmlNamespaces.RETRACT))).isNotNull();
+        Element legacy = archived.element(QName.get("moderated", XmlNamespaces.MODERATE_0));
+        assertThat(legacy.attributeValue("by")).isEqualTo(ROOM + "/Juliet");
+        assertThat(legacy.element(QName.get("retracted", XmlNamespaces.RETRACT_0)).attributeValue("stamp")).isNotNull();
+        assertThat(legacy.elementText("reason")).isEqualTo("Spam");
+        muc.clear();
+
+        // Romeo's client tries the same: not a moderator.
+        muc.send("<iq from='" + ROMEO + "' to='" + ROOM + "' type='set' id='mod-2'><apply-to xmlns='" + XmlNamespaces.FASTEN
+                + "' id='" + spam + "'><moderate xmlns='" + XmlNamespaces.MODERATE_0 + "'><retract xmlns='"
+                + XmlNamespaces.RETRACT_0 + "'/></moderate></apply-to></iq>");
+        assertThat(errorCondition(muc.replyTo(ROMEO, "mod-2"))).isEqualTo("forbidden");
+
+        muc.send("<iq type='get' id='info' from='" + NURSE + "' to='" + ROOM + "'><query xmlns='" + Namespaces.DISCO_INFO + "'/></iq>");
+        IQ info = (IQ) muc.replyTo(NURSE, "info");
+        assertThat(info.getChildElement().elements("feature").stream().map(f -> f.attributeValue("var")).collect(Collectors.toList()))
+                .contains(XmlNamespaces.MODERATE_0, XmlNamespaces.RETRACT_0);
+    }
+
+    @Test
+    void romeoRetractsWithXep0424Version03ByHisOriginIdAndTheNurseWhoHeldItNeverSeesEither() throws Exception {
+        // The nurse holds everything for ten minutes.
+        muc.send("<iq from='" + NURSE + "' to='" + ROOM + "' type='set' id='req'><consistency-requirements xmlns='" + NS
+                + "'><time>600</time></consistency-requirements></iq>");
+        muc.send("<message from='" + ROMEO + "' to='" + ROOM + "' type='groupchat' id='r1'><body>meet me at the well</body>"
+                + "<origin-id xmlns='" + XmlNamespaces.STANZA_ID + "' id='origin-r1'/></message>");
+        say(JULIET, "j1", "which well?");
+        muc.clear();
+
+        // Romeo's client (XEP-0424 0.3) names his origin-id in <apply-to/>, with a fallback body.
+        muc.send("<message from='" + ROMEO + "' to='" + ROOM + "' type='groupchat' id='r2'><apply-to xmlns='"
+                + XmlNamespaces.FASTEN + "' id='origin-r1'><retract xmlns='" + XmlNamespaces.RETRACT_0 + "'/></apply-to>"
+                + "<body>This person attempted to retract a previous message, but it's unsupported by your client.</body></message>");
+        assertThat(((Message) muc.lastReceivedBy(JULIET)).getChildElement("apply-to", XmlNamespaces.FASTEN)).isNotNull();
+        assertThat(muc.receivedBy(NURSE)).isEmpty();
+
+        // The nurse's flush: Juliet's line only — neither Romeo's message nor its retraction.
+        muc.advance(Duration.ofMinutes(10));
+        List<Packet> toNurse = muc.receivedBy(NURSE);
+        assertThat(toNurse).hasSize(1);
+        List<Element> items = Dom4jBatches.items(toNurse.get(0).getElement().element(QName.get("batch", NS)));
+        assertThat(items).extracting(f -> f.element("message").elementText("body")).containsExactly("which well?");
+    }
+
+    @Test
     void aDeflateStreamThatCarriedAMessageStaysReadableAfterItIsCorrectedForSomeoneWhoHeldIt() throws Exception {
         // Romeo gets every message in his deflate stream at once (volume 1); the nurse holds them for ten minutes.
         muc.send("<iq from='" + ROMEO + "' to='" + ROOM + "' type='set' id='req'><consistency-requirements xmlns='" + NS
