@@ -16,16 +16,14 @@ final class CompactFlush<O extends Recipient<O>> implements FlushForm<O> {
         send(room, occupant, entries, false);
     }
 
-    /**
-     * Sends these entries as one compact batch; when {@code live}, the last is a message sent at
-     * once (§5.9 rule 8.6) and the others are what was retained, carried along.
-     */
-    void send(FanoutHost<O> room, O occupant, List<MessageLog.Entry<O>> entries, boolean live) {
+    @Override
+    public void sendLive(FanoutHost<O> room, O occupant, List<MessageLog.Entry<O>> entries) {
+        send(room, occupant, entries, true);
+    }
+
+    private void send(FanoutHost<O> room, O occupant, List<MessageLog.Entry<O>> entries, boolean live) {
         room.send(occupant, FlushForm.batchMessage(room.roomJid(), Batch.compact(items(room.log(), entries), live), null));
-        int retained = live ? entries.size() - 1 : entries.size();
-        if (retained > 0) {
-            room.counters().batchSent(retained);
-        }
+        FlushForm.countBatch(room, entries, live);
     }
 
     static <O> List<CompactItem> items(MessageLog<O> log, List<MessageLog.Entry<O>> entries) {

@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import org.reconmuc.codec.batch.BatchEncoding;
 import org.reconmuc.component.consistency.Aggregation;
 import org.reconmuc.component.consistency.Delivery;
 import org.reconmuc.component.consistency.Reader;
@@ -30,17 +29,12 @@ public final class Fanout<O extends Recipient<O>> {
     private final FanoutHost<O> room;
     private final RelaxedState<O> state;
     private final Map<Aggregation, FlushForm<O>> forms;
-    /** The forms of live items (reconmuc.md §5.9 rule 8.6): a compact batch's (compact-live), the stream's (compact-deflate-live). */
-    private final CompactFlush<O> liveCompact = new CompactFlush<>();
-    private final StreamFlush<O> liveInStream;
     private long wakeupAt = Long.MAX_VALUE;
 
     public Fanout(FanoutHost<O> room, RelaxedState<O> state) {
         this.room = room;
         this.state = state;
         this.forms = FlushForm.forRoom(state.streams());
-        // The same streams as the flushes' form: a live item and a flush continue one stream.
-        this.liveInStream = new StreamFlush<>(state.streams(), BatchEncoding.DEFLATE_LIVE);
     }
 
     /**
@@ -164,11 +158,7 @@ public final class Fanout<O extends Recipient<O>> {
             if (d.kind() == Delivery.Kind.NOW && seqs[seqs.length - 1] == logged.seq()) {
                 Aggregation aggregation = state.aggregationOf(o);
                 if (aggregation.carriesLive() && !logged.withheldFrom(o)) {
-                    if (aggregation == Aggregation.COMPACT_LIVE) {
-                        liveCompact.send(room, o, entries(o, seqs), true);
-                    } else {
-                        liveInStream.send(room, o, entries(o, seqs), true);
-                    }
+                    forms.get(aggregation).sendLive(room, o, entries(o, seqs));
                     continue;
                 }
                 if (seqs.length > 1) {

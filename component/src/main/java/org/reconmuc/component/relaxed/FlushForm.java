@@ -19,6 +19,15 @@ public interface FlushForm<O extends Recipient<O>> {
     /** Sends these entries (room order, still in the log) to every session of {@code occupant}. */
     void send(FanoutHost<O> room, O occupant, List<MessageLog.Entry<O>> entries);
 
+    /**
+     * Sends these entries as one batch whose last is the message sent at once, as its live item,
+     * and the others what was retained, carried along (reconmuc.md §5.9 rule 8.6). Only the forms
+     * of aggregations that {@link Aggregation#carriesLive() carry live items} are asked.
+     */
+    default void sendLive(FanoutHost<O> room, O occupant, List<MessageLog.Entry<O>> entries) {
+        throw new IllegalStateException(getClass().getSimpleName() + " carries no live items");
+    }
+
     /** The forms of a room: the deflate streams are the room's own (one per session). */
     static <O extends Recipient<O>> Map<Aggregation, FlushForm<O>> forRoom(DeflateStreams streams) {
         Map<Aggregation, FlushForm<O>> forms = new EnumMap<>(Aggregation.class);
@@ -30,6 +39,14 @@ public interface FlushForm<O extends Recipient<O>> {
         forms.put(Aggregation.COMPACT_DEFLATE, new StreamFlush<>(streams, BatchEncoding.DEFLATE_STREAM));
         forms.put(Aggregation.COMPACT_DEFLATE_LIVE, new StreamFlush<>(streams, BatchEncoding.DEFLATE_LIVE));
         return forms;
+    }
+
+    /** Counts a batch of {@code entries}, of which the last is live (not retained) if {@code live}. */
+    static void countBatch(FanoutHost<?> room, List<?> entries, boolean live) {
+        int retained = live ? entries.size() - 1 : entries.size();
+        if (retained > 0) {
+            room.counters().batchSent(retained);
+        }
     }
 
     /** A batch message from the room, rendered once; compact forms carry no id (§5.9 rule 1). */

@@ -26,20 +26,18 @@ final class StreamFlush<O extends Recipient<O>> implements FlushForm<O> {
         send(room, occupant, entries, false);
     }
 
-    /**
-     * Sends these entries in each session's stream; when {@code live}, the last is a message sent
-     * at once (§5.9 rule 8.6) and the others are what was retained, carried along.
-     */
-    void send(FanoutHost<O> room, O occupant, List<MessageLog.Entry<O>> entries, boolean live) {
+    @Override
+    public void sendLive(FanoutHost<O> room, O occupant, List<MessageLog.Entry<O>> entries) {
+        send(room, occupant, entries, true);
+    }
+
+    private void send(FanoutHost<O> room, O occupant, List<MessageLog.Entry<O>> entries, boolean live) {
         List<CompactItem> items = CompactFlush.items(room.log(), entries);
         byte[] payload = Batch.streamPayload(items, encoding, live);
         for (RealJid session : occupant.sessions()) {
             String batch = streams.batch(session, entries, items, payload, encoding, live, room.log());
             room.send(session, FlushForm.batchMessage(room.roomJid(), batch, null));
         }
-        int retained = live ? entries.size() - 1 : entries.size();
-        if (retained > 0) {
-            room.counters().batchSent(retained);
-        }
+        FlushForm.countBatch(room, entries, live);
     }
 }
