@@ -203,7 +203,7 @@ final class PaperReport {
     }
 
     private static void processes(StringBuilder b, List<ScenarioResult> rs) {
-        b.append("| scenario | server CPU s | component CPU s | server RSS max MB | component RSS max MB | component heap after GC max MB | component live heap at end MB |\n");
+        b.append("| scenario | server CPU s | component CPU s | server RSS max MB | component RSS max MB | component heap after GC max MB | component live heap before the first message / at end MB |\n");
         b.append("|---|---:|---:|---:|---:|---:|---:|\n");
         for (ScenarioResult r : rs) {
             b.append("| ").append(r.label).append(" | ").append(num(r.get("processes", "xmpp_server", "cpu_seconds")))
@@ -211,6 +211,7 @@ final class PaperReport {
                     .append(num(r.get("processes", "xmpp_server", "rss_mb_max"))).append(" | ")
                     .append(num(r.get("processes", "component", "rss_mb_max"))).append(" | ")
                     .append(num(r.get("processes", "component", "heap_after_gc_mb_max"))).append(" | ")
+                    .append(num(r.get("processes", "component", "live_heap_mb_at_start"))).append(" / ")
                     .append(num(r.get("processes", "component", "live_heap_mb_at_end"))).append(" |\n");
         }
         b.append('\n');

@@ -217,7 +217,7 @@ final class ReplayCommand {
         b.append("| scenario | sent | lost | late | dup | out of order | socket bytes | % | payload (xml) | % | zlib model | % "
                 + "| wire, xml | % | wire, zlib model | % | wire, socket | %" + (real ? " | wire, real (veth) | %" : "")
                 + " | direct reply p50 / mean | all p50 / p99 "
-                + "| lag p99 | server CPU s | component CPU s | server RSS max MB | component RSS max MB | component heap after GC max MB | component live heap at end MB |\n");
+                + "| lag p99 | server CPU s | component CPU s | server RSS max MB | component RSS max MB | component heap after GC max MB | component live heap before / at end MB |\n");
         b.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
                 .append(real ? "---:|---:|" : "").append("---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (ScenarioResult r : results) {
@@ -238,7 +238,8 @@ final class ReplayCommand {
             b.append(" | ").append(num(r.get("processes", "xmpp_server", "rss_mb_max")));
             b.append(" | ").append(num(r.get("processes", "component", "rss_mb_max")));
             b.append(" | ").append(num(r.get("processes", "component", "heap_after_gc_mb_max")));
-            b.append(" | ").append(num(r.get("processes", "component", "live_heap_mb_at_end")));
+            b.append(" | ").append(num(r.get("processes", "component", "live_heap_mb_at_start"))).append(" / ")
+                    .append(num(r.get("processes", "component", "live_heap_mb_at_end")));
             b.append(" |\n");
         }
         for (String other : List.of("standard-mam", "off")) {

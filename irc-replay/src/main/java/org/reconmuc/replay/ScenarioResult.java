@@ -328,6 +328,7 @@ final class ScenarioResult {
             comp.put("rss_mb_mean", componentRssSum / k / 1e6);
             comp.put("heap_used_mb_max", componentHeapMax / 1e6);
             comp.put("heap_after_gc_mb_max", componentHeapAfterGcMax / 1e6);
+            comp.put("live_heap_mb_at_start", r.componentLiveHeapAtStartBytes < 0 ? null : r.componentLiveHeapAtStartBytes / 1e6);
             comp.put("live_heap_mb_at_end", r.componentLiveHeapBytes < 0 ? null : r.componentLiveHeapBytes / 1e6);
         } else {
             comp.put("note", r.scenario().usesComponent() ? "in-process: not separable from the harness" : "not used");
