@@ -112,6 +112,10 @@ final class ReplayRun {
         this.sentIds = new String[workload.messages().size()];
     }
 
+    Workload workload() {
+        return workload;
+    }
+
     Scenario scenario() {
         return scenario;
     }

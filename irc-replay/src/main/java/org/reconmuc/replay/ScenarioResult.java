@@ -247,6 +247,9 @@ final class ScenarioResult {
      * Each bot's radio under XEP-0286's 11-s tail, as if it were a phone: the share of the
      * measurement it was on, and its wake-ups. Listeners (bots that never speak) are the
      * background occupants; a speaker's own sends would wake its radio too and are not counted.
+     * For listeners also the radio their own topic alone would keep on, each of its messages
+     * arriving when it was sent: what a relaxed listener's filter asks to get at once, so no time
+     * bound or volume can take its radio below it.
      */
     private static Map<String, Object> radio(ReplayRun r, List<Bot> group) {
         long end = r.series.startNanos() + r.measuredNanos;
@@ -270,9 +273,33 @@ final class ScenarioResult {
             g.put("radio_on_share_mean", n == 0 ? 0 : on / n / seconds);
             g.put("radio_on_seconds_mean", n == 0 ? 0 : on / n);
             g.put("wakeups_per_hour_mean", n == 0 ? 0 : wakeups / n / seconds * 3600);
+            if (listeners && r.scenario().relaxed()) {
+                double ownOn = 0;
+                double ownWakeups = 0;
+                for (Bot b : group) {
+                    if (b.spec.listener() && b.topic != null) {
+                        RadioTail own = ownTopicRadio(r, b.topic);
+                        ownOn += own.onNanos(r.measuredNanos) / 1e9;
+                        ownWakeups += own.wakeups();
+                    }
+                }
+                g.put("own_topic_radio_on_share_mean", n == 0 ? 0 : ownOn / n / seconds);
+                g.put("own_topic_wakeups_per_hour_mean", n == 0 ? 0 : ownWakeups / n / seconds * 3600);
+            }
             m.put(listeners ? "listeners" : "all_bots", g);
         }
         return m;
+    }
+
+    /** A radio fed only {@code topic}'s messages, at their send times in the measurement (its start at 0). */
+    private static RadioTail ownTopicRadio(ReplayRun r, String topic) {
+        RadioTail radio = new RadioTail(RadioTail.LTE_TAIL_NANOS);
+        for (Workload.Msg m : r.workload().messages()) {
+            if (m.offsetNanos() <= r.measuredNanos && topic.equals(m.channel()) && r.run.sent.get(m.seq()) == 1) {
+                radio.activity(m.offsetNanos());
+            }
+        }
+        return radio;
     }
 
     private static Map<String, Object> stats(Histogram h) {
