@@ -29,6 +29,8 @@ public final class XmlNamespaces {
     public static final String STANZA_ID = "urn:xmpp:sid:0";
     /** XEP-0461 Message Replies. */
     public static final String REPLY = "urn:xmpp:reply:0";
+    /** XEP-0444 Message Reactions. */
+    public static final String REACTIONS = "urn:xmpp:reactions:0";
     /** XEP-0421 Anonymous unique occupant identifiers. */
     public static final String OCCUPANT_ID = "urn:xmpp:occupant-id:0";
     /** XEP-0424 Message Retraction. */

@@ -538,6 +538,18 @@ final class ReferenceModel {
                 break;
             }
         }
+        boolean replies = TemplateMatcher.children(message).stream()
+                .anyMatch(c -> "reply".equals(c.getLocalName()) && XmlNamespaces.REPLY.equals(c.getNamespaceURI()));
+        for (Element c : TemplateMatcher.children(message)) {
+            // §5.5 rule 1: a reaction's parent is the message it is for (XEP-0444).
+            if (!replies && "reactions".equals(c.getLocalName()) && XmlNamespaces.REACTIONS.equals(c.getNamespaceURI())) {
+                for (Msg h : history) {
+                    if (h.stanzaId.equals(c.getAttribute("id"))) {
+                        parent = h;
+                    }
+                }
+            }
+        }
         String lead = body.stripLeading().toLowerCase(Locale.ROOT);
         for (Occupant o : occupants()) {
             String nick = o.nick.toLowerCase(Locale.ROOT);

@@ -77,7 +77,10 @@ final class RoomMessages {
             room.output().toOccupants(room.occupants(), out);
             return;
         }
-        if (room.persistence().refusesMessages() && message.getBody() != null) {
+        // Reactions (XEP-0444) are logged like messages with a body: they refer to one, so they are
+        // retained and ordered after it (reconmuc.md §5.6 rule 10), and archived.
+        boolean logs = message.getBody() != null || MessageMarks.reactsTo(message.getElement()) != null;
+        if (room.persistence().refusesMessages() && logs) {
             room.persistence().refuse(message);
             return;
         }
@@ -85,7 +88,7 @@ final class RoomMessages {
         if (withheldFrom == null) {
             return;
         }
-        if (message.getBody() == null && message.getElement().element("subject") == null) {
+        if (!logs) {
             // Chat states and markers are not logged, so nothing can refer to them: no stanza-id.
             room.fanout().postUnretained(out, withheldFrom);
             return;

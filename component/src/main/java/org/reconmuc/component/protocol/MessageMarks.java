@@ -9,8 +9,8 @@ import org.reconmuc.component.consistency.FilterKey;
 
 /**
  * What the engine needs to know of a groupchat message, read from its XML: its topics
- * ({@code <topic/>} elements and {@code #hashtags}), the stanza-id it replies to (XEP-0461),
- * and the nicks it addresses ({@code nick:} / {@code nick,} or XEP-0372 mentions).
+ * ({@code <topic/>} elements and {@code #hashtags}), the stanza-id it replies to (XEP-0461) or
+ * reacts to (XEP-0444), and the nicks it addresses ({@code nick:} / {@code nick,} or XEP-0372 mentions).
  */
 public final class MessageMarks {
     public static final String TOPIC = "topic";
@@ -56,6 +56,17 @@ public final class MessageMarks {
         String to = reply == null ? null : reply.attributeValue("to");
         return to != null && to.startsWith(roomJid + "/") && to.length() > roomJid.length() + 1
                 ? to.substring(roomJid.length() + 1) : null;
+    }
+
+    /** The room stanza-id of the message this one reacts to (XEP-0444 {@code <reactions id/>}), or null. */
+    public static String reactsTo(Element message) {
+        for (Element child : message.elements()) {
+            if ("reactions".equals(child.getName()) && XmlNamespaces.REACTIONS.equals(child.getNamespaceURI())) {
+                String id = child.attributeValue("id");
+                return id == null || id.isEmpty() ? null : id;
+            }
+        }
+        return null;
     }
 
     private static Element reply(Element message) {

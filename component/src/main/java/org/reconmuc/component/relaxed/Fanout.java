@@ -93,9 +93,13 @@ public final class Fanout<O extends Recipient<O>> {
     /**
      * The parent an XEP-0461 reply names: by the room's stanza-id, or, from a client that had none
      * (the room leaves it off its live copies), by the parent's own id and author; 0 if unknown.
+     * An XEP-0444 reaction's parent is the message it reacts to, by its stanza-id.
      */
     private static long parentOf(Message original, MessageLog<?> log, String roomJid) {
         String id = MessageMarks.replyTo(original.getElement());
+        if (id == null) {
+            return log.seqOf(MessageMarks.reactsTo(original.getElement()));
+        }
         long seq = log.seqOf(id);
         String nick = seq == 0 && id != null ? MessageMarks.replyToNick(original.getElement(), roomJid) : null;
         if (nick == null) {

@@ -177,6 +177,43 @@ class RelaxedConsistencyTest {
     }
 
     @Test
+    void nobodySeesAReactionBeforeTheMessageItIsFor() {
+        require(CAROL, NS, "<time>600</time>");
+        require(ALICE, NS, "<time>600</time>");
+        String question = post(ALICE, "Who baked the tarts?", "");
+        muc.clear();
+
+        // Bob reacts (XEP-0444: no body, the message's stanza-id).
+        muc.send("<message from='" + BOB + "' to='" + ROOM + "' type='groupchat' id='react-1'><reactions xmlns='"
+                + XmlNamespaces.REACTIONS + "' id='" + question + "'><reaction>\uD83D\uDC4D</reaction></reactions>"
+                + "<store xmlns='urn:xmpp:hints'/></message>");
+        // Bob (standard) gets it back at once, with the room's stanza-id like any logged message.
+        Message echo = (Message) muc.lastReceivedBy(BOB);
+        assertThat(echo.getChildElement("reactions", XmlNamespaces.REACTIONS)).isNotNull();
+        assertThat(echo.getChildElement("stanza-id", XmlNamespaces.STANZA_ID)).isNotNull();
+        // Alice, whose message it is, gets it at once, as she would a reply; Carol still holds the tarts.
+        List<Packet> alice = muc.receivedBy(ALICE);
+        assertThat(alice).hasSize(1);
+        assertThat(((Message) alice.get(0)).getChildElement("reactions", XmlNamespaces.REACTIONS)).isNotNull();
+        assertThat(muc.receivedBy(CAROL)).isEmpty();
+
+        // Carol's flush: the message, then the reaction to it, in one batch.
+        muc.advance(Duration.ofSeconds(600));
+        List<Packet> carol = muc.receivedBy(CAROL);
+        assertThat(carol).hasSize(1);
+        List<Element> items;
+        try {
+            items = Dom4jBatches.items(carol.get(0).getElement().element(QName.get("batch", NS)));
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+        assertThat(items).hasSize(2);
+        assertThat(items.get(0).element("message").elementText("body")).isEqualTo("Who baked the tarts?");
+        assertThat(items.get(1).element("message").element(QName.get("reactions", XmlNamespaces.REACTIONS))
+                .attributeValue("id")).isEqualTo(question);
+    }
+
+    @Test
     void theVolumeBoundFlushesOneBatchInRoomOrder() {
         require(ALICE, NS, "<time>600</time><volume>3</volume>");
         post(BOB, "one", "");
