@@ -399,8 +399,9 @@ final class ReplayRun {
     private void replay() throws Exception {
         List<Workload.Msg> msgs = workload.messages();
         long self = ProcessHandle.current().pid();
-        // Everyone is in, nothing sent yet: what the joins left, and full collections now so the
-        // window's "heap after GC" does not count the setup's garbage (800 joins and requirements).
+        // Everyone is in, nothing sent yet: what the service holds before the first message, the
+        // baseline of the live heap at the end. ("Heap after GC" during the window is after young
+        // collections only and still counts whatever garbage gets tenured meanwhile.)
         componentLiveHeapAtStartBytes = componentProcess != null ? componentProcess.liveHeap() : -1;
         Sampler sampler = new Sampler(self);
         if (link != null) {
