@@ -93,6 +93,7 @@ final class RoomTakeBacks {
      * {@code <apply-to id><moderate><retract/><reason/></moderate></apply-to>} (0.2) to the room's bare JID.
      */
     static void moderate(Room room, IQ iq, Occupant requester) {
+        boolean legacy = TakenBack.isLegacyModerateRequest(iq.getChildElement());
         Element moderate = TakenBack.asModerateRequest(iq.getChildElement());
         if (iq.getType() != IQ.Type.set) {
             room.output().error(iq, Condition.BAD_REQUEST, "A moderation request is an IQ of type 'set'");
@@ -109,7 +110,8 @@ final class RoomTakeBacks {
         }
         if (moderate.element(QName.get(TakenBack.RETRACT, XmlNamespaces.RETRACT)) == null) {
             room.output().error(iq, Condition.BAD_REQUEST,
-                    "Only retraction is supported: put <retract xmlns='" + XmlNamespaces.RETRACT + "'/> in <moderate/>");
+                    "Only retraction is supported: put <retract xmlns='" + (legacy ? XmlNamespaces.RETRACT_0 : XmlNamespaces.RETRACT)
+                            + "'/> in <moderate/>");
             return;
         }
         String reason = moderate.elementText("reason");

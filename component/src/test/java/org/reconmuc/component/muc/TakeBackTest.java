@@ -161,6 +161,12 @@ class TakeBackTest {
                 + "' id='" + spam + "'><moderate xmlns='" + XmlNamespaces.MODERATE_0 + "'><retract xmlns='"
                 + XmlNamespaces.RETRACT_0 + "'/></moderate></apply-to></iq>");
         assertThat(errorCondition(muc.replyTo(ROMEO, "mod-2"))).isEqualTo("forbidden");
+        // Juliet's client asks for something other than a retraction: refused, naming 0.2's element.
+        muc.send("<iq from='" + JULIET + "' to='" + ROOM + "' type='set' id='mod-3'><apply-to xmlns='" + XmlNamespaces.FASTEN
+                + "' id='" + spam + "'><moderate xmlns='" + XmlNamespaces.MODERATE_0 + "'/></apply-to></iq>");
+        Packet refused = muc.replyTo(JULIET, "mod-3");
+        assertThat(errorCondition(refused)).isEqualTo("bad-request");
+        assertThat(refused.getElement().element("error").elementText("text")).contains(XmlNamespaces.RETRACT_0);
 
         muc.send("<iq type='get' id='info' from='" + NURSE + "' to='" + ROOM + "'><query xmlns='" + Namespaces.DISCO_INFO + "'/></iq>");
         IQ info = (IQ) muc.replyTo(NURSE, "info");
