@@ -320,7 +320,12 @@ final class ReferenceModel {
         Element cr = TemplateMatcher.children(iq).get(0);
         String ns = cr.getNamespaceURI();
         if ("moderate".equals(cr.getLocalName()) && XmlNamespaces.MODERATE.equals(ns)) {
-            moderate(p, iq, cr);
+            moderate(p, iq, cr.getAttribute("id"));
+            return;
+        }
+        if ("apply-to".equals(cr.getLocalName()) && XmlNamespaces.FASTEN.equals(ns)) {
+            // §5.14 rule 6: XEP-0425 0.2's request.
+            moderate(p, iq, cr.getAttribute("id"));
             return;
         }
         if (!"consistency-requirements".equals(cr.getLocalName()) || !Dom.OURS.contains(ns)) {
@@ -625,9 +630,16 @@ final class ReferenceModel {
         for (Element c : TemplateMatcher.children(message)) {
             String ns = c.getNamespaceURI();
             Msg target = null;
-            if ("retract".equals(c.getLocalName()) && XmlNamespaces.RETRACT.equals(ns)) {
+            boolean legacy = "apply-to".equals(c.getLocalName()) && XmlNamespaces.FASTEN.equals(ns)
+                    && TemplateMatcher.children(c).stream().anyMatch(r -> "retract".equals(r.getLocalName())
+                            && XmlNamespaces.RETRACT_0.equals(r.getNamespaceURI()));
+            if (legacy || "retract".equals(c.getLocalName()) && XmlNamespaces.RETRACT.equals(ns)) {
+                String id = c.getAttribute("id");
                 for (Msg h : history) {
-                    if (h.stanzaId.equals(c.getAttribute("id")) && h.sender == sender && !h.retracted) {
+                    // §5.14 rule 6: XEP-0424 0.3 may name the author's origin-id or message id.
+                    boolean named = h.stanzaId.equals(id) || legacy && (id.equals(h.broadcast.getAttribute("id"))
+                            || id.equals(originId(h.broadcast)));
+                    if (named && h.sender == sender && !h.retracted) {
                         target = h;
                     }
                 }
@@ -672,8 +684,20 @@ final class ReferenceModel {
         return XmlNamespaces.STANZA_ID.equals(c.getNamespaceURI()) || XmlNamespaces.OCCUPANT_ID.equals(c.getNamespaceURI());
     }
 
-    /** XEP-0425: a moderator retracts a message; the notice goes to everyone but its holders. */
-    private void moderate(Participant p, Element iq, Element moderate) {
+    private static String originId(Element message) {
+        for (Element c : TemplateMatcher.children(message)) {
+            if ("origin-id".equals(c.getLocalName()) && XmlNamespaces.STANZA_ID.equals(c.getNamespaceURI())) {
+                return c.getAttribute("id");
+            }
+        }
+        return null;
+    }
+
+    /**
+     * XEP-0425: a moderator retracts a message; the notice, in both versions (§5.14 rule 6), goes
+     * to everyone but its holders.
+     */
+    private void moderate(Participant p, Element iq, String stanzaId) {
         Occupant o = p.occupant;
         if (o == null || !o.moderator) {
             error(p, iq, "forbidden", "auth", "Only moderators may moderate messages in this room");
@@ -681,7 +705,7 @@ final class ReferenceModel {
         }
         Msg target = null;
         for (Msg h : history) {
-            if (h.stanzaId.equals(moderate.getAttribute("id")) && !h.retracted) {
+            if (h.stanzaId.equals(stanzaId) && !h.retracted) {
                 target = h;
             }
         }
@@ -705,6 +729,11 @@ final class ReferenceModel {
             retract.setAttribute("id", target.stanzaId);
             Element moderated = child(retract, XmlNamespaces.MODERATE, "moderated");
             moderated.setAttribute("by", room + "/" + o.nick);
+            Element applyTo = child(notice, XmlNamespaces.FASTEN, "apply-to");
+            applyTo.setAttribute("id", target.stanzaId);
+            Element legacy = child(applyTo, XmlNamespaces.MODERATE_0, "moderated");
+            legacy.setAttribute("by", room + "/" + o.nick);
+            child(legacy, XmlNamespaces.RETRACT_0, "retract");
             other.session.inbox.add(notice);
         }
     }
