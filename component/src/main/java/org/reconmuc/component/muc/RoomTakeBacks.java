@@ -94,7 +94,7 @@ final class RoomTakeBacks {
      */
     static void moderate(Room room, IQ iq, Occupant requester) {
         boolean legacy = TakenBack.isLegacyModerateRequest(iq.getChildElement());
-        Element moderate = TakenBack.asModerateRequest(iq.getChildElement());
+        Element moderate = legacy ? TakenBack.asModerateRequest(iq.getChildElement()) : iq.getChildElement();
         if (iq.getType() != IQ.Type.set) {
             room.output().error(iq, Condition.BAD_REQUEST, "A moderation request is an IQ of type 'set'");
             return;

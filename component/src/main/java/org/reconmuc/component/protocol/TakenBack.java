@@ -48,24 +48,22 @@ public final class TakenBack {
 
     /**
      * XEP-0425 0.2's request, {@code <apply-to id><moderate><retract/><reason/></moderate></apply-to>}
-     * (XEP-0422), as 0.3's {@code <moderate id><retract/><reason/></moderate>}; {@code query} itself
-     * if it is not one. What is not a retraction stays out, so the caller refuses it the same way.
+     * (XEP-0422, {@link #isLegacyModerateRequest}), as 0.3's {@code <moderate id><retract/><reason/></moderate>}.
+     * What is not a retraction stays out, so the caller refuses it the same way.
      */
-    public static Element asModerateRequest(Element query) {
-        if (!APPLY_TO.equals(query.getName()) || !XmlNamespaces.FASTEN.equals(query.getNamespaceURI())) {
-            return query;
-        }
-        Element legacy = query.element(QName.get(MODERATE, XmlNamespaces.MODERATE_0));
+    public static Element asModerateRequest(Element applyTo) {
+        Element legacy = applyTo.element(QName.get(MODERATE, XmlNamespaces.MODERATE_0));
         Element moderate = DocumentHelper.createElement(QName.get(MODERATE, XmlNamespaces.MODERATE));
-        String id = query.attributeValue("id");
+        String id = applyTo.attributeValue("id");
         if (id != null) {
             moderate.addAttribute("id", id);
         }
-        if (legacy != null && legacy.element(QName.get(RETRACT, XmlNamespaces.RETRACT_0)) != null) {
+        if (legacy.element(QName.get(RETRACT, XmlNamespaces.RETRACT_0)) != null) {
             moderate.addElement(QName.get(RETRACT, XmlNamespaces.RETRACT));
         }
-        if (legacy != null && legacy.elementText("reason") != null) {
-            moderate.addElement("reason").setText(legacy.elementText("reason"));
+        String reason = legacy.elementText("reason");
+        if (reason != null) {
+            moderate.addElement("reason").setText(reason);
         }
         return moderate;
     }
