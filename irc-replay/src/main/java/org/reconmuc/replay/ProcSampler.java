@@ -64,11 +64,19 @@ final class ProcSampler {
     }
 
     /**
-     * Heap in use right after the most recent collection (young or full), all pools: roughly the
-     * live data. (Per-pool "collection usage" is no good for this: the old generation's is only
-     * updated by full collections, which may never happen.)
+     * Heap in use right after the most recent collection (young or full), all heap pools: roughly
+     * the live data. (Per-pool "collection usage" is no good for this: the old generation's is only
+     * updated by full collections, which may never happen.) A collection's report also lists the
+     * non-heap pools — Metaspace and the JIT's code cache, which grow with the code a run exercises
+     * — so only the heap's are summed.
      */
     static long heapAfterLastGc() {
+        java.util.Set<String> heapPools = new java.util.HashSet<>();
+        for (java.lang.management.MemoryPoolMXBean pool : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == java.lang.management.MemoryType.HEAP) {
+                heapPools.add(pool.getName());
+            }
+        }
         long latestEnd = -1;
         long used = 0;
         for (java.lang.management.GarbageCollectorMXBean gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
@@ -77,8 +85,10 @@ final class ProcSampler {
                 if (info != null && info.getEndTime() > latestEnd) {
                     latestEnd = info.getEndTime();
                     used = 0;
-                    for (java.lang.management.MemoryUsage u : info.getMemoryUsageAfterGc().values()) {
-                        used += u.getUsed();
+                    for (java.util.Map.Entry<String, java.lang.management.MemoryUsage> pool : info.getMemoryUsageAfterGc().entrySet()) {
+                        if (heapPools.contains(pool.getKey())) {
+                            used += pool.getValue().getUsed();
+                        }
                     }
                 }
             }
