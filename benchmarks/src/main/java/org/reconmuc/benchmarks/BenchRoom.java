@@ -95,11 +95,29 @@ public final class BenchRoom implements FanoutHost<Occupant> {
     public List<String> flush(Aggregation aggregation, List<MessageLog.Entry<Occupant>> entries) {
         sent.clear();
         forms.get(aggregation).send(this, RECIPIENT, entries);
+        streams.turnEnded();
         List<String> texts = new ArrayList<>(sent.size());
         for (OutgoingStanza s : sent) {
             texts.add(s.xml());
         }
         return texts;
+    }
+
+    /**
+     * What the room sends {@code occupant} when the last of {@code entries} goes out to it at once
+     * in {@code aggregation}, carrying the others along (a form whose batches carry live items):
+     * the stanzas addressed to its sessions, not yet written as text. Part of a turn that
+     * {@link #endTurn} ends, as the room's fan-out of one message is.
+     */
+    public List<OutgoingStanza> sendLive(Aggregation aggregation, Occupant occupant, List<MessageLog.Entry<Occupant>> entries) {
+        sent.clear();
+        forms.get(aggregation).sendLive(this, occupant, entries);
+        return sent;
+    }
+
+    /** The room's turn is over (what a turn shares between streams alike is let go). */
+    public void endTurn() {
+        streams.turnEnded();
     }
 
     /** The one stanza a batch form sends for a flush. */

@@ -69,6 +69,27 @@ class BenchmarksSanityTest {
     }
 
     @Test
+    void theLiveStreamBenchmarkSendsEverySessionABatchCompressedOnceForAlikeStreamsAndApartForTheOthers()
+            throws Exception {
+        for (String streams : List.of("alike", "apart")) {
+            LiveStreamBenchmark b = new LiveStreamBenchmark();
+            b.sessions = 40;
+            b.streams = streams;
+            b.setUp();
+            LiveStreamBenchmark.Batches c = new LiveStreamBenchmark.Batches();
+            c.reset();
+            for (int i = 0; i < 50; i++) {   // past ROUNDS: the room starts again
+                b.startAgainAtTheEnd();
+                long compressions = b.compressions();
+                List<String> sent = b.messageToEverySession(c);
+                assertThat(sent).hasSize(40);
+                assertThat(b.compressions() - compressions).as(streams).isEqualTo("alike".equals(streams) ? 1 : 40);
+            }
+            assertThat(c.batches).isEqualTo(50 * 40);
+        }
+    }
+
+    @Test
     void theStandardBaselineDeliversToEveryOccupant() {
         StandardBroadcastBenchmark b = new StandardBroadcastBenchmark();
         b.occupants = 1_000;

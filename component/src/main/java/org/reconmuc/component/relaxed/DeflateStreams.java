@@ -1,5 +1,6 @@
 package org.reconmuc.component.relaxed;
 
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -16,7 +17,8 @@ import org.reconmuc.component.jid.RealJid;
  * rule 8): one per session, made on its first batch, started anew when the occupant changes its
  * requirements or anyone enters the room, dropped when it leaves. A stream is a
  * {@link StreamWindow} — pointers to what it sent — and one compressor serves them all (the room
- * runs on one thread at a time), primed for each batch with the dictionary its window renders.
+ * runs on one thread at a time), primed for each batch with the dictionary its window renders —
+ * once per turn for every stream whose window keeps the same batches ({@link #turnEnded}).
  */
 public final class DeflateStreams {
     private static final int LEVEL = 6;
@@ -24,6 +26,28 @@ public final class DeflateStreams {
     private final Map<RealJid, StreamWindow> bySession = new HashMap<>();
     private final int windowBytes;
     private Deflater deflater;
+    /**
+     * The payloads compressed in this turn of the room, by the dictionary their windows render:
+     * sessions whose windows keep the same batches — occupants with the same requirements that
+     * nothing singled out, a room's lurkers — get the same bytes for the same next batch, so it is
+     * compressed once for all of them (the dictionary rendered and the compressor primed once: most
+     * of a live stream's cost). Only the batch's number is each stream's own.
+     */
+    private final Map<Compression, byte[]> compressedThisTurn = new HashMap<>();
+    private long compressions;
+
+    /** A window's {@link StreamWindow#contents} and a payload, compared by content. */
+    private record Compression(byte[] window, byte[] payload) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Compression c && Arrays.equals(window, c.window) && Arrays.equals(payload, c.payload);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * Arrays.hashCode(window) + Arrays.hashCode(payload);
+        }
+    }
 
     /** Streams whose dictionaries are the whole DEFLATE window (32 KiB), as the service runs them. */
     public DeflateStreams() {
@@ -46,17 +70,36 @@ public final class DeflateStreams {
      */
     String batch(RealJid session, List<? extends MessageLog.Entry<?>> entries, List<CompactItem> items, byte[] payload,
             BatchEncoding encoding, boolean live, MessageLog<?> log) {
-        if (deflater == null) {
-            deflater = new Deflater(LEVEL, true);
-        }
         StreamWindow window = bySession.computeIfAbsent(session, s -> new StreamWindow(windowBytes));
-        byte[] compressed = DeflateStream.compress(payload, window.dictionary(log), deflater);
         long[] seqs = new long[entries.size()];
         for (int i = 0; i < seqs.length; i++) {
             seqs[i] = entries.get(i).seq();
         }
+        Compression key = new Compression(window.contents(), payload);
+        byte[] compressed = compressedThisTurn.get(key);
+        if (compressed == null) {
+            if (deflater == null) {
+                deflater = new Deflater(LEVEL, true);
+            }
+            compressed = DeflateStream.compress(payload, window.dictionary(log), deflater);
+            compressedThisTurn.put(key, compressed);
+            compressions++;
+        }
         int n = window.sent(seqs, payload.length, encoding, live);
         return Batch.streamBatch(encoding, items, payload, new DeflateStream.Chunk(n, compressed));
+    }
+
+    /**
+     * The room's turn (one message, or one round of flushes) is over: the batches it compressed
+     * are let go, so that what a room holds between turns stays the windows' pointers.
+     */
+    public void turnEnded() {
+        compressedThisTurn.clear();
+    }
+
+    /** Payloads compressed so far: the session batches beyond them shared another's bytes (for tests and benchmarks). */
+    public long compressions() {
+        return compressions;
     }
 
     /** These sessions' next batches start new streams. */

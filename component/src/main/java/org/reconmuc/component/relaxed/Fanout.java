@@ -175,6 +175,7 @@ public final class Fanout<O extends Recipient<O>> {
                 flush(o, seqs);
             }
         }
+        state.streams().turnEnded();
         armTimer();
     }
 
@@ -191,6 +192,7 @@ public final class Fanout<O extends Recipient<O>> {
             }
         }
         due.forEach((o, seqs) -> flush(o, seqs.stream().mapToLong(Long::longValue).toArray()));
+        state.streams().turnEnded();
         state.leftRelaxedMode();
         armTimer();
     }

@@ -155,6 +155,21 @@ final class StreamWindow {
         return ++batches;
     }
 
+    /**
+     * The batches this window keeps, in a few bytes: equal for two windows exactly when they render
+     * the same {@link #dictionary} from the same history — so a batch compressed against one's
+     * inflates in the other's stream too, whatever either sent before what they keep.
+     */
+    byte[] contents() {
+        if (code.length == 0) {
+            return EMPTY;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(code.length + 10);
+        writeVarint(out, base);
+        out.write(code, 0, code.length);
+        return out.toByteArray();
+    }
+
     /** Drops the oldest batches that the window no longer reaches. */
     private void dropBatchesOutsideTheWindow() {
         int[] at = {0};
@@ -172,8 +187,33 @@ final class StreamWindow {
             bytes -= payloadBytes;
         }
         if (at[0] > 0) {
-            code = Arrays.copyOfRange(code, at[0], code.length);
+            code = canonical(Arrays.copyOfRange(code, at[0], code.length));
         }
+    }
+
+    /**
+     * The kept batches with the base moved up to just before their first number (that first gap
+     * 0): two windows that have come to keep the same batches then hold the same bytes, however
+     * their older batches differed, so their {@link #contents} are alike.
+     */
+    private byte[] canonical(byte[] kept) {
+        if (kept.length == 0) {
+            return kept;
+        }
+        int[] at = {0};
+        readVarint(kept, at);   // the first batch's payload length and flags
+        readVarint(kept, at);   // its runs
+        int gapAt = at[0];
+        long gap = readVarint(kept, at);
+        if (gap == 0) {
+            return kept;
+        }
+        base += gap;
+        byte[] moved = new byte[kept.length - (at[0] - gapAt) + 1];
+        System.arraycopy(kept, 0, moved, 0, gapAt);
+        moved[gapAt] = 0;
+        System.arraycopy(kept, at[0], moved, gapAt + 1, kept.length - at[0]);
+        return moved;
     }
 
     /** The last sequence number sent in this stream (the base if nothing is kept). */

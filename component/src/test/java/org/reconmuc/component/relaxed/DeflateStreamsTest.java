@@ -154,6 +154,85 @@ class DeflateStreamsTest {
     }
 
     @Test
+    void lurkersShareEachCompressionUntilOneIsSingledOutAndAgainOnceItsWindowNoLongerReachesThat() throws Exception {
+        RealJid bob = new RealJid(new JID("bob@wonderland.lit/phone"));
+        RealJid carol = new RealJid(new JID("carol@wonderland.lit/tablet"));
+        List<RealJid> lurkers = List.of(ALICE, bob, carol);
+        MessageLog<Object> history = new MessageLog<>(400, new StanzaIds(), ROOM);
+        java.util.Map<RealJid, BatchDecoder> clients = new java.util.HashMap<>();
+        java.util.Map<RealJid, DeflateStream> alone = new java.util.HashMap<>();
+        for (RealJid s : lurkers) {
+            clients.put(s, new BatchDecoder());
+            alone.put(s, new DeflateStream());
+        }
+        Deflater deflater = new Deflater(6, true);
+        int seq = 0;
+        long before = streams.compressions();
+        int sharedAgainAt = -1;
+        for (int round = 0; round < 80; round++) {
+            if (round == 5) {
+                // Carol is addressed: a batch (a live item) for her alone, and her stream differs from then on.
+                List<MessageLog.Entry<Object>> hers = List.of(log(history, ++seq));
+                sendAndCheck(carol, hers, history, true, clients, alone, deflater);
+                streams.turnEnded();
+            }
+            List<MessageLog.Entry<Object>> batch = new ArrayList<>();
+            for (int k = 0; k < 8; k++) {
+                batch.add(log(history, ++seq));
+            }
+            long start = streams.compressions();
+            for (RealJid s : lurkers) {
+                sendAndCheck(s, batch, history, false, clients, alone, deflater);
+            }
+            streams.turnEnded();
+            long compressed = streams.compressions() - start;
+            if (round < 5) {
+                assertThat(compressed).as("round %d: one compression for three alike streams", round).isEqualTo(1);
+            } else if (compressed == 1 && sharedAgainAt < 0) {
+                sharedAgainAt = round;
+            } else if (sharedAgainAt < 0) {
+                assertThat(compressed).as("round %d: Alice and Bob share, Carol is apart", round).isEqualTo(2);
+            } else {
+                assertThat(compressed).as("round %d: alike again", round).isEqualTo(1);
+            }
+        }
+        assertThat(sharedAgainAt).as("Carol's own batch left her window (32 KiB later) and she shares again")
+                .isGreaterThan(20).isLessThan(80);
+        assertThat(streams.compressions() - before).isLessThan(80 + 80);
+    }
+
+    @Test
+    void windowsThatCameToKeepTheSameBatchesAreAlikeWhateverTheySentBefore() {
+        // Each window keeps the batches that cover its last 100 bytes.
+        StreamWindow alices = new StreamWindow(100);
+        StreamWindow carols = new StreamWindow(100);
+        alices.sent(new long[] {1}, 100, BatchEncoding.DEFLATE_LIVE, false);
+        carols.sent(new long[] {2}, 100, BatchEncoding.DEFLATE_LIVE, true);   // Carol got 2 at once
+        assertThat(alices.contents()).isNotEqualTo(carols.contents());
+        alices.sent(new long[] {3}, 100, BatchEncoding.DEFLATE_LIVE, false);
+        carols.sent(new long[] {3}, 100, BatchEncoding.DEFLATE_LIVE, false);
+        assertThat(alices.contents()).as("both keep only the batch of 3").isEqualTo(carols.contents());
+        alices.sent(new long[] {4, 5}, 100, BatchEncoding.DEFLATE_LIVE, false);
+        carols.sent(new long[] {5}, 100, BatchEncoding.DEFLATE_LIVE, true);   // Carol was addressed by 5
+        assertThat(alices.contents()).isNotEqualTo(carols.contents());
+    }
+
+    /**
+     * Sends {@code session} its next batch of its stream and checks it against a stream of its own
+     * that keeps a copy of its window (byte for byte, the batch number too) and its client decoding it.
+     */
+    private void sendAndCheck(RealJid session, List<MessageLog.Entry<Object>> batch, MessageLog<Object> history, boolean live,
+            java.util.Map<RealJid, BatchDecoder> clients, java.util.Map<RealJid, DeflateStream> alone, Deflater deflater)
+            throws Exception {
+        List<CompactItem> items = itemsOf(history, batch);
+        byte[] payload = Batch.streamPayload(items, BatchEncoding.DEFLATE_LIVE, live);
+        String sent = streams.batch(session, batch, items, payload, BatchEncoding.DEFLATE_LIVE, live, history);
+        assertThat(sent).isEqualTo(Batch.streamBatch(BatchEncoding.DEFLATE_LIVE, items, payload,
+                alone.get(session).next(payload, deflater)));
+        assertThat(clients.get(session).decode(sent, ROOM).items()).hasSize(batch.size());
+    }
+
+    @Test
     void aResetStartsANewStreamWithNoDictionary() throws Exception {
         MessageLog<Object> history = new MessageLog<>(100, new StanzaIds(), ROOM);
         batch(history, List.of(log(history, 1), log(history, 2)));
