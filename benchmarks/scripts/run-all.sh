@@ -28,6 +28,9 @@ java -jar "$jar" 'EngineMessageBenchmark' "${engine[@]}" -r 2 -prof gc -p messag
 # 3. Batch rendering and deflate throughput.
 java -jar "$jar" 'BatchBenchmark' "${common[@]}" -r 1 \
     -rf json -rff "$prefix-batch.json" 2>&1 | tee "$prefix-batch.txt"
+# 3a. The live path: one message's fan-out to every compact-deflate-live session, streams alike or apart.
+java -jar "$jar" 'LiveStreamBenchmark' "${common[@]}" -w 2 -r 2 \
+    -rf json -rff "$prefix-live-stream.json" 2>&1 | tee "$prefix-live-stream.txt"
 # 3b. Bytes per message (deterministic).
 java -cp "$jar" org.reconmuc.benchmarks.BatchSizeReport 2>&1 | tee "$prefix-batch-sizes.txt"
 # 2. Retained state per occupant (JOL).
