@@ -115,6 +115,45 @@ public final class BatchSizeReport {
             row(k, "compact, deflate stream (level " + BatchBenchmark.DEFLATE_LEVEL + ")", streamP, streamW, n, oneP, oneW);
         }
         windows(lines);
+        restarts(lines);
+    }
+
+    /**
+     * What starting a live stream anew costs (reconmuc.md §5.9 rule 8.4: an entry by someone who
+     * could not read in the archive what the stream holds): one session's {@code compact-deflate-live}
+     * stream over the corpus, batches of 1 / 6 / 30 messages (the last live), started anew every
+     * J messages, against never.
+     */
+    private static void restarts(List<IrcCorpus.Line> lines) {
+        System.out.println();
+        System.out.println("Live stream started anew every J messages (an entry into an unlogged room), against never (level "
+                + BatchBenchmark.DEFLATE_LEVEL + ", 32-KiB window)");
+        System.out.println("| batch | started anew every | stanza B/msg | ratio |");
+        System.out.println("|---:|---|---:|---:|");
+        for (int k : new int[] {1, 6, 30}) {
+            long neverStanza = 0;
+            for (int every : new int[] {Integer.MAX_VALUE, 180, 60, 30}) {
+                BenchRoom room = new BenchRoom(lines.size());
+                List<MessageLog.Entry<Occupant>> log = room.logAll(lines);
+                long stanza = 0;
+                long n = 0;
+                for (int from = 0; from + k <= log.size(); from += k) {
+                    if (from > 0 && from / every != (from - k) / every) {
+                        room.startStreamsAnew();
+                    }
+                    String batch = room.sendLive(Aggregation.COMPACT_DEFLATE_LIVE, BenchRoom.RECIPIENT, log.subList(from, from + k))
+                            .get(0).xml();
+                    room.endTurn();
+                    stanza += bytes(batch);
+                    n += k;
+                }
+                if (every == Integer.MAX_VALUE) {
+                    neverStanza = stanza;
+                }
+                System.out.printf(Locale.ROOT, "| %d | %s | %.1f | %.1f %% |%n", k,
+                        every == Integer.MAX_VALUE ? "never" : every + " messages", (double) stanza / n, 100.0 * stanza / neverStanza);
+            }
+        }
     }
 
     /**

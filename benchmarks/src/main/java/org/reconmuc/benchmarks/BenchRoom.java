@@ -115,6 +115,11 @@ public final class BenchRoom implements FanoutHost<Occupant> {
         return sent;
     }
 
+    /** Every stream starts anew (as an entry into an unlogged room starts them). */
+    public void startStreamsAnew() {
+        streams.resetAll();
+    }
+
     /** The room's turn is over (what a turn shares between streams alike is let go). */
     public void endTurn() {
         streams.turnEnded();

@@ -62,10 +62,30 @@ final class ReferenceModel {
          */
         java.util.zip.Deflater stream;
         int streamBatches;
+        /**
+         * The stream's batches that hold its last 32 KiB of payload (what it may still refer to),
+         * oldest first: each as its oldest message's number and its payload's length (§5.9 rule 8.4).
+         */
+        final Deque<long[]> window = new ArrayDeque<>();
 
         void newStream() {
             stream = null;
             streamBatches = 0;
+            window.clear();
+        }
+
+        /** A batch of the stream whose oldest message is {@code oldestSeq} and whose payload is {@code bytes} long. */
+        void sent(long oldestSeq, int bytes) {
+            window.addLast(new long[] {oldestSeq, bytes});
+            long total = window.stream().mapToLong(b -> b[1]).sum();
+            while (total - window.peekFirst()[1] >= 32 * 1024) {
+                total -= window.removeFirst()[1];
+            }
+        }
+
+        /** Whether the stream may still refer to a message numbered below {@code seq}. */
+        boolean refersBefore(long seq) {
+            return !window.isEmpty() && window.peekFirst()[0] < seq;
         }
 
         Participant(String who, String jid) {
@@ -195,8 +215,15 @@ final class ReferenceModel {
                 boolean first = occupants().isEmpty();
                 p.occupant = new Occupant(p, step.getAttribute("nick"));
                 p.occupant.moderator = first;
-                // §5.9 rule 8.4: anyone entering starts every stream in the room anew.
-                participants.values().forEach(Participant::newStream);
+                // §5.9 rule 8.4: an entry starts anew every stream that may refer to a message the newcomer
+                // cannot read in the archive — this room is logged, and its in-memory archive holds the newest
+                // historySize messages.
+                long readableFrom = Math.max(1, seq - historySize + 1);
+                for (Participant other : participants.values()) {
+                    if (other.refersBefore(readableFrom)) {
+                        other.newStream();
+                    }
+                }
             }
             case "leave" -> participants.get(step.getAttribute("who")).occupant = null;
             case "change-nick" -> participants.get(step.getAttribute("who")).occupant.nick = step.getAttribute("nick");
@@ -907,6 +934,7 @@ final class ReferenceModel {
             } while (n == buf.length);
             byte[] all = deflated.toByteArray();
             byte[] chunk = java.util.Arrays.copyOf(all, all.length - 4);
+            streamOf.sent(msgs.stream().mapToLong(m -> m.seq).min().orElseThrow(), bytes.length);
             batch.setAttribute("encoding", liveStream ? "deflate-live" : "deflate-stream");
             batch.setAttribute("n", Integer.toString(++streamOf.streamBatches));
             if (liveStream) {

@@ -101,6 +101,19 @@ final class RoomArchive {
         }
     }
 
+    /**
+     * The oldest message that whoever may enter the room can read in its archive now: none
+     * (the next message's number) in a room that is not logged; the first in a persistent room,
+     * whose store keeps them all; the oldest the in-memory log still holds in any other.
+     */
+    static long readableFrom(Room room) {
+        MessageLog<Occupant> history = room.history();
+        if (!room.config().logged()) {
+            return history.head() + 1;
+        }
+        return room.persistence().archivedInStore() ? 1 : Math.max(1, history.head() - history.capacity() + 1);
+    }
+
     /** Why {@code session} may not read this room's archive, or null if it may. */
     private static String accessRefusal(Room room, RealJid session, Occupant requester) {
         Affiliation a = room.affiliationOf(session);

@@ -76,6 +76,8 @@ final class RoomOwner {
         if (!after.equals(before)) {
             // §10.2.1: 104 announces a change; accepting the instant room (§10.1.2) changes nothing.
             announce(room, before, after);
+            // What the archive keeps and who may read it may have changed (reconmuc.md §5.9 rule 8.4).
+            room.consistency().configurationChanged();
         }
         if (after.membersOnly() && !before.membersOnly()) {
             for (Occupant o : new ArrayList<>(room.occupants())) {

@@ -161,7 +161,7 @@ final class RoomPresence {
         }
         occupantsBySession.put(session, occupant);
         room.context().journal().occupantIn(session.toString(), occupant.nick());
-        room.consistency().entered();
+        room.consistency().entered(RoomArchive.readableFrom(room));
         sendRoomStateTo(occupant, session, presence, selfCodes, historyRequest);
         if (sameNick == null && room.config().broadcastsPresenceOf(occupant.role())) {
             for (Occupant other : occupantsByNick.values()) {

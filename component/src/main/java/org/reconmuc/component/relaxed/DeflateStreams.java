@@ -15,7 +15,8 @@ import org.reconmuc.component.jid.RealJid;
 /**
  * The deflate streams of a room's sessions (aggregation {@code compact-deflate}, reconmuc.md §5.9
  * rule 8): one per session, made on its first batch, started anew when the occupant changes its
- * requirements or anyone enters the room, dropped when it leaves. A stream is a
+ * requirements, when the room's configuration changes, and when someone enters who could not
+ * read in the room's archive a message it may still refer to; dropped when it leaves. A stream is a
  * {@link StreamWindow} — pointers to what it sent — and one compressor serves them all (the room
  * runs on one thread at a time), primed for each batch with the dictionary its window renders —
  * once per turn for every stream whose window keeps the same batches ({@link #turnEnded}).
@@ -112,8 +113,18 @@ public final class DeflateStreams {
         }
     }
 
-    void resetAll() {
+    /** Every stream starts anew. */
+    public void resetAll() {
         bySession.values().forEach(StreamWindow::reset);
+    }
+
+    /** The streams that may still refer to a message numbered below {@code seq} start anew. */
+    void resetReferringBefore(long seq) {
+        for (StreamWindow window : bySession.values()) {
+            if (window.oldestSeq() < seq) {
+                window.reset();
+            }
+        }
     }
 
     /** Drops the streams of sessions that left. */

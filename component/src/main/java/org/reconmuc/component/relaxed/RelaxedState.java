@@ -59,11 +59,18 @@ public final class RelaxedState<O extends Recipient<O>> {
     }
 
     /**
-     * Someone entered the room (a new occupant, or another session of one): every deflate stream
-     * starts anew, so no stream holds text from before the newcomer came that it could probe by
-     * compression (reconmuc.md §8.1).
+     * Someone entered the room (a new occupant, or another session of one) who may read the
+     * room's archive from message {@code readableFrom} on: every deflate stream that may still
+     * refer to an older message starts anew, so that no stream holds text the newcomer could
+     * probe by compression but not read (reconmuc.md §5.9 rule 8.4, §8.1). The others go on, and
+     * keep what they compress against.
      */
-    public void entered() {
+    public void entered(long readableFrom) {
+        streams.resetReferringBefore(readableFrom);
+    }
+
+    /** The room's configuration changed (what its archive keeps, who may read it): every stream starts anew. */
+    public void configurationChanged() {
         streams.resetAll();
     }
 

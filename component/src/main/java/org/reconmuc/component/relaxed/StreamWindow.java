@@ -64,6 +64,14 @@ final class StreamWindow {
         return batches;
     }
 
+    /**
+     * The oldest message the kept batches hold — the oldest the stream may still refer to (its
+     * last 32 KiB lie in those batches) — or {@link Long#MAX_VALUE} when it keeps none.
+     */
+    long oldestSeq() {
+        return code.length == 0 ? Long.MAX_VALUE : base + 1;   // the base sits just before it (canonical)
+    }
+
     /** Bytes this window holds for its pointers (for the footprint report and tests). */
     int codeBytes() {
         return code.length;

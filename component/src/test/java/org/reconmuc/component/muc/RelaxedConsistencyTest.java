@@ -120,7 +120,7 @@ class RelaxedConsistencyTest {
     }
 
     @Test
-    void aliceOnCompactDeflateGetsOneStreamThatStartsAnewWhenSheChangesHerRequirementsOrSomeoneComesIn() throws Exception {
+    void aliceOnCompactDeflateGetsOneStreamThatStartsAnewWhenSheChangesHerRequirementsNotWhenDaveComesIn() throws Exception {
         require(ALICE, NS, "<volume>2</volume><aggregation>compact-deflate</aggregation>");
         org.reconmuc.codec.batch.BatchDecoder alicesDecoder = new org.reconmuc.codec.batch.BatchDecoder();
         List<String> numbers = new ArrayList<>();
@@ -150,7 +150,8 @@ class RelaxedConsistencyTest {
         muc.receivedBy(ALICE);
         twoMessages.run();
         twoMessages.run();
-        assertThat(numbers).containsExactly("1", "2", "1", "1", "2");
+        // Dave may read in the room's archive everything Alice's stream holds: it goes on (StreamsOnEntryTest).
+        assertThat(numbers).containsExactly("1", "2", "1", "2", "3");
         assertThat(read).hasSize(10).allMatch(b -> b.startsWith("the same words again and again"));
     }
 
