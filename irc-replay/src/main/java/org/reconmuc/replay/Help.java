@@ -97,6 +97,10 @@ final class Help {
                                          form (off: it archives nothing and, by default, leaves the stanza-id off
                                          standard occupants' live copies); the servers' own MUCs keep their default
                                          (standard-mam is the logged baseline) [the room's default]
+              --visitors-every SECONDS   while the logs are replayed, someone (not a bot: nothing it gets is
+                                         counted) enters the room under a new nick every SECONDS (>= 2), stays 1 s
+                                         and leaves: churn, which may start relaxed occupants' deflate streams
+                                         anew (reconmuc.md §5.9 rule 8.4) [nobody]
               --per-bot-series           also write bots-socket-bytes-per-second.csv (large)
               --no-status                no progress bar / status line
               --concurrent               run the scenarios at the same time, each on its own server (for light,

@@ -143,6 +143,7 @@ final class ReplayCommand {
         params.put("component_history_size", history);
         params.put("presence_broadcast", o.presenceBroadcast == null ? "every role" : o.presenceBroadcast);
         params.put("room_logging", o.roomLogging == null ? "the room's default" : o.roomLogging ? "on" : "off");
+        params.put("visitors_every_seconds", o.visitorsEverySeconds);
         params.put("seed", o.seed);
         params.put("logs", o.logs.toString());
         params.put("machine_cores", Runtime.getRuntime().availableProcessors());

@@ -44,6 +44,8 @@ final class ReplayOptions {
     List<String> presenceBroadcast;
     /** muc#roomconfig_enablelogging of the replay room, or null for the room's default. */
     Boolean roomLogging;
+    /** Someone enters the room and leaves again every this many seconds while the logs are replayed (0: nobody). */
+    double visitorsEverySeconds;
     boolean perBotSeries;
     boolean status = true;
     /** Run the scenarios at the same time, each on its own server (light runs only: the radio's). */
@@ -202,6 +204,12 @@ final class ReplayOptions {
                         default -> throw new IllegalArgumentException("--room-logging is on or off, not '" + value + "'");
                     };
                     case "speaking-bots" -> o.speakingBots = positive(key, Integer.parseInt(value));
+                    case "visitors-every" -> {
+                        o.visitorsEverySeconds = Double.parseDouble(value);
+                        if (!(o.visitorsEverySeconds >= 2)) {
+                            throw new IllegalArgumentException("--visitors-every is at least 2 (seconds): a visit lasts one");
+                        }
+                    }
                     default -> throw new IllegalArgumentException("unknown option --" + key + " (see --help)");
                 }
             } catch (NumberFormatException e) {

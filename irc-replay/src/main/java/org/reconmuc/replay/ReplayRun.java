@@ -417,6 +417,7 @@ final class ReplayRun {
         double cpu0Harness = ProcSampler.cpuSeconds(self);
         long deadline = start + (long) (o.durationSeconds * 1e9);
         status.phase(scenario.label() + ": replaying " + msgs.size() + " messages");
+        Visitors visitors = o.visitorsEverySeconds > 0 ? Visitors.start(server, room, o.visitorsEverySeconds, deadline) : null;
         List<Deferred> deferred = new ArrayList<>();
         int sentCount = 0;
         for (Workload.Msg m : msgs) {
@@ -448,6 +449,10 @@ final class ReplayRun {
         while (!deferred.isEmpty() && System.nanoTime() < waitEnd) {
             sentCount += sendDeferred(deferred, System.nanoTime());
             Thread.sleep(5);
+        }
+        if (visitors != null) {
+            visitors.close();
+            facts.put("visitor_entries", visitors.entries());
         }
         // Drain: until every bot has every message, or the bound. What arrives after it is late, not
         // lost: the harness waits on (bounded by --late-wait) while deliveries still come.

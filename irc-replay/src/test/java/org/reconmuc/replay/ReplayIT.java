@@ -24,7 +24,7 @@ class ReplayIT {
     void twentyBotsTwoHundredMessagesThroughProsodyAndTheComponent() throws Exception {
         ReplayOptions o = ReplayOptions.parse(new String[] {
                 "--server", "prosody", "--bots", "20", "--messages", "200", "--rate", "20", "--join-rate", "40",
-                "--time", "4", "--volume", "5", "--no-status",
+                "--time", "4", "--volume", "5", "--no-status", "--visitors-every", "2",
                 "--out", "target/it-replay", "--run-dir", "target/it-replay-run", "--logs", IrcLogs.defaultDir().toString(),
                 "off", "relaxed"});
         ByteArrayOutputStream console = new ByteArrayOutputStream();
@@ -42,6 +42,8 @@ class ReplayIT {
             assertThat(r.outOfOrder).as(r.label + " out of causal order").isZero();
             assertThat(r.get("completeness", "received")).isEqualTo(200L * 20);
             assertThat(r.get("completeness", "batch_decode_errors")).isEqualTo(0L);
+            assertThat(((Number) r.get("facts", "visitor_entries")).intValue()).as("someone came and went every 2 s")
+                    .isGreaterThanOrEqualTo(3);
 
             long socket = r.bytes(Metric.SOCKET_BYTES);
             long xml = r.bytes(Metric.XML_BYTES);
