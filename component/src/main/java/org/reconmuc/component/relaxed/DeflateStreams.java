@@ -37,16 +37,21 @@ public final class DeflateStreams {
     private final Map<Compression, byte[]> compressedThisTurn = new HashMap<>();
     private long compressions;
 
-    /** A window's {@link StreamWindow#contents} and a payload, compared by content. */
-    private record Compression(byte[] window, byte[] payload) {
+    /** A window's {@link StreamWindow#contents} and a payload, compared by content (hashed once: looked up, then put). */
+    private record Compression(byte[] window, byte[] payload, int hash) {
+        Compression(byte[] window, byte[] payload) {
+            this(window, payload, 31 * Arrays.hashCode(window) + Arrays.hashCode(payload));
+        }
+
         @Override
         public boolean equals(Object o) {
-            return o instanceof Compression c && Arrays.equals(window, c.window) && Arrays.equals(payload, c.payload);
+            return o instanceof Compression c && hash == c.hash && Arrays.equals(window, c.window)
+                    && Arrays.equals(payload, c.payload);
         }
 
         @Override
         public int hashCode() {
-            return 31 * Arrays.hashCode(window) + Arrays.hashCode(payload);
+            return hash;
         }
     }
 
