@@ -85,8 +85,10 @@ final class RoomPresence {
             join(target, session, presence);
         } else if (current.nick().equals(target.nick())) {
             if (presence.getChildElement("x", Namespaces.MUC) != null) {
-                // A client that believes it is not joined (e.g. after a reconnect): give it the room again.
+                // A client that believes it is not joined (e.g. after a reconnect): give it the room again,
+                // and its batches a new stream (its inflater is new too).
                 current.putSession(session, MucPresences.sanitize(presence));
+                room.consistency().sessionRejoined(session);
                 sendRoomStateTo(current, session, presence, Set.of());
             } else {
                 current.putSession(session, MucPresences.sanitize(presence));

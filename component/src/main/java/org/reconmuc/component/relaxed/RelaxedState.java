@@ -85,6 +85,15 @@ public final class RelaxedState<O extends Recipient<O>> {
         }
     }
 
+    /**
+     * A session already in the room joined again (a client that believes it is not in, e.g. after
+     * a reconnect, with a new inflater): like any session that joins, it has no stream until its
+     * next batch, which starts one (reconmuc.md §5.9 rule 8.4).
+     */
+    public void sessionRejoined(RealJid session) {
+        streams.forget(List.of(session));
+    }
+
     /** One session of an occupant that stays has left: its stream is dropped. */
     public void sessionLeft(RealJid session) {
         streams.forget(List.of(session));

@@ -86,6 +86,22 @@ class StreamsOnEntryTest {
     }
 
     @Test
+    void julietsLaptopReconnectsAndJoinsAgainAndHerStreamStartsAnewForHerNewClient() throws Exception {
+        MucBench muc = new MucBench();
+        romeoAndJuliet(muc);
+        assertThat(romeoOnTheBalcony(muc, "But soft, what light")).isEqualTo(1);
+        assertThat(romeoOnTheBalcony(muc, "It is the east")).isEqualTo(2);
+        // The room never saw her leave; her client, reconnected, joins again with a new inflater.
+        muc.send("<presence from='" + JULIET + "' to='" + ROOM + "/Juliet'><x xmlns='http://jabber.org/protocol/muc'/></presence>");
+        muc.clear();
+        BatchDecoder newClient = new BatchDecoder();
+        muc.say(ROMEO, ROOM, "and Juliet is the sun #balcony");
+        Element batch = muc.receivedBy(JULIET).get(0).getElement().element(org.dom4j.QName.get("batch", XmlNamespaces.RECONMUC));
+        assertThat(batch.attributeValue("n")).isEqualTo("1");
+        assertThat(newClient.decode(batch.asXML(), ROOM).items()).last().asString().contains("Juliet is the sun");
+    }
+
+    @Test
     void inAnUnloggedRoomEveryEntryStartsTheStreamsAnew() throws Exception {
         MucBench muc = new MucBench();
         romeoAndJuliet(muc);
