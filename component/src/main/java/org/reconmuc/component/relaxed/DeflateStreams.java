@@ -23,6 +23,11 @@ import org.reconmuc.component.jid.RealJid;
  */
 public final class DeflateStreams {
     private static final int LEVEL = 6;
+    /**
+     * The most compressions a turn keeps for sharing: streams alike come in few groups, and a room
+     * whose streams all differ should not hold every session's payload until the turn ends.
+     */
+    static final int SHARED_PER_TURN = 256;
 
     private final Map<RealJid, StreamWindow> bySession = new HashMap<>();
     private final int windowBytes;
@@ -88,7 +93,9 @@ public final class DeflateStreams {
                 deflater = new Deflater(LEVEL, true);
             }
             compressed = DeflateStream.compress(payload, window.dictionary(log), deflater);
-            compressedThisTurn.put(key, compressed);
+            if (compressedThisTurn.size() < SHARED_PER_TURN) {
+                compressedThisTurn.put(key, compressed);
+            }
             compressions++;
         }
         int n = window.sent(seqs, payload.length, encoding, live);
@@ -137,6 +144,11 @@ public final class DeflateStreams {
         for (RealJid s : sessions) {
             bySession.remove(s);
         }
+    }
+
+    /** Compressions this turn keeps for sharing (for tests). */
+    int sharedThisTurn() {
+        return compressedThisTurn.size();
     }
 
     /** Streams held (for tests). */

@@ -202,6 +202,39 @@ class DeflateStreamsTest {
     }
 
     @Test
+    void aTurnWhoseStreamsAllDifferKeepsABoundedNumberOfCompressionsAndNoneAfterIt() throws Exception {
+        MessageLog<Object> history = new MessageLog<>(400, new StanzaIds(), ROOM);
+        int sessions = DeflateStreams.SHARED_PER_TURN + 44;
+        List<MessageLog.Entry<Object>> firsts = new ArrayList<>();
+        for (int i = 0; i < sessions; i++) {
+            firsts.add(log(history, i));
+        }
+        List<MessageLog.Entry<Object>> next = List.of(log(history, sessions), log(history, sessions + 1));
+        List<BatchDecoder> clients = new ArrayList<>();
+        for (int i = 0; i < sessions; i++) {   // each session's stream starts with a message of its own
+            RealJid s = new RealJid(new JID("user" + i + "@wonderland.lit/x"));
+            BatchDecoder client = new BatchDecoder();
+            List<CompactItem> items = itemsOf(history, List.of(firsts.get(i)));
+            client.decode(streams.batch(s, List.of(firsts.get(i)), items, Batch.streamPayload(items, BatchEncoding.DEFLATE_LIVE, true),
+                    BatchEncoding.DEFLATE_LIVE, true, history), ROOM);
+            clients.add(client);
+        }
+        streams.turnEnded();
+        long before = streams.compressions();
+        List<CompactItem> items = itemsOf(history, next);
+        byte[] payload = Batch.streamPayload(items, BatchEncoding.DEFLATE_LIVE, true);
+        for (int i = 0; i < sessions; i++) {
+            RealJid s = new RealJid(new JID("user" + i + "@wonderland.lit/x"));
+            String sent = streams.batch(s, next, items, payload, BatchEncoding.DEFLATE_LIVE, true, history);
+            assertThat(clients.get(i).decode(sent, ROOM).items()).as("session %d", i).hasSize(2);
+        }
+        assertThat(streams.compressions() - before).as("every stream differs: nothing shared").isEqualTo(sessions);
+        assertThat(streams.sharedThisTurn()).isEqualTo(DeflateStreams.SHARED_PER_TURN);
+        streams.turnEnded();
+        assertThat(streams.sharedThisTurn()).as("between turns a room holds pointers only").isZero();
+    }
+
+    @Test
     void windowsThatCameToKeepTheSameBatchesAreAlikeWhateverTheySentBefore() {
         // Each window keeps the batches that cover its last 100 bytes.
         StreamWindow alices = new StreamWindow(100);
