@@ -43,7 +43,7 @@ import org.reconmuc.smack.provider.ReconMucProviders;
  * as an ordinary message with its XEP-0203 delay (a live item, §5.9 rule 8.6, without one, to
  * {@link RetainedMessageListener#liveMessage}). Batches are accepted only from the bare JID of
  * a room this connection opted in with; they are read on Smack's ordered stanza thread, by one
- * codec decoder per connection.
+ * codec decoder per room (each room runs its own deflate stream for this session, §5.9 rule 8).
  */
 public final class ReconMucManager extends Manager {
     private static final Map<XMPPConnection, ReconMucManager> INSTANCES = new WeakHashMap<>();
@@ -52,9 +52,10 @@ public final class ReconMucManager extends Manager {
         ReconMucProviders.register();
     }
 
-    private final BatchDecoder decoder = new BatchDecoder();
     /** Rooms this connection opted in with; a room's batches count from the first request on (§5.13 rule 2). */
     private final Set<EntityBareJid> optedIn = ConcurrentHashMap.newKeySet();
+    /** Per room, the decoder of the deflate stream it runs for this session (two rooms' streams never mix). */
+    private final Map<EntityBareJid, BatchDecoder> decoders = new ConcurrentHashMap<>();
     private final List<RetainedMessageListener> listeners = new CopyOnWriteArrayList<>();
 
     private ReconMucManager(XMPPConnection connection) {
@@ -65,11 +66,13 @@ public final class ReconMucManager extends Manager {
             @Override
             public void connectionClosed() {
                 optedIn.clear();
+                decoders.clear();   // a new session's streams start at 1
             }
 
             @Override
             public void connectionClosedOnError(Exception e) {
                 optedIn.clear(); // a new session starts in standard mode everywhere
+                decoders.clear();
             }
         });
     }
@@ -161,6 +164,7 @@ public final class ReconMucManager extends Manager {
     /** Forgets a room this occupant left: its batches are no longer accepted. */
     public void leftRoom(EntityBareJid room) {
         optedIn.remove(room);
+        decoders.remove(room);
     }
 
     private ConsistencyRequirements request(ConsistencyRequirementsIQ iq)
@@ -175,10 +179,19 @@ public final class ReconMucManager extends Manager {
     /**
      * The messages of a batch message, in room order, each addressed as the batch was and carrying
      * the XEP-0203 delay of its item — except a live last item (§5.9 rule 8.6), which has none:
-     * it is the message as the room broadcast it at once. Read with this connection's decoder.
-     * For callers that read batches themselves; listeners get the same.
+     * it is the message as the room broadcast it at once. Read with the decoder of the room it
+     * comes from (its stream for this session). For callers that read batches themselves;
+     * listeners get the same.
      */
     public List<Message> unpack(Message batchMessage) throws MalformedBatchException {
+        if (batchMessage.getFrom() == null) {
+            throw new MalformedBatchException("a batch comes from its room's bare JID; this one has no 'from'");
+        }
+        EntityBareJid room = batchMessage.getFrom().asEntityBareJidIfPossible();
+        if (room == null) {
+            throw new MalformedBatchException("a batch comes from its room's bare JID, not " + batchMessage.getFrom());
+        }
+        BatchDecoder decoder = decoders.computeIfAbsent(room, r -> new BatchDecoder());
         synchronized (decoder) {
             return unpack(batchMessage, decoder);
         }

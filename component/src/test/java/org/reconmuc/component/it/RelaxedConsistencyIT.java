@@ -220,6 +220,47 @@ abstract class RelaxedConsistencyIT {
     }
 
     @Test
+    void carolsStreamsInTwoRoomsAreReadApartByTheClientLibrary() throws Exception {
+        EntityBareJid lobby = newRoom();
+        EntityBareJid garden = newRoom();
+        XMPPTCPConnection carolC = server.newClient("carol");
+        XMPPTCPConnection bobC = server.newClient("bob");
+        MultiUserChat bobInLobby = enter(bobC, lobby, "Bob");
+        MultiUserChat bobInGarden = enter(bobC, garden, "Bob");
+        enter(carolC, lobby, "Carol");
+        enter(carolC, garden, "Carol");
+        List<String> heardByCarol = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ReconMucManager.forConnection(carolC).addRetainedMessageListener((r, m) -> heardByCarol.add(r.getLocalpart() + ": " + m.getBody()));
+        List<Exception> malformed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ReconMucManager.forConnection(carolC).addRetainedMessageListener(new org.reconmuc.smack.RetainedMessageListener() {
+            @Override
+            public void retainedMessage(EntityBareJid room, Message message) {
+            }
+
+            @Override
+            public void malformedBatch(EntityBareJid room, Message batch, org.reconmuc.codec.batch.MalformedBatchException problem) {
+                malformed.add(problem);
+            }
+        });
+        // Each room runs its own stream for Carol's session; batches of the two arrive interleaved.
+        for (EntityBareJid room : List.of(lobby, garden)) {
+            require(carolC, room, requirements().setTimeSeconds(600).setVolume(2).setAggregation(Aggregation.COMPACT_DEFLATE));
+        }
+        for (int i = 1; i <= 3; i++) {
+            say(bobInLobby, "lobby " + i + "a");
+            say(bobInGarden, "garden " + i + "a");
+            say(bobInLobby, "lobby " + i + "b");
+            say(bobInGarden, "garden " + i + "b");
+        }
+        Await.until(() -> heardByCarol.size() == 12 || !malformed.isEmpty(), Duration.ofSeconds(10), "Carol heard all twelve");
+        assertThat(malformed).as("no room's batch is read with the other's stream").isEmpty();
+        assertThat(heardByCarol.stream().filter(h -> h.startsWith(lobby.getLocalpart() + ": ")).map(h -> h.substring(h.indexOf(": ") + 2)))
+                .containsExactly("lobby 1a", "lobby 1b", "lobby 2a", "lobby 2b", "lobby 3a", "lobby 3b");
+        assertThat(heardByCarol.stream().filter(h -> h.startsWith(garden.getLocalpart() + ": ")).map(h -> h.substring(h.indexOf(": ") + 2)))
+                .containsExactly("garden 1a", "garden 1b", "garden 2a", "garden 2b", "garden 3a", "garden 3b");
+    }
+
+    @Test
     void batchesPlainAndDeflateAreDecodedByTheClient() throws Exception {
         EntityBareJid room = newRoom();
         XMPPTCPConnection aliceC = server.newClient("alice");
