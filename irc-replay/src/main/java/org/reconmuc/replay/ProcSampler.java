@@ -63,6 +63,11 @@ final class ProcSampler {
             long harnessHeapAfterGc) {
     }
 
+    /** The JVM's heap memory pools (their names do not change while it runs). */
+    private static final java.util.Set<String> HEAP_POOLS = java.lang.management.ManagementFactory.getMemoryPoolMXBeans()
+            .stream().filter(pool -> pool.getType() == java.lang.management.MemoryType.HEAP)
+            .map(java.lang.management.MemoryPoolMXBean::getName).collect(java.util.stream.Collectors.toUnmodifiableSet());
+
     /**
      * Heap in use right after the most recent collection (young or full), all heap pools: roughly
      * the live data. (Per-pool "collection usage" is no good for this: the old generation's is only
@@ -71,12 +76,6 @@ final class ProcSampler {
      * — so only the heap's are summed.
      */
     static long heapAfterLastGc() {
-        java.util.Set<String> heapPools = new java.util.HashSet<>();
-        for (java.lang.management.MemoryPoolMXBean pool : java.lang.management.ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == java.lang.management.MemoryType.HEAP) {
-                heapPools.add(pool.getName());
-            }
-        }
         long latestEnd = -1;
         long used = 0;
         for (java.lang.management.GarbageCollectorMXBean gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
@@ -86,7 +85,7 @@ final class ProcSampler {
                     latestEnd = info.getEndTime();
                     used = 0;
                     for (java.util.Map.Entry<String, java.lang.management.MemoryUsage> pool : info.getMemoryUsageAfterGc().entrySet()) {
-                        if (heapPools.contains(pool.getKey())) {
+                        if (HEAP_POOLS.contains(pool.getKey())) {
                             used += pool.getValue().getUsed();
                         }
                     }

@@ -65,16 +65,20 @@ public final class ReconMucManager extends Manager {
         connection.addConnectionListener(new ConnectionListener() {
             @Override
             public void connectionClosed() {
-                optedIn.clear();
-                decoders.clear();   // a new session's streams start at 1
+                forgetRooms();
             }
 
             @Override
             public void connectionClosedOnError(Exception e) {
-                optedIn.clear(); // a new session starts in standard mode everywhere
-                decoders.clear();
+                forgetRooms();
             }
         });
+    }
+
+    /** The session ended: a new one starts in standard mode everywhere, its streams at 1. */
+    private void forgetRooms() {
+        optedIn.clear();
+        decoders.clear();
     }
 
     /** The manager of {@code connection}, made on first use. */

@@ -3,6 +3,7 @@ package org.reconmuc.component.protocol;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import org.dom4j.Element;
+import org.dom4j.QName;
 import org.reconmuc.codec.Topics;
 import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.consistency.FilterKey;
@@ -60,22 +61,13 @@ public final class MessageMarks {
 
     /** The room stanza-id of the message this one reacts to (XEP-0444 {@code <reactions id/>}), or null. */
     public static String reactsTo(Element message) {
-        for (Element child : message.elements()) {
-            if ("reactions".equals(child.getName()) && XmlNamespaces.REACTIONS.equals(child.getNamespaceURI())) {
-                String id = child.attributeValue("id");
-                return id == null || id.isEmpty() ? null : id;
-            }
-        }
-        return null;
+        Element reactions = message.element(QName.get("reactions", XmlNamespaces.REACTIONS));
+        String id = reactions == null ? null : reactions.attributeValue("id");
+        return id == null || id.isEmpty() ? null : id;
     }
 
     private static Element reply(Element message) {
-        for (Element child : message.elements()) {
-            if ("reply".equals(child.getName()) && XmlNamespaces.REPLY.equals(child.getNamespaceURI())) {
-                return child;
-            }
-        }
-        return null;
+        return message.element(QName.get("reply", XmlNamespaces.REPLY));
     }
 
     /** RFC 3986 percent-decoding of an XMPP URI's resource (XEP-0147); malformed escapes stay as written. */
