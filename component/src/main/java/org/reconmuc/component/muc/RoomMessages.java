@@ -3,7 +3,6 @@ package org.reconmuc.component.muc;
 import java.util.List;
 
 import org.dom4j.Element;
-import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.jid.OccupantJid;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
@@ -69,7 +68,8 @@ final class RoomMessages {
         }
         Message out = message.createCopy();
         out.setFrom(sender.jid().jid());
-        stripRoomClaims(out, room);
+        RoomClaims.strip(out.getElement(), room);
+        RoomClaims.attributeReply(out.getElement(), room.history());
         room.stampOccupantId(out, sender);
         if (subjectChange) {
             // Subject changes are never retained: everyone gets them at once.
@@ -97,22 +97,6 @@ final class RoomMessages {
         logged.withholdFrom(withheldFrom);
         room.persistence().appended(logged);
         room.fanout().post(logged, out, message);
-    }
-
-    /** A client must not pass off its own stanza-id or MUC status as the room's (XEP-0359 §5). */
-    private static void stripRoomClaims(Message out, Room room) {
-        for (Element child : out.getElement().elements()) {
-            boolean forgedId = "stanza-id".equals(child.getName()) && XmlNamespaces.STANZA_ID.equals(child.getNamespaceURI())
-                    && room.jid().toString().equals(child.attributeValue("by"));
-            boolean forgedUser = Namespaces.MUC_USER.equals(child.getNamespaceURI());
-            boolean forgedDelay = XmlNamespaces.DELAY.equals(child.getNamespaceURI());
-            // Only the room makes batches and the like; a client may only tag topics (reconmuc.md §8.2).
-            boolean forgedProtocol = XmlNamespaces.isRequirementsNamespace(child.getNamespaceURI())
-                    && !MessageMarks.TOPIC.equals(child.getName());
-            if (forgedId || forgedUser || forgedDelay || forgedProtocol) {
-                out.getElement().remove(child);
-            }
-        }
     }
 
     private static void privateMessage(Room room, Message message, Occupant sender, OccupantJid target) {
@@ -145,7 +129,7 @@ final class RoomMessages {
         }
         Message out = message.createCopy();
         out.setFrom(sender.jid().jid());
-        stripRoomClaims(out, room);
+        RoomClaims.strip(out.getElement(), room);
         room.stampOccupantId(out, sender);
         // XEP-0045 §7.5: marks the message as a MUC private message for the recipient's client.
         out.getElement().addElement("x", Namespaces.MUC_USER);

@@ -166,7 +166,7 @@ final class RoomPersistence {
         for (ArchivedMessage m : stored.newest()) {
             try {
                 Element e = DocumentHelper.parseText(m.xml()).getRootElement();
-                history.restore(m.seq(), m.at(), new Message(e), m.stanzaId());
+                history.restore(m.seq(), m.at(), new Message(e), m.stanzaId(), authorOf(m));
             } catch (DocumentException e) {
                 LOG.warn("room {}: archived message {} is unreadable; left out of the history", r.jid(), m.stanzaId());
             }
@@ -174,5 +174,14 @@ final class RoomPersistence {
         history.restoreHead(stored.lastSeq());
         room.consistency().restoredUpTo(history.head());
         this.stored = true;
+    }
+
+    /** Who wrote an archived message, so that only they may take it back (reconmuc.md §5.14 rule 4). */
+    private static JID authorOf(ArchivedMessage m) {
+        try {
+            return m.sender() == null ? null : new JID(m.sender()).asBareJID();
+        } catch (IllegalArgumentException unreadable) {
+            return null;
+        }
     }
 }

@@ -31,51 +31,65 @@ final class RoomTakeBacks {
     /**
      * Before a groupchat message {@code out} (from {@code sender}, already stamped) is logged: if it
      * takes back an earlier one, does so and returns who must not get {@code out}; returns null if
-     * it must be refused (the error was sent).
+     * it must be refused (the error was sent): it names someone else's message (§5.14 rule 4).
      */
     static List<Occupant> before(Room room, Message original, Message out, Occupant sender) {
         MessageLog<Occupant> log = room.history();
         String retracted = TakenBack.retracts(original.getElement());
         if (retracted != null) {
-            long seq = log.seqOf(retracted);
-            if (seq == 0) {
-                // XEP-0424 0.3 names the author's origin-id (older clients), which only the author's messages carry.
-                seq = log.seqOfSent(sender.jid().jid(), retracted);
-            }
-            MessageLog.Entry<Occupant> target = seq > 0 ? log.get(seq) : null;
-            if (target == null || target.retracted()) {
-                return List.of();
-            }
-            if (!wroteIt(target, sender)) {
+            MessageLog.Entry<Occupant> target = named(log, log.seqOf(retracted), retracted, sender);
+            if (target != null && !wroteIt(target, sender)) {
                 room.output().error(original, Condition.FORBIDDEN,
                         "You may retract only your own messages (moderators: use XEP-0425 moderation)");
                 return null;
             }
-            return retract(room, target, null, null);
+            return target == null || target.retracted() ? List.of() : retract(room, target, null, null);
         }
         String corrected = TakenBack.corrects(original.getElement());
         if (corrected != null) {
-            long seq = log.seqOfSent(sender.jid().jid(), corrected);
-            MessageLog.Entry<Occupant> target = seq > 0 ? log.get(seq) : null;
+            MessageLog.Entry<Occupant> target = named(log, 0, corrected, sender);
+            if (target != null && !wroteIt(target, sender)) {
+                room.output().error(original, Condition.FORBIDDEN, "You may correct only your own messages");
+                return null;
+            }
             if (target == null || target.retracted()) {
                 return List.of();
             }
-            List<Occupant> holders = room.fanout().holders(seq);
+            List<Occupant> holders = room.fanout().holders(target.seq());
             if (!holders.isEmpty()) {
-                // Those who hold it get it as it ended up; nobody's archive changes (it keeps both).
-                log.correct(seq, new Message(TakenBack.finalForm(target.broadcast().getElement(), out.getElement()), true));
+                // Those who hold it get it as it ended up; history and the archive keep both.
+                log.correct(target.seq(), new Message(TakenBack.finalForm(target.broadcast().getElement(), out.getElement()), true));
             }
             return holders;
         }
         return List.of();
     }
 
+    /**
+     * The message of the in-memory history that a taking back names: the one numbered
+     * {@code bySeq} (found by its stanza-id; 0: none), else one whose own id or origin-id is
+     * {@code id} — the sender's own if there is one, since such ids are unique only per client.
+     * Null if the history has none (an older message: passed on unchanged, §5.14 rule 4).
+     */
+    private static MessageLog.Entry<Occupant> named(MessageLog<Occupant> log, long bySeq, String id, Occupant sender) {
+        if (bySeq > 0) {
+            return log.get(bySeq);
+        }
+        List<MessageLog.Entry<Occupant>> named = log.sentWithId(id);
+        return named.stream().filter(e -> wroteIt(e, sender)).findFirst().orElse(named.isEmpty() ? null : named.get(0));
+    }
+
+    /**
+     * Whether {@code sender} wrote {@code target}: the same real bare JID, whatever nick either
+     * had (a nick is taken over once its holder leaves; the XEP-0421 occupant-id, derived from the
+     * bare JID, agrees). A message restored from the store is its archived author's; one archived
+     * without an author is nobody's.
+     */
     private static boolean wroteIt(MessageLog.Entry<Occupant> target, Occupant sender) {
         if (target.author() != null) {
             return target.author().bareJid().equals(sender.bareJid());
         }
-        // Restored from the store: its author is known by the occupant JID it was sent from.
-        return sender.jid().jid().equals(target.broadcast().getFrom());
+        return sender.bareJid().jid().equals(target.restoredAuthor());
     }
 
     /** Turns {@code target} into its tombstone (history and archive); returns the relaxed occupants that held it. */

@@ -30,7 +30,11 @@ public final class MessageLog<A> {
         private final long seq;
         private final Instant at;
         private final Message broadcast;
+        /** What holders get after a correction (reconmuc.md §5.14 rule 2); null: the message as broadcast. */
+        private final Message finalForm;
         private final A author;
+        /** For a message restored from the store (no {@code author}): its author's real bare JID, if archived. */
+        private final JID restoredAuthor;
         private final String stanzaId;
         private final int chars;
         private final Form form;
@@ -39,11 +43,14 @@ public final class MessageLog<A> {
         /** Relaxed occupants this message must never reach (it takes back one they never got); null: none. */
         private Set<A> withheldFrom;
 
-        Entry(long seq, Instant at, Message broadcast, A author, String stanzaId, Form form) {
+        Entry(long seq, Instant at, Message broadcast, Message finalForm, A author, JID restoredAuthor, String stanzaId,
+              Form form) {
             this.seq = seq;
             this.at = at;
             this.broadcast = broadcast;
+            this.finalForm = finalForm;
             this.author = author;
+            this.restoredAuthor = restoredAuthor;
             this.stanzaId = stanzaId;
             this.form = form;
             this.chars = broadcast.toXML().length();
@@ -77,14 +84,27 @@ public final class MessageLog<A> {
             return at;
         }
 
-        /** The message as broadcast, without a recipient. Do not modify. */
+        /**
+         * The message as broadcast, without a recipient, or its tombstone: what discussion history
+         * and the archive show (a correction is a message of its own there). Do not modify.
+         */
         public Message broadcast() {
             return broadcast;
+        }
+
+        /** The message as its holders get it: its final form if it was corrected while held. Do not modify. */
+        public Message held() {
+            return finalForm == null ? broadcast : finalForm;
         }
 
         /** The occupant who sent it; null for a message restored from the store. */
         public A author() {
             return author;
+        }
+
+        /** The real bare JID of the author of a message restored from the store, if it was archived; else null. */
+        public JID restoredAuthor() {
+            return restoredAuthor;
         }
 
         /** The room's XEP-0359 stanza-id of this message (its archive id). */
@@ -99,24 +119,33 @@ public final class MessageLog<A> {
         /** Compact form for batches: rendered once, shared by every batch that carries it. */
         CompactItem compactItem(String roomJid) {
             if (compactItem == null) {
-                compactItem = CompactItems.of(broadcast.getElement(), at, roomJid);
+                compactItem = CompactItems.of(held().getElement(), at, roomJid);
             }
             return compactItem;
         }
 
-        /** The message as sent later: with an XEP-0203 delay saying when {@code roomJid} received it. */
+        /** The message as discussion history replays it: with an XEP-0203 delay saying when {@code roomJid} received it. */
         public Message delayed(String roomJid) {
-            Message m = broadcast.createCopy();
+            return withDelay(broadcast, roomJid);
+        }
+
+        /** The message as a holder gets it one by one, later: {@link #held()} with the same delay. */
+        public Message heldDelayed(String roomJid) {
+            return withDelay(held(), roomJid);
+        }
+
+        private Message withDelay(Message message, String roomJid) {
+            Message m = message.createCopy();
             Element delay = m.getElement().addElement("delay", XmlNamespaces.DELAY);
             delay.addAttribute("from", roomJid);
             delay.addAttribute("stamp", at.toString());
             return m;
         }
 
-        /** XEP-0297 form for batches, as XML text: rendered once, shared by every batch that carries it. */
+        /** XEP-0297 form of {@link #held()} for batches, as XML text: rendered once, shared by every batch that carries it. */
         public String forwardedXml(String roomJid) {
             if (forwardedXml == null) {
-                forwardedXml = ForwardedItems.xml(broadcast.getElement(), at, roomJid);
+                forwardedXml = ForwardedItems.xml(held().getElement(), at, roomJid);
             }
             return forwardedXml;
         }
@@ -169,12 +198,12 @@ public final class MessageLog<A> {
         Element id = broadcast.getElement().addElement("stanza-id", XmlNamespaces.STANZA_ID);
         id.addAttribute("id", stanzaId);
         id.addAttribute("by", roomJid);
-        append(broadcast, at, author, stanzaId);
+        append(broadcast, at, author, null, stanzaId);
         return ring[(int) (seq % ring.length)];
     }
 
     /** Stores a copy of the broadcast message; returns its sequence number. */
-    private long append(Message broadcast, Instant at, A author, String stanzaId) {
+    private long append(Message broadcast, Instant at, A author, JID restoredAuthor, String stanzaId) {
         Message stored = broadcast.createCopy();
         stored.setTo((String) null);
         long seq = ++head;
@@ -183,7 +212,7 @@ public final class MessageLog<A> {
         if (evicted != null && evicted.stanzaId != null) {
             seqByStanzaId.remove(evicted.stanzaId);
         }
-        ring[slot] = new Entry<>(seq, at, stored, author, stanzaId, Form.AS_SENT);
+        ring[slot] = new Entry<>(seq, at, stored, null, author, restoredAuthor, stanzaId, Form.AS_SENT);
         if (stanzaId != null) {
             seqByStanzaId.put(stanzaId, seq);
         }
@@ -232,12 +261,14 @@ public final class MessageLog<A> {
     }
 
     /**
-     * Message {@code seq} was corrected (XEP-0308) while some occupants still held it: from now on
-     * it is {@code finalForm} (same number, time, author and stanza-id), so that they get it as it
-     * ended up. Returns the new entry, or null if the log no longer holds it.
+     * Message {@code seq} was corrected (XEP-0308) by its author while some occupants still held
+     * it: they get {@code finalForm} (same number, time, author and stanza-id), as it ended up.
+     * History and the archive keep the message as it was sent, the correction being a message of
+     * its own there (reconmuc.md §5.14 rule 2). Returns the new entry, or null if the log no longer holds it.
      */
     public Entry<A> correct(long seq, Message finalForm) {
-        return replace(seq, finalForm, Form.CORRECTED);
+        Entry<A> old = get(seq);
+        return old == null ? null : replace(old, old.broadcast, withoutRecipient(finalForm), Form.CORRECTED);
     }
 
     /**
@@ -245,17 +276,19 @@ public final class MessageLog<A> {
      * {@code tombstone} (what archive queries return), no flush carries it and no join replays it.
      */
     public Entry<A> retract(long seq, Message tombstone) {
-        return replace(seq, tombstone, Form.RETRACTED);
+        Entry<A> old = get(seq);
+        return old == null ? null : replace(old, withoutRecipient(tombstone), null, Form.RETRACTED);
     }
 
-    private Entry<A> replace(long seq, Message replacement, Form form) {
-        Entry<A> old = get(seq);
-        if (old == null) {
-            return null;
-        }
-        Message stored = replacement.createCopy();
+    private static Message withoutRecipient(Message message) {
+        Message stored = message.createCopy();
         stored.setTo((String) null);
-        Entry<A> entry = new Entry<>(seq, old.at, stored, old.author, old.stanzaId, form);
+        return stored;
+    }
+
+    private Entry<A> replace(Entry<A> old, Message broadcast, Message finalForm, Form form) {
+        long seq = old.seq;
+        Entry<A> entry = new Entry<>(seq, old.at, broadcast, finalForm, old.author, old.restoredAuthor, old.stanzaId, form);
         entry.withheldFrom = old.withheldFrom;
         ring[(int) (seq % ring.length)] = entry;
         int slot = (int) (seq % items.length);
@@ -290,10 +323,32 @@ public final class MessageLog<A> {
         return originId == null ? null : originId.attributeValue("id");
     }
 
-    /** Puts back a message of a restored room under its old sequence number (oldest first). */
-    public void restore(long seq, Instant at, Message broadcast, String stanzaId) {
+    /**
+     * Entries still in the log whose own {@code id} or XEP-0359 origin-id is {@code id}, newest
+     * first, whoever sent them: what an XEP-0308 correction or an XEP-0424 retraction by message id
+     * may name.
+     */
+    public List<Entry<A>> sentWithId(String id) {
+        List<Entry<A>> named = new ArrayList<>();
+        if (id == null) {
+            return named;
+        }
+        for (long seq = head; seq > 0 && seq > head - ring.length; seq--) {
+            Entry<A> e = get(seq);
+            if (e != null && (id.equals(e.broadcast.getID()) || id.equals(originId(e.broadcast)))) {
+                named.add(e);
+            }
+        }
+        return named;
+    }
+
+    /**
+     * Puts back a message of a restored room under its old sequence number (oldest first);
+     * {@code author} is its author's real bare JID as archived, or null if the archive has none.
+     */
+    public void restore(long seq, Instant at, Message broadcast, String stanzaId, JID author) {
         head = seq - 1;
-        append(broadcast, at, null, stanzaId);
+        append(broadcast, at, null, author, stanzaId);
     }
 
     /** A restored room's log goes on after {@code lastSeq}, the newest number it ever gave. */

@@ -9,7 +9,7 @@ final class OneByOneFlush<O extends Recipient<O>> implements FlushForm<O> {
     @Override
     public void send(FanoutHost<O> room, O occupant, List<MessageLog.Entry<O>> entries) {
         for (MessageLog.Entry<O> e : entries) {
-            room.send(occupant, RenderedStanza.of(e.delayed(room.roomJid())));
+            room.send(occupant, RenderedStanza.of(e.heldDelayed(room.roomJid())));
             room.counters().delayedSent();
         }
     }
