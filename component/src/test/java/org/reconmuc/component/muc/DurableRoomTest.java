@@ -269,4 +269,33 @@ class DurableRoomTest {
         muc.send(query("q", null, null));
         assertThat(answer(muc, ROMEO, "q").bodies()).containsExactly("kept from the start");
     }
+
+    @Test
+    void afterARestartOnlyTheAuthorTakesBackARestoredMessageWhoeverHasHerNick() throws Exception {
+        muc.join(JULIET, ROOM, "Juliet");
+        makePersistent();
+        muc.send("<message from='" + JULIET + "' to='" + ROOM + "' type='groupchat' id='j1'><body>kept</body></message>");
+        muc.commit();
+        String stanzaId = ((Message) muc.lastReceivedBy(JULIET)).getChildElement("stanza-id", "urn:xmpp:sid:0").attributeValue("id");
+        restart();
+
+        // Tybalt enters the restored room under Juliet's nick and retracts her line: refused.
+        String tybalt = "tybalt@capulet.lit/sword";
+        muc.join(tybalt, ROOM, "Juliet");
+        muc.send("<message from='" + tybalt + "' to='" + ROOM + "' type='groupchat' id='t1'><retract xmlns='urn:xmpp:message-retract:1' id='"
+                + stanzaId + "'/><body>retracted</body></message>");
+        muc.commit();
+        assertThat(errorCondition(muc.lastReceivedBy(tybalt))).isEqualTo("forbidden");
+        muc.send("<presence from='" + tybalt + "' to='" + ROOM + "/Juliet' type='unavailable'/>");
+        muc.commit();
+
+        // Juliet, back under her nick, may.
+        muc.join(JULIET, ROOM, "Juliet");
+        muc.send("<message from='" + JULIET + "' to='" + ROOM + "' type='groupchat' id='j2'><retract xmlns='urn:xmpp:message-retract:1' id='"
+                + stanzaId + "'/><body>retracted</body></message>");
+        muc.commit();
+        assertThat(errorCondition(muc.lastReceivedBy(JULIET))).isNull();
+        muc.send(query("q", null, null));
+        assertThat(answer(muc, ROMEO, "q").bodies()).doesNotContain("kept");
+    }
 }
