@@ -133,8 +133,12 @@ final class ReferenceModel {
         final long stamp;
         final Occupant sender;
         final String senderNick;
-        /** As broadcast; after a correction while someone held it, its final form (§5.14 rule 2). */
-        Element broadcast;
+        /** The sender's real bare JID: only it may take the message back (§5.14 rule 4). */
+        final String author;
+        /** As broadcast. */
+        final Element broadcast;
+        /** After its author's correction while someone held it, what holders get (§5.14 rule 2); else null. */
+        Element finalForm;
         final Set<String> topics;
         final Msg parent;
         /** §5.14 rule 1: retracted or moderated; never sent again. */
@@ -142,16 +146,21 @@ final class ReferenceModel {
         /** §5.14 rule 3: those who held what this message takes back; they never get it. */
         final Set<Occupant> withheld = new LinkedHashSet<>();
 
-        Msg(long seq, String stanzaId, long stamp, Occupant sender, String senderNick, Element broadcast,
+        Msg(long seq, String stanzaId, long stamp, Occupant sender, String senderNick, String author, Element broadcast,
             Set<String> topics, Msg parent) {
             this.seq = seq;
             this.stanzaId = stanzaId;
             this.stamp = stamp;
             this.sender = sender;
             this.senderNick = senderNick;
+            this.author = author;
             this.broadcast = broadcast;
             this.topics = topics;
             this.parent = parent;
+        }
+
+        Element held() {
+            return finalForm == null ? broadcast : finalForm;
         }
     }
 
@@ -502,11 +511,12 @@ final class ReferenceModel {
         p.inbox.add(out);
     }
 
-    private void error(Participant p, Element iq, String condition, String type, String text) {
-        Element out = stanza("iq", p);
+    /** The error reply to {@code request} (an IQ or a message): from the room, the request's id, no payload. */
+    private void error(Participant p, Element request, String condition, String type, String text) {
+        Element out = stanza(request.getLocalName(), p);
         out.setAttribute("type", "error");
-        if (iq.hasAttribute("id")) {
-            out.setAttribute("id", iq.getAttribute("id"));
+        if (request.hasAttribute("id")) {
+            out.setAttribute("id", request.getAttribute("id"));
         }
         Element error = child(out, XmlNamespaces.JABBER_CLIENT, "error");
         error.setAttribute("type", type);
@@ -524,6 +534,12 @@ final class ReferenceModel {
         Element broadcast = (Element) message.cloneNode(true);
         broadcast.removeAttribute("to");
         broadcast.setAttribute("from", room + "/" + sender.nick);
+        stripRoomClaims(broadcast);
+        Msg taken = takenBack(sender, message);
+        if (taken != null && !taken.author.equals(bare(sender.session.jid))) {
+            error(p, message, "forbidden", "auth", "Only its author may take a message back");
+            return;
+        }
         Element sid = child(broadcast, XmlNamespaces.STANZA_ID, "stanza-id");
         sid.setAttribute("by", room);
         sid.setAttribute("id", "sid-" + (++ids));
@@ -599,8 +615,8 @@ final class ReferenceModel {
                 }
             }
         }
-        Set<Occupant> holders = takeBack(sender, message, broadcast);
-        Msg m = new Msg(++seq, sid.getAttribute("id"), now, sender, sender.nick, broadcast, topics, parent);
+        Set<Occupant> holders = takeBack(taken, message, broadcast);
+        Msg m = new Msg(++seq, sid.getAttribute("id"), now, sender, sender.nick, bare(sender.session.jid), broadcast, topics, parent);
         m.withheld.addAll(holders);
         history.add(m);
 
@@ -651,43 +667,88 @@ final class ReferenceModel {
         return holders;
     }
 
-    /** A retraction or correction by {@code sender} takes back its message; returns who must not get it. */
-    private Set<Occupant> takeBack(Occupant sender, Element message, Element broadcast) {
-        Set<Occupant> holders = new LinkedHashSet<>();
+    /**
+     * The message of the history that a retraction or correction in {@code message} names, or null
+     * (§5.14 rules 4 and 6): by its stanza-id, else by its origin-id or {@code id} — the sender's
+     * own if several authors' messages carry that id; a correction names no stanza-id.
+     */
+    private Msg takenBack(Occupant sender, Element message) {
         for (Element c : TemplateMatcher.children(message)) {
             String ns = c.getNamespaceURI();
-            Msg target = null;
-            boolean legacy = "apply-to".equals(c.getLocalName()) && XmlNamespaces.FASTEN.equals(ns)
+            boolean retraction = "retract".equals(c.getLocalName()) && XmlNamespaces.RETRACT.equals(ns)
+                    || "apply-to".equals(c.getLocalName()) && XmlNamespaces.FASTEN.equals(ns)
                     && TemplateMatcher.children(c).stream().anyMatch(r -> "retract".equals(r.getLocalName())
                             && XmlNamespaces.RETRACT_0.equals(r.getNamespaceURI()));
-            if (legacy || "retract".equals(c.getLocalName()) && XmlNamespaces.RETRACT.equals(ns)) {
-                String id = c.getAttribute("id");
+            boolean correction = "replace".equals(c.getLocalName()) && XmlNamespaces.CORRECT.equals(ns);
+            if (!retraction && !correction) {
+                continue;
+            }
+            String id = c.getAttribute("id");
+            if (retraction) {
                 for (Msg h : history) {
-                    // §5.14 rule 6: XEP-0424 0.3 may name the author's origin-id or message id.
-                    boolean named = h.stanzaId.equals(id) || legacy && (id.equals(h.broadcast.getAttribute("id"))
-                            || id.equals(originId(h.broadcast)));
-                    if (named && h.sender == sender && !h.retracted) {
-                        target = h;
+                    if (h.stanzaId.equals(id)) {
+                        return h;
                     }
                 }
-                if (target != null) {
-                    holders.addAll(holders(target));
-                    target.retracted = true;
+            }
+            String me = bare(sender.session.jid);
+            Msg own = null;
+            Msg anyone = null;
+            for (Msg h : history) {
+                if (id.equals(h.broadcast.getAttribute("id")) || id.equals(originId(h.broadcast))) {
+                    anyone = h;
+                    own = h.author.equals(me) ? h : own;
                 }
-            } else if ("replace".equals(c.getLocalName()) && XmlNamespaces.CORRECT.equals(ns)) {
-                for (Msg h : history) {
-                    if (c.getAttribute("id").equals(h.broadcast.getAttribute("id")) && !h.retracted
-                            && (room + "/" + sender.nick).equals(h.broadcast.getAttribute("from"))) {
-                        target = h;
+            }
+            return own != null ? own : anyone;
+        }
+        return null;
+    }
+
+    /** {@code target}, named by {@code message} and written by its sender, is taken back; returns who must not get {@code message}. */
+    private Set<Occupant> takeBack(Msg target, Element message, Element broadcast) {
+        Set<Occupant> holders = new LinkedHashSet<>();
+        if (target == null || target.retracted) {
+            return holders;
+        }
+        boolean correction = TemplateMatcher.children(message).stream()
+                .anyMatch(c -> "replace".equals(c.getLocalName()) && XmlNamespaces.CORRECT.equals(c.getNamespaceURI()));
+        holders.addAll(holders(target));
+        if (!correction) {
+            target.retracted = true;
+        } else if (!holders.isEmpty()) {
+            target.finalForm = finalForm(target.broadcast, broadcast);
+        }
+        return holders;
+    }
+
+    /** §8.2: what only the room may say, removed from an occupant's message. */
+    private void stripRoomClaims(Element broadcast) {
+        for (Element c : TemplateMatcher.children(broadcast)) {
+            String ns = c.getNamespaceURI();
+            boolean roomsOnly = ROOMS_ONLY.contains(ns)
+                    || "retracted".equals(c.getLocalName()) && (XmlNamespaces.RETRACT.equals(ns) || XmlNamespaces.RETRACT_0.equals(ns))
+                    || "stanza-id".equals(c.getLocalName()) && XmlNamespaces.STANZA_ID.equals(ns) && room.equals(c.getAttribute("by"))
+                    || Dom.OURS.contains(ns) && !"topic".equals(c.getLocalName());
+            if (roomsOnly) {
+                broadcast.removeChild(c);
+            } else if (XmlNamespaces.RETRACT.equals(ns) || XmlNamespaces.FASTEN.equals(ns)) {
+                for (Element inner : TemplateMatcher.children(c)) {
+                    if (ROOMS_ONLY.contains(inner.getNamespaceURI())) {
+                        c.removeChild(inner);
                     }
-                }
-                if (target != null && !holders(target).isEmpty()) {
-                    holders.addAll(holders(target));
-                    target.broadcast = finalForm(target.broadcast, broadcast);
                 }
             }
         }
-        return holders;
+    }
+
+    private static final Set<String> ROOMS_ONLY = Set.of("http://jabber.org/protocol/muc#user", XmlNamespaces.DELAY,
+            "jabber:x:delay", XmlNamespaces.OCCUPANT_ID, XmlNamespaces.MODERATE, XmlNamespaces.MODERATE_0, "urn:xmpp:mam:0",
+            "urn:xmpp:mam:1", "urn:xmpp:mam:2", "urn:xmpp:carbons:2", "http://jabber.org/protocol/address");
+
+    private static String bare(String jid) {
+        int slash = jid.indexOf('/');
+        return slash < 0 ? jid : jid.substring(0, slash);
     }
 
     /** The original's attributes, stanza-id and occupant-id, with the correction's content (§5.14 rule 2). */
@@ -826,7 +887,7 @@ final class ReferenceModel {
         String aggregation = o.reqs == null ? "plain" : o.reqs.aggregation;
         if ("none".equals(aggregation)) {
             for (Msg m : msgs) {
-                Element single = addressed(m.broadcast, o);
+                Element single = addressed(m.held(), o);
                 delay(single, m);
                 p.inbox.add(single);
             }
@@ -847,7 +908,7 @@ final class ReferenceModel {
             Element f = doc.createElementNS(XmlNamespaces.FORWARD, "forwarded");
             f.setAttributeNS(XMLNS, "xmlns", XmlNamespaces.FORWARD);
             delay(f, m);
-            Element copy = (Element) m.broadcast.cloneNode(true);
+            Element copy = (Element) m.held().cloneNode(true);
             copy.setAttributeNS(XMLNS, "xmlns", XmlNamespaces.JABBER_CLIENT);
             f.appendChild(copy);
             items.add(f);
@@ -890,8 +951,8 @@ final class ReferenceModel {
         for (Msg m : msgs) {
             Element item = doc.createElementNS(XmlNamespaces.RECONMUC, "m");
             item.setAttribute("n", m.senderNick);
-            if (m.broadcast.hasAttribute("id")) {
-                item.setAttribute("id", m.broadcast.getAttribute("id"));
+            if (m.held().hasAttribute("id")) {
+                item.setAttribute("id", m.held().getAttribute("id"));
             }
             item.setAttribute("sid", m.stanzaId);
             long s = Math.floorDiv(m.stamp, 1000);
@@ -902,7 +963,7 @@ final class ReferenceModel {
             if (lastIsLive && m == msgs.get(msgs.size() - 1)) {
                 item.setAttribute("l", "1");
             }
-            for (Element c : TemplateMatcher.children(m.broadcast)) {
+            for (Element c : TemplateMatcher.children(m.held())) {
                 boolean roomsId = XmlNamespaces.STANZA_ID.equals(c.getNamespaceURI()) && room.equals(c.getAttribute("by"));
                 if (!roomsId) {
                     Element copy = (Element) c.cloneNode(true);
