@@ -37,7 +37,7 @@ final class MucPresences {
         return p;
     }
 
-    /** A payload-only copy of a client's presence: no addresses and no MUC elements of its own. */
+    /** A payload-only copy of a client's presence: no addresses, no MUC elements and nothing else only the room may say. */
     static Presence sanitize(Presence from) {
         Presence p = from.createCopy();
         p.setFrom((String) null);
@@ -45,7 +45,7 @@ final class MucPresences {
         p.getElement().addAttribute("type", null);
         for (Element child : p.getElement().elements()) {
             String ns = child.getNamespaceURI();
-            if (Namespaces.MUC.equals(ns) || Namespaces.MUC_USER.equals(ns)) {
+            if (Namespaces.MUC.equals(ns) || RoomClaims.onlyTheRoomSays(ns)) {
                 p.getElement().remove(child);
             }
         }

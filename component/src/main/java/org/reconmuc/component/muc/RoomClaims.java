@@ -30,11 +30,16 @@ final class RoomClaims {
     private RoomClaims() {
     }
 
+    /** Whether an element in namespace {@code ns} is only a room's or a server's to send. */
+    static boolean onlyTheRoomSays(String ns) {
+        return ROOMS_ONLY.contains(ns);
+    }
+
     /** Removes from {@code out}, an occupant's message as the room will send it, what only the room may say. */
     static void strip(Element out, Room room) {
         for (Element child : out.elements()) {
             String ns = child.getNamespaceURI();
-            boolean roomsOnly = ROOMS_ONLY.contains(ns);
+            boolean roomsOnly = onlyTheRoomSays(ns);
             // XEP-0359 §5: a stanza-id 'by' the room is the room's to give.
             boolean forgedId = "stanza-id".equals(child.getName()) && XmlNamespaces.STANZA_ID.equals(ns)
                     && room.jid().toString().equals(child.attributeValue("by"));
@@ -48,7 +53,7 @@ final class RoomClaims {
             } else if (XmlNamespaces.RETRACT.equals(ns) || XmlNamespaces.FASTEN.equals(ns)) {
                 // A retraction may not claim to be a moderator's (XEP-0425 §5: <moderated/> inside).
                 for (Element inner : child.elements()) {
-                    if (ROOMS_ONLY.contains(inner.getNamespaceURI())) {
+                    if (onlyTheRoomSays(inner.getNamespaceURI())) {
                         child.remove(inner);
                     }
                 }

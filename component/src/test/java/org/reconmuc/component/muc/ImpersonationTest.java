@@ -178,4 +178,19 @@ class ImpersonationTest {
         assertThat(reply.attributeValue("to")).isEqualTo(ROOM + "/Juliet");
         assertThat(reply.attributeValue("id")).isEqualTo(julietsLine);
     }
+
+    @Test
+    void tybaltsPresenceClaimsNoRoleNoStatusAndNoTimeOfTheRooms() {
+        muc.send("<presence from='" + TYBALT + "' to='" + ROOM + "/Tybalt'><show>away</show>"
+                + "<x xmlns='" + Namespaces.MUC_USER + "'><item affiliation='owner' role='moderator' jid='prince@verona.lit'/>"
+                + "<status code='110'/></x><delay xmlns='" + XmlNamespaces.DELAY + "' stamp='2001-01-01T00:00:00Z'/>"
+                + "<x xmlns='jabber:x:delay' stamp='20010101T00:00:00'/></presence>");
+        Packet seen = muc.lastReceivedBy(ROMEO);
+        assertThat(seen.getElement().elementText("show")).isEqualTo("away");
+        assertThat(MucBench.item(seen).attributeValue("role")).isEqualTo("participant");
+        assertThat(MucBench.item(seen).attributeValue("affiliation")).isEqualTo("none");
+        assertThat(MucBench.statusCodes(seen)).doesNotContain("110");
+        assertThat(seen.getElement().element(QName.get("delay", XmlNamespaces.DELAY))).isNull();
+        assertThat(seen.getElement().element(QName.get("x", "jabber:x:delay"))).isNull();
+    }
 }
