@@ -82,11 +82,11 @@ public final class StreamProbe {
         return m.find() ? m.group(1) : null;
     }
 
-    private static String componentOpen(String domain) {
+    static String componentOpen(String domain) {
         return "<stream:stream xmlns='jabber:component:accept' xmlns:stream='" + NS_STREAMS + "' to='" + domain + "'>";
     }
 
-    private static Socket open(String host, int port, Duration timeout) throws IOException {
+    static Socket open(String host, int port, Duration timeout) throws IOException {
         Socket socket = new Socket();
         try {
             int millis = (int) Math.max(1, timeout.toMillis());
@@ -99,13 +99,13 @@ public final class StreamProbe {
         }
     }
 
-    private static void send(Socket socket, String xml) throws IOException {
+    static void send(Socket socket, String xml) throws IOException {
         OutputStream out = socket.getOutputStream();
         out.write(xml.getBytes(StandardCharsets.UTF_8));
         out.flush();
     }
 
-    private static void closeStream(Socket socket) {
+    static void closeStream(Socket socket) {
         try {
             send(socket, "</stream:stream>");
         } catch (IOException ignored) {
@@ -114,7 +114,7 @@ public final class StreamProbe {
     }
 
     /** Reads until the opening {@code <stream:stream ...>} tag is complete. */
-    private static String readHeader(Socket socket) throws IOException {
+    static String readHeader(Socket socket) throws IOException {
         String data = readUntil(socket, s -> {
             int start = s.indexOf("<stream:stream");
             return start >= 0 && s.indexOf('>', start) > 0;
@@ -125,7 +125,7 @@ public final class StreamProbe {
         return data;
     }
 
-    private static String readUntil(Socket socket, java.util.function.Predicate<String> done) throws IOException {
+    static String readUntil(Socket socket, java.util.function.Predicate<String> done) throws IOException {
         InputStream in = socket.getInputStream();
         StringBuilder got = new StringBuilder();
         byte[] buffer = new byte[8192];
