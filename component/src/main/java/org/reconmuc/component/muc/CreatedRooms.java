@@ -46,9 +46,9 @@ final class CreatedRooms {
         String bare = user.toBareJID();
         Set<RoomJid> own = byCreator.get(bare);
         if (own != null && policy.limits(user) && own.size() >= policy.maxRoomsPerUser()) {
-            return "You have created " + own.size() + " rooms on " + serviceDomain + " that still exist, the most"
-                    + " this service allows one user (" + policy.maxRoomsPerUser() + "); destroy one of them to create"
-                    + " another";
+            return "You have reached the limit of rooms one user may have created on " + serviceDomain + " ("
+                    + policy.maxRoomsPerUser() + ", counting those that still exist): destroy one of your rooms to"
+                    + " create another";
         }
         byCreator.computeIfAbsent(bare, k -> new LinkedHashSet<>()).add(room);
         creatorOf.put(room, bare);
