@@ -31,7 +31,7 @@ public final class PluginSettings {
             "room-lock-timeout-seconds", "store", "room-default-persistent", "room-creators", "max-rooms-per-user",
             "admins");
 
-    /** ServiceConfig insists on a secret; in-process there is no connection to authenticate. */
+    /** ConfigLoader insists on a secret (for a connection); in-process there is no connection to authenticate. */
     private static final String NO_SECRET = "unused-in-process";
 
     private PluginSettings() {

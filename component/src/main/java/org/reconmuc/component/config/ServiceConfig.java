@@ -6,7 +6,9 @@ import org.reconmuc.component.store.StoreLocation;
 
 /**
  * Everything the service needs to run, already validated. Built by {@link ConfigLoader} from
- * defaults, a properties file, environment variables and command-line flags (in rising order).
+ * defaults, a properties file, environment variables and command-line flags (in rising order),
+ * or in code with {@link #builder()}. {@code secret} is null when none is set
+ * ({@link #defaults()}): only a connection to a server needs it, and refuses to start without.
  */
 public record ServiceConfig(
         String serverHost,
