@@ -56,6 +56,7 @@ public final class ReconMuc implements AutoCloseable {
      */
     public static ReconMuc start(ServiceConfig config, ClusterConfig clusterConfig)
             throws ComponentException, StoreException {
+        ExternalComponentConnection.requireSecret(config);   // before a store is opened or a thread started
         if (!clusterConfig.clustered()) {
             return start(config);
         }
@@ -129,6 +130,7 @@ public final class ReconMuc implements AutoCloseable {
      */
     public static ReconMuc start(ServiceConfig config, Consumer<OutgoingStanza> observer)
             throws ComponentException, StoreException {
+        ExternalComponentConnection.requireSecret(config);   // before a store is opened or a thread started
         Store store = Store.open(config.storeLocation(), config.maxQueuedChars());
         ReconMuc muc = new ReconMuc(config, observer, store, false);
         try {

@@ -28,9 +28,10 @@ public final class PluginSettings {
     public static final Set<String> OPTIONS = Set.of("history-size", "max-stanza-bytes", "rate-messages-per-second",
             "rate-burst", "max-occupants", "max-filter-entries", "max-time-seconds", "max-pending-stanzas",
             "rate-presences-iqs-per-second", "rate-presences-iqs-burst", "occupant-ids", "lock-new-rooms",
-            "room-lock-timeout-seconds", "store", "room-default-persistent");
+            "room-lock-timeout-seconds", "store", "room-default-persistent", "room-creators", "max-rooms-per-user",
+            "admins");
 
-    /** ServiceConfig insists on a secret; in-process there is no connection to authenticate. */
+    /** ConfigLoader insists on a secret (for a connection); in-process there is no connection to authenticate. */
     private static final String NO_SECRET = "unused-in-process";
 
     private PluginSettings() {

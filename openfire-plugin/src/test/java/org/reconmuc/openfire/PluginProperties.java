@@ -26,6 +26,9 @@ public final class PluginProperties {
         p.put("room-lock-timeout-seconds", Long.toString(config.roomLocking().timeout().toSeconds()));
         p.put("store", config.store());
         p.put("room-default-persistent", Boolean.toString(config.roomDefaultPersistent()));
+        p.put("room-creators", String.join(",", config.roomCreation().creators()));
+        p.put("max-rooms-per-user", Integer.toString(config.roomCreation().maxRoomsPerUser()));
+        p.put("admins", String.join(",", config.roomCreation().admins()));
         Map<String, String> named = new LinkedHashMap<>();
         p.forEach((k, v) -> named.put(PluginSettings.PREFIX + k, v));
         return named;

@@ -32,7 +32,9 @@ class PluginSettingsTest {
         ServiceConfig wanted = ServiceConfig.defaults().withHistorySize(7).withConsistencyLimits(3, 60)
                 .withPresenceAndIqRate(2.5, 4).withOccupantIds(false)
                 .withRoomLocking(new ServiceConfig.RoomLocking(false, Duration.ofSeconds(30)))
-                .withStore("h2:/var/lib/openfire/rooms").withRoomDefaultPersistent(true);
+                .withStore("h2:/var/lib/openfire/rooms").withRoomDefaultPersistent(true)
+                .withRoomCreation(new org.reconmuc.component.config.RoomCreation(java.util.List.of("local", "capulet.lit"),
+                        java.util.Set.of("nurse@capulet.lit"), 3));
         Map<String, String> properties = new HashMap<>(PluginProperties.of(wanted));
         properties.put(PluginSettings.SUBDOMAIN, "chat");
         ServiceConfig read = read(properties).config();

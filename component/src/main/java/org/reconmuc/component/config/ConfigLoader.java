@@ -65,6 +65,13 @@ public final class ConfigLoader {
                     + " jdbc:postgresql://HOST:PORT/DB?user=U&password=P, or none (memory only)", DEFAULT_STORE),
             new Option("room-default-persistent", "new rooms start persistent (muc#roomconfig_persistentroom;"
                     + " true/false)", "false"),
+            new Option("room-creators", "who may create rooms (joining an existing room is not affected): anyone;"
+                    + " admins (only the admins); or a comma-separated list of local (users of the server this"
+                    + " service is a subdomain of), domains and bare JIDs", RoomCreation.ANYONE),
+            new Option("max-rooms-per-user", "rooms one user (bare JID) may have created that still exist;"
+                    + " 0: no limit", String.valueOf(RoomCreation.DEFAULT_MAX_ROOMS_PER_USER)),
+            new Option("admins", "the service's administrators, comma-separated bare JIDs: they may create rooms"
+                    + " whatever room-creators says, as many as they like", ""),
             new Option("instance", "this instance's name when several instances serve the domain (rooms are"
                     + " leased from the shared --store, jdbc:postgresql:…); empty: the service runs alone", ""),
             new Option("connections", "component connections this instance holds (one per server bucket, e.g."
@@ -140,30 +147,31 @@ public final class ConfigLoader {
                     + " 'secret' in the --config file");
         }
         try {
-            return new ServiceConfig(
-                    values.get("server-host"),
-                    integer(values, "server-port"),
-                    values.get("domain"),
-                    values.get("secret"),
-                    integer(values, "history-size"),
-                    integer(values, "max-stanza-bytes"),
-                    decimal(values, "rate-messages-per-second"),
-                    integer(values, "rate-burst"),
-                    integer(values, "max-occupants"),
-                    integer(values, "max-filter-entries"),
-                    integer(values, "max-time-seconds"),
-                    Duration.ofSeconds(integer(values, "keepalive-seconds")),
-                    Duration.ofSeconds(integer(values, "reconnect-max-seconds")),
-                    integer(values, "max-pending-stanzas"),
-                    whole(values, "max-queued-chars"),
-                    decimal(values, "rate-presences-iqs-per-second"),
-                    integer(values, "rate-presences-iqs-burst"),
-                    integer(values, "metrics-port"),
-                    bool(values, "occupant-ids"),
-                    new ServiceConfig.RoomLocking(bool(values, "lock-new-rooms"),
-                            Duration.ofSeconds(integer(values, "room-lock-timeout-seconds"))),
-                    values.get("store"),
-                    bool(values, "room-default-persistent"));
+            return ServiceConfig.builder()
+                    .server(values.get("server-host"), integer(values, "server-port"))
+                    .domain(values.get("domain"))
+                    .secret(secret)
+                    .historySize(integer(values, "history-size"))
+                    .maxStanzaBytes(integer(values, "max-stanza-bytes"))
+                    .messageRate(decimal(values, "rate-messages-per-second"), integer(values, "rate-burst"))
+                    .maxOccupantsPerRoom(integer(values, "max-occupants"))
+                    .maxFilterEntries(integer(values, "max-filter-entries"))
+                    .maxTimeSeconds(integer(values, "max-time-seconds"))
+                    .keepaliveInterval(Duration.ofSeconds(integer(values, "keepalive-seconds")))
+                    .reconnectMaxBackoff(Duration.ofSeconds(integer(values, "reconnect-max-seconds")))
+                    .maxPendingStanzas(integer(values, "max-pending-stanzas"))
+                    .maxQueuedChars(whole(values, "max-queued-chars"))
+                    .presencesAndIqsPerSecond(decimal(values, "rate-presences-iqs-per-second"))
+                    .presenceAndIqBurst(integer(values, "rate-presences-iqs-burst"))
+                    .metricsPort(integer(values, "metrics-port"))
+                    .occupantIds(bool(values, "occupant-ids"))
+                    .roomLocking(new ServiceConfig.RoomLocking(bool(values, "lock-new-rooms"),
+                            Duration.ofSeconds(integer(values, "room-lock-timeout-seconds"))))
+                    .store(values.get("store"))
+                    .roomDefaultPersistent(bool(values, "room-default-persistent"))
+                    .roomCreation(RoomCreation.parse(values.get("room-creators"), values.get("admins"),
+                            integer(values, "max-rooms-per-user")))
+                    .build();
         } catch (IllegalArgumentException e) {
             throw new ConfigException("invalid configuration: " + e.getMessage());
         }

@@ -6,7 +6,9 @@ import org.reconmuc.component.store.StoreLocation;
 
 /**
  * Everything the service needs to run, already validated. Built by {@link ConfigLoader} from
- * defaults, a properties file, environment variables and command-line flags (in rising order).
+ * defaults, a properties file, environment variables and command-line flags (in rising order),
+ * or in code with {@link #builder()}. {@code secret} is null when none is set
+ * ({@link #defaults()}): only a connection to a server needs it, and refuses to start without.
  */
 public record ServiceConfig(
         String serverHost,
@@ -30,12 +32,13 @@ public record ServiceConfig(
         boolean occupantIds,
         RoomLocking roomLocking,
         String store,
-        boolean roomDefaultPersistent) {
+        boolean roomDefaultPersistent,
+        RoomCreation roomCreation) {
 
     public ServiceConfig {
         Objects.requireNonNull(serverHost, "server-host");
         Objects.requireNonNull(domain, "domain");
-        Objects.requireNonNull(secret, "secret");
+        require(secret == null || !secret.isEmpty(), "secret must not be empty (null: not set)");
         require(serverPort > 0 && serverPort < 65536, "server-port must be in 1..65535");
         require(!domain.isBlank(), "domain must not be empty");
         require(historySize >= 0, "history-size must be >= 0");
@@ -55,6 +58,7 @@ public record ServiceConfig(
         Objects.requireNonNull(roomLocking, "room locking");
         Objects.requireNonNull(store, "store");
         StoreLocation.parse(store);   // a bad store setting is a configuration error, said at start
+        Objects.requireNonNull(roomCreation, "room creation");
     }
 
     /**
@@ -72,29 +76,6 @@ public record ServiceConfig(
         }
     }
 
-    /** The settings before the store had its own (memory only, rooms temporary until configured). */
-    public ServiceConfig(String serverHost, int serverPort, String domain, String secret, int historySize,
-                         int maxStanzaBytes, double messagesPerSecond, int messageBurst, int maxOccupantsPerRoom,
-                         int maxFilterEntries, int maxTimeSeconds, Duration keepaliveInterval,
-                         Duration reconnectMaxBackoff, int maxPendingStanzas, long maxQueuedChars,
-                         double presencesAndIqsPerSecond, int presenceAndIqBurst, int metricsPort, boolean occupantIds) {
-        this(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes, messagesPerSecond, messageBurst,
-                maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff,
-                maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort,
-                occupantIds, RoomLocking.DEFAULT, "none", false);
-    }
-
-    /** The settings before flow control, flood control and metrics had their own (their defaults). */
-    public ServiceConfig(String serverHost, int serverPort, String domain, String secret, int historySize,
-                         int maxStanzaBytes, double messagesPerSecond, int messageBurst, int maxOccupantsPerRoom,
-                         int maxFilterEntries, int maxTimeSeconds, Duration keepaliveInterval,
-                         Duration reconnectMaxBackoff) {
-        this(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes, messagesPerSecond, messageBurst,
-                maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff,
-                DEFAULT_MAX_PENDING_STANZAS, DEFAULT_MAX_QUEUED_CHARS, DEFAULT_PRESENCES_AND_IQS_PER_SECOND,
-                DEFAULT_PRESENCE_AND_IQ_BURST, 0, true, RoomLocking.DEFAULT, "none", false);
-    }
-
     public static final int DEFAULT_MAX_PENDING_STANZAS = 10_000;
     public static final long DEFAULT_MAX_QUEUED_CHARS = 16L * 1024 * 1024;
     public static final double DEFAULT_PRESENCES_AND_IQS_PER_SECOND = 10.0;
@@ -107,84 +88,80 @@ public record ServiceConfig(
     }
 
     /**
-     * Defaults matching the verified local Prosody set-up (shared/servers), with its test secret:
-     * for tests. A deployment has no default secret ({@link ConfigLoader} requires one).
+     * Every setting at its documented default (ConfigLoader's), and no component secret: a
+     * service must not attach to a server with a secret anyone can read here. Enough for a
+     * service in-process (Openfire's plugin, tests); a connection to a server needs
+     * {@link Builder#secret} (ExternalComponentConnection refuses to start without one).
      */
     public static ServiceConfig defaults() {
-        return new ServiceConfig("127.0.0.1", 5347, "reconmuc.localhost", "s3cret",
-                100, 256 * 1024, 10.0, 20, 10_000, 32, 86_400,
-                Duration.ofSeconds(30), Duration.ofSeconds(30));
+        return builder().build();
+    }
+
+    /** Settings from {@link #defaults()}, changed one by one: {@code builder().domain(d).secret(s).build()}. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding these settings, to change some of them. */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** True when a component secret is set (a connection to a server needs one). */
+    public boolean hasSecret() {
+        return secret != null;
     }
 
     public ServiceConfig withServer(String host, int port) {
-        return new ServiceConfig(host, port, domain, secret, historySize, maxStanzaBytes, messagesPerSecond,
-                messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff,
-                maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking, store, roomDefaultPersistent);
+        return toBuilder().server(host, port).build();
     }
 
     public ServiceConfig withHistorySize(int newHistorySize) {
-        return new ServiceConfig(serverHost, serverPort, domain, secret, newHistorySize, maxStanzaBytes, messagesPerSecond,
-                messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval, reconnectMaxBackoff,
-                maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking, store, roomDefaultPersistent);
+        return toBuilder().historySize(newHistorySize).build();
     }
 
     /** The relaxed-consistency limits a service advertises (reconmuc.md, Discovery). */
     public ServiceConfig withConsistencyLimits(int newMaxFilterEntries, int newMaxTimeSeconds) {
-        return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes, messagesPerSecond,
-                messageBurst, maxOccupantsPerRoom, newMaxFilterEntries, newMaxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking, store, roomDefaultPersistent);
+        return toBuilder().maxFilterEntries(newMaxFilterEntries).maxTimeSeconds(newMaxTimeSeconds).build();
     }
 
     public ServiceConfig withDomainAndSecret(String newDomain, String newSecret) {
-        return new ServiceConfig(serverHost, serverPort, newDomain, newSecret, historySize, maxStanzaBytes,
-                messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking, store, roomDefaultPersistent);
+        return toBuilder().domain(newDomain).secret(newSecret).build();
     }
 
     /** Presence and IQ flood limits per sender (messages have their own). */
     public ServiceConfig withPresenceAndIqRate(double perSecond, int burst) {
-        return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
-                messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, perSecond, burst, metricsPort, occupantIds, roomLocking, store, roomDefaultPersistent);
+        return toBuilder().presencesAndIqsPerSecond(perSecond).presenceAndIqBurst(burst).build();
     }
 
     /** With or without XEP-0421 occupant ids on what the rooms send from occupants. */
     public ServiceConfig withOccupantIds(boolean on) {
-        return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
-                messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst,
-                metricsPort, on, roomLocking, store, roomDefaultPersistent);
+        return toBuilder().occupantIds(on).build();
     }
 
     /** Rooms created by a join locked until configured (XEP-0045 §10.1.1), or not. */
     public ServiceConfig withRoomLocking(RoomLocking locking) {
-        return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
-                messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst,
-                metricsPort, occupantIds, locking, store, roomDefaultPersistent);
+        return toBuilder().roomLocking(locking).build();
     }
 
     /** Serve Prometheus metrics on 127.0.0.1:{@code port} (0: off). */
     public ServiceConfig withMetricsPort(int port) {
-        return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
-                messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst, port, occupantIds, roomLocking, store, roomDefaultPersistent);
+        return toBuilder().metricsPort(port).build();
     }
 
     /** Where persistent rooms are kept ({@link StoreLocation}: none, sqlite:PATH, h2:PATH, a JDBC URL). */
     public ServiceConfig withStore(String newStore) {
-        return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
-                messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst,
-                metricsPort, occupantIds, roomLocking, newStore, roomDefaultPersistent);
+        return toBuilder().store(newStore).build();
     }
 
     /** New rooms start persistent (the owner may still make them temporary). */
     public ServiceConfig withRoomDefaultPersistent(boolean persistent) {
-        return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
-                messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds, keepaliveInterval,
-                reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars, presencesAndIqsPerSecond, presenceAndIqBurst,
-                metricsPort, occupantIds, roomLocking, store, persistent);
+        return toBuilder().roomDefaultPersistent(persistent).build();
+    }
+
+    /** Who may create rooms, and how many each ({@link RoomCreation}). */
+    public ServiceConfig withRoomCreation(RoomCreation creation) {
+        return toBuilder().roomCreation(creation).build();
     }
 
     public StoreLocation storeLocation() {
@@ -206,6 +183,186 @@ public record ServiceConfig(
                 + ", occupant-ids=" + occupantIds
                 + ", lock-new-rooms=" + (roomLocking.enabled() ? roomLocking.timeout().toSeconds() + "s" : "off")
                 + ", store=" + StoreLocation.parse(store).display()
-                + ", room-default-persistent=" + roomDefaultPersistent + "]";
+                + ", room-default-persistent=" + roomDefaultPersistent
+                + ", " + roomCreation.describe()
+                + ", secret=" + (secret == null ? "not set" : "set") + "]";
+    }
+
+    /**
+     * Settings one by one, each starting at its default ({@link #defaults()}); {@link #build()}
+     * checks them all, as the record does. The secret starts unset.
+     */
+    public static final class Builder {
+        private String serverHost = "127.0.0.1";
+        private int serverPort = 5347;
+        private String domain = "reconmuc.localhost";
+        private String secret;
+        private int historySize = 100;
+        private int maxStanzaBytes = 256 * 1024;
+        private double messagesPerSecond = 10.0;
+        private int messageBurst = 20;
+        private int maxOccupantsPerRoom = 10_000;
+        private int maxFilterEntries = 32;
+        private int maxTimeSeconds = 86_400;
+        private Duration keepaliveInterval = Duration.ofSeconds(30);
+        private Duration reconnectMaxBackoff = Duration.ofSeconds(30);
+        private int maxPendingStanzas = DEFAULT_MAX_PENDING_STANZAS;
+        private long maxQueuedChars = DEFAULT_MAX_QUEUED_CHARS;
+        private double presencesAndIqsPerSecond = DEFAULT_PRESENCES_AND_IQS_PER_SECOND;
+        private int presenceAndIqBurst = DEFAULT_PRESENCE_AND_IQ_BURST;
+        private int metricsPort;
+        private boolean occupantIds = true;
+        private RoomLocking roomLocking = RoomLocking.DEFAULT;
+        private String store = "none";
+        private boolean roomDefaultPersistent;
+        private RoomCreation roomCreation = RoomCreation.DEFAULT;
+
+        private Builder() {
+        }
+
+        private Builder(ServiceConfig c) {
+            serverHost = c.serverHost;
+            serverPort = c.serverPort;
+            domain = c.domain;
+            secret = c.secret;
+            historySize = c.historySize;
+            maxStanzaBytes = c.maxStanzaBytes;
+            messagesPerSecond = c.messagesPerSecond;
+            messageBurst = c.messageBurst;
+            maxOccupantsPerRoom = c.maxOccupantsPerRoom;
+            maxFilterEntries = c.maxFilterEntries;
+            maxTimeSeconds = c.maxTimeSeconds;
+            keepaliveInterval = c.keepaliveInterval;
+            reconnectMaxBackoff = c.reconnectMaxBackoff;
+            maxPendingStanzas = c.maxPendingStanzas;
+            maxQueuedChars = c.maxQueuedChars;
+            presencesAndIqsPerSecond = c.presencesAndIqsPerSecond;
+            presenceAndIqBurst = c.presenceAndIqBurst;
+            metricsPort = c.metricsPort;
+            occupantIds = c.occupantIds;
+            roomLocking = c.roomLocking;
+            store = c.store;
+            roomDefaultPersistent = c.roomDefaultPersistent;
+            roomCreation = c.roomCreation;
+        }
+
+        /** The XMPP server's component port to attach to. */
+        public Builder server(String host, int port) {
+            this.serverHost = host;
+            this.serverPort = port;
+            return this;
+        }
+
+        public Builder domain(String value) {
+            this.domain = value;
+            return this;
+        }
+
+        /** The component secret the server expects (XEP-0114); null: none. */
+        public Builder secret(String value) {
+            this.secret = value;
+            return this;
+        }
+
+        public Builder historySize(int value) {
+            this.historySize = value;
+            return this;
+        }
+
+        public Builder maxStanzaBytes(int value) {
+            this.maxStanzaBytes = value;
+            return this;
+        }
+
+        /** Per-occupant message rate and burst. */
+        public Builder messageRate(double perSecond, int burst) {
+            this.messagesPerSecond = perSecond;
+            this.messageBurst = burst;
+            return this;
+        }
+
+        public Builder maxOccupantsPerRoom(int value) {
+            this.maxOccupantsPerRoom = value;
+            return this;
+        }
+
+        public Builder maxFilterEntries(int value) {
+            this.maxFilterEntries = value;
+            return this;
+        }
+
+        public Builder maxTimeSeconds(int value) {
+            this.maxTimeSeconds = value;
+            return this;
+        }
+
+        public Builder keepaliveInterval(Duration value) {
+            this.keepaliveInterval = value;
+            return this;
+        }
+
+        public Builder reconnectMaxBackoff(Duration value) {
+            this.reconnectMaxBackoff = value;
+            return this;
+        }
+
+        public Builder maxPendingStanzas(int value) {
+            this.maxPendingStanzas = value;
+            return this;
+        }
+
+        public Builder maxQueuedChars(long value) {
+            this.maxQueuedChars = value;
+            return this;
+        }
+
+        public Builder presencesAndIqsPerSecond(double value) {
+            this.presencesAndIqsPerSecond = value;
+            return this;
+        }
+
+        public Builder presenceAndIqBurst(int value) {
+            this.presenceAndIqBurst = value;
+            return this;
+        }
+
+        public Builder metricsPort(int value) {
+            this.metricsPort = value;
+            return this;
+        }
+
+        public Builder occupantIds(boolean value) {
+            this.occupantIds = value;
+            return this;
+        }
+
+        public Builder roomLocking(RoomLocking value) {
+            this.roomLocking = value;
+            return this;
+        }
+
+        public Builder store(String value) {
+            this.store = value;
+            return this;
+        }
+
+        public Builder roomDefaultPersistent(boolean value) {
+            this.roomDefaultPersistent = value;
+            return this;
+        }
+
+        public Builder roomCreation(RoomCreation value) {
+            this.roomCreation = value;
+            return this;
+        }
+
+        /** The settings, checked (IllegalArgumentException naming the setting that is wrong). */
+        public ServiceConfig build() {
+            return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
+                    messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds,
+                    keepaliveInterval, reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars,
+                    presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking, store,
+                    roomDefaultPersistent, roomCreation);
+        }
     }
 }

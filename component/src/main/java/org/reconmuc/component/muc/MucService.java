@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.dom4j.Element;
 import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.relaxed.RelaxedCounters;
@@ -63,6 +64,8 @@ public final class MucService implements Component, ConnectionListener {
     private volatile boolean everConnected;
     /** Where persistent rooms are kept ({@link Store#NONE}: nowhere). */
     private final Store store;
+    /** Who may create rooms, and the rooms each user created that are still here (guarded by the routing lock). */
+    private final CreatedRooms created;
 
     /** A room in memory, its mailbox, and (several instances) the lease it is served under. */
     private static final class RoomEntry {
@@ -116,6 +119,7 @@ public final class MucService implements Component, ConnectionListener {
         this.executor = executor;
         this.outbox = outbox;
         this.mailboxBudget = new MailboxBudget(config.maxPendingStanzas());
+        this.created = new CreatedRooms(config.roomCreation(), config.domain());
         if (scheduler == null) {
             this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "room-timer");
@@ -367,8 +371,34 @@ public final class MucService implements Component, ConnectionListener {
             public RelaxedCounters counters() {
                 return counters;
             }
+
+            @Override
+            public String admitCreation(Room r, RealJid creator) {
+                return MucService.this.admitCreation(r, creator);
+            }
         });
         return new RoomEntry(room, mailbox);
+    }
+
+    /**
+     * A join is creating {@code room} (its first stanza; not a room restored from the store): null
+     * if {@code creator} may create it, and from now on it counts as theirs; else why not.
+     */
+    private String admitCreation(Room room, RealJid creator) {
+        synchronized (routing) {
+            RoomEntry entry = rooms.get(room.jid());
+            if (entry == null || entry.room() != room) {
+                return null;   // already forgotten (given up): nothing to count
+            }
+            return created.admit(creator.jid(), room.jid());
+        }
+    }
+
+    /** Rooms {@code bareJid} created that are still here (see {@link CreatedRooms}). */
+    int roomsCreatedBy(String bareJid) {
+        synchronized (routing) {
+            return created.createdBy(bareJid);
+        }
     }
 
     /**
@@ -583,7 +613,9 @@ public final class MucService implements Component, ConnectionListener {
         }
     }
 
+    /** The room left memory (under the routing lock). */
     private void forgotten(RoomJid jid) {
+        created.gone(jid);
         RoomOwnership owner = ownership;
         if (owner != null) {
             owner.forgotten(jid);

@@ -101,6 +101,9 @@ final class Room {
                 return;
             }
             if (packet instanceof Presence p) {
+                if (justCreated && p.getType() == null && !creationAdmitted(p, session)) {
+                    return;
+                }
                 presence.handle(p, session);
             } else if (packet instanceof Message message) {
                 RoomMessages.handle(this, message, session);
@@ -118,6 +121,22 @@ final class Room {
             }
             refreshListing();
         }
+    }
+
+    /**
+     * The join that creates the room (a room restored from the store is not created): when its
+     * sender may not create rooms, or has as many as they may, it is refused with not-allowed
+     * (XEP-0045 §10.1.1) and the room is forgotten at once, whatever its default configuration.
+     */
+    private boolean creationAdmitted(Presence join, RealJid session) {
+        String refusal = context.admitCreation(this, session);
+        if (refusal == null) {
+            return true;
+        }
+        output.error(join, Condition.NOT_ALLOWED, refusal);
+        destroyed = true;
+        context.discard(this);
+        return false;
     }
 
     /** Puts the room's XEP-0421 id of {@code from} on a stanza sent from it (and only the room's). */

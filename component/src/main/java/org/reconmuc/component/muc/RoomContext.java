@@ -2,6 +2,7 @@ package org.reconmuc.component.muc;
 
 import java.time.Clock;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.relaxed.RelaxedCounters;
 import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.Store;
@@ -29,4 +30,11 @@ interface RoomContext {
 
     /** The service's counters, for an operator. */
     RelaxedCounters counters();
+
+    /**
+     * {@code creator}'s join is creating this room (it did not exist, and was not restored from
+     * the store): null if they may create it, and from now on it counts as one of theirs; else
+     * the text of the {@code not-allowed} error they get (XEP-0045 §10.1.1).
+     */
+    String admitCreation(Room room, RealJid creator);
 }

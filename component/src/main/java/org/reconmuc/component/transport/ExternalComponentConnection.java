@@ -147,11 +147,23 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
 
     ExternalComponentConnection(ServiceConfig config, Component component, Tuning tuning) {
         this.config = java.util.Objects.requireNonNull(config, "config");
+        requireSecret(config);
         this.component = java.util.Objects.requireNonNull(component, "component");
         this.listener = component instanceof ConnectionListener l ? l : null;
         this.tuning = tuning;
         this.where = config.serverHost() + ":" + config.serverPort();
         this.queue = new OutgoingQueue(tuning.maxQueuedChars());
+    }
+
+    /**
+     * Refuses settings without a component secret: {@link ServiceConfig#defaults()} has none on
+     * purpose, so that no service attaches to a server with a secret anyone can read in the source.
+     */
+    public static void requireSecret(ServiceConfig config) {
+        if (!config.hasSecret()) {
+            throw new IllegalArgumentException("no component secret: the XMPP server expects one for " + config.domain()
+                    + " (--secret SECRET, RECONMUC_SECRET, or ServiceConfig.builder().secret(...))");
+        }
     }
 
     // ---------------------------------------------------------------- lifecycle

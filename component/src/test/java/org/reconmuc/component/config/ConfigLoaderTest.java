@@ -115,4 +115,46 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> ConfigLoader.loadCluster(new String[] {"--secret", "s", "--connections", "0"}, Map.of()))
                 .hasMessageContaining("connections must be in 1..1000");
     }
+
+    @Test
+    void anyoneMayCreateRoomsByDefaultAtMostTwentyEach() throws Exception {
+        RoomCreation c = ConfigLoader.load(new String[] {"--secret", "s"}, Map.of()).roomCreation();
+        assertThat(c).isEqualTo(RoomCreation.DEFAULT);
+        assertThat(c.creators()).containsExactly("anyone");
+        assertThat(c.admins()).isEmpty();
+        assertThat(c.maxRoomsPerUser()).isEqualTo(20);
+    }
+
+    @Test
+    void whoMayCreateRoomsAndHowManyComeFromFlagsVariablesOrTheFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("reconmuc.properties");
+        Files.writeString(file, "admins=Boss@Example.org, nurse@capulet.lit\n");
+        RoomCreation c = ConfigLoader.load(new String[] {"--config", file.toString(), "--secret", "s",
+                "--room-creators", "local, Montague.LIT alice@Example.org"},
+                Map.of("RECONMUC_MAX_ROOMS_PER_USER", "5")).roomCreation();
+        assertThat(c.creators()).containsExactly("local", "montague.lit", "alice@example.org");
+        assertThat(c.admins()).containsExactlyInAnyOrder("boss@example.org", "nurse@capulet.lit");
+        assertThat(c.maxRoomsPerUser()).isEqualTo(5);
+        assertThat(ConfigLoader.load(new String[] {"--secret", "s", "--room-creators", "admins", "--max-rooms-per-user",
+                "0"}, Map.of()).roomCreation().describe()).contains("room-creators=admins", "max-rooms-per-user=no limit");
+    }
+
+    @Test
+    void badRoomCreationSettingsAreExplained() {
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--max-rooms-per-user", "-1"}, Map.of()))
+                .isInstanceOf(ConfigLoader.ConfigException.class)
+                .hasMessageContaining("max-rooms-per-user must be >= 0 (0: no limit)");
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--max-rooms-per-user", "many"}, Map.of()))
+                .hasMessageContaining("max-rooms-per-user must be a whole number");
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--room-creators", "anyone,local"}, Map.of()))
+                .hasMessageContaining("'anyone' stands alone");
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--room-creators= , "}, Map.of()))
+                .hasMessageContaining("room-creators must not be empty");
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--room-creators", "alice@example.org/phone"},
+                Map.of())).hasMessageContaining("has a resource");
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--admins", "example.org"}, Map.of()))
+                .hasMessageContaining("admins: 'example.org' is not a bare JID");
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--room-creators", "a@@b"}, Map.of()))
+                .hasMessageContaining("room-creators: 'a@@b'");
+    }
 }

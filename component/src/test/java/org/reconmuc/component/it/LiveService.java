@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.UnaryOperator;
 import org.reconmuc.component.ReconMuc;
+import org.reconmuc.component.config.RoomCreation;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.servers.XmppServer;
 import org.reconmuc.servers.XmppServers;
@@ -31,8 +32,11 @@ final class LiveService {
     static LiveService start(String kind, String runDir, UnaryOperator<ServiceConfig> adjust) throws Exception {
         XmppServer server = XmppServers.start(kind, Files.createDirectories(Path.of("target", runDir)));
         try {
-            ServiceConfig config = adjust.apply(ServiceConfig.defaults().withServer(server.host(), server.componentPort())
-                    .withDomainAndSecret(server.componentDomain(), server.componentSecret()));
+            // The ITs make a room per test from the same few accounts, who stay in them: no limit per user
+            // here (RoomCreationTest has it).
+            ServiceConfig config = adjust.apply(ServiceConfig.builder().server(server.host(), server.componentPort())
+                    .domain(server.componentDomain()).secret(server.componentSecret())
+                    .roomCreation(RoomCreation.DEFAULT.withMaxRoomsPerUser(0)).build());
             EmittedStanzas emitted = new EmittedStanzas();
             LiveService live = new LiveService(server, ReconMuc.start(config, emitted), emitted);
             if (!live.muc.awaitConnected(Duration.ofSeconds(20))) {

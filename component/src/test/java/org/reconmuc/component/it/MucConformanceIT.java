@@ -64,9 +64,8 @@ abstract class MucConformanceIT {
     @BeforeAll
     void startServerAndComponent() throws Exception {
         live = startService("it-" + serverKind() + "-" + getClass().getSimpleName(),
-                c -> new ServiceConfig(c.serverHost(), c.serverPort(), c.domain(), c.secret(), 100, MAX_STANZA_BYTES, 5.0,
-                        10, c.maxOccupantsPerRoom(), c.maxFilterEntries(), c.maxTimeSeconds(), c.keepaliveInterval(),
-                        Duration.ofSeconds(2)));
+                c -> c.toBuilder().historySize(100).maxStanzaBytes(MAX_STANZA_BYTES).messageRate(5.0, 10)
+                        .reconnectMaxBackoff(Duration.ofSeconds(2)).build());
         server = live.server;
     }
 

@@ -60,13 +60,14 @@ class ProsodyFaultToleranceIT {
     @BeforeAll
     void start() throws Exception {
         server = XmppServers.start("prosody", Files.createDirectories(Path.of("target", "it-prosody-faults")));
-        ServiceConfig d = ServiceConfig.defaults();
-        ServiceConfig config = new ServiceConfig(server.host(), server.componentPort(), server.componentDomain(),
+        ServiceConfig config = ServiceConfig.builder().server(server.host(), server.componentPort())
+                .domain(server.componentDomain()).secret(server.componentSecret())
+                .historySize(5_000)
                 // A frozen server delivers what it buffered as one burst: the message burst allows for it.
-                server.componentSecret(), 5_000, d.maxStanzaBytes(), 10.0, 200,
-                d.maxOccupantsPerRoom(), d.maxFilterEntries(), d.maxTimeSeconds(), d.keepaliveInterval(),
-                Duration.ofSeconds(1), d.maxPendingStanzas(), d.maxQueuedChars(), 5.0, 10, 0, true, ServiceConfig.RoomLocking.DEFAULT,
-                "none", false);
+                .messageRate(10.0, 200)
+                .reconnectMaxBackoff(Duration.ofSeconds(1))
+                .presencesAndIqsPerSecond(5.0).presenceAndIqBurst(10)
+                .build();
         muc = ReconMuc.start(config);
         assertThat(muc.awaitConnected(Duration.ofSeconds(20))).isTrue();
     }

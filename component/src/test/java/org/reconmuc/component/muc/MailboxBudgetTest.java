@@ -60,9 +60,9 @@ class MailboxBudgetTest {
     void theReaderWaitsWhenTheMailboxesAreFullAndGoesOnAsRoomsCatchUp() throws Exception {
         HeldBackRooms rooms = new HeldBackRooms();
         List<OutgoingStanza> out = new ArrayList<>();
-        ServiceConfig config = new ServiceConfig("127.0.0.1", 5347, "muc.example", "s", 100, 65536, 1000.0, 1000,
-                100, 32, 86_400, java.time.Duration.ofSeconds(30), java.time.Duration.ofSeconds(30), 3, 1L << 20, 1000.0, 1000, 0, true,
-                ServiceConfig.RoomLocking.DEFAULT, "none", false);
+        ServiceConfig config = ServiceConfig.builder().domain("muc.example").maxStanzaBytes(65536)
+                .messageRate(1000.0, 1000).maxOccupantsPerRoom(100).maxPendingStanzas(3).maxQueuedChars(1L << 20)
+                .presencesAndIqsPerSecond(1000.0).presenceAndIqBurst(1000).build();
         MucService service = new MucService(config, Clock.systemUTC(), rooms, p -> {
             synchronized (out) {
                 out.add(p);

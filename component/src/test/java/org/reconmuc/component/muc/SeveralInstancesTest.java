@@ -75,9 +75,13 @@ class SeveralInstancesTest {
     }
 
     private MucBench instance(String name, Claims[] claims) throws Exception {
+        return instance(name, claims, ServiceConfig.builder().domain(MucBench.SERVICE)
+                .roomLocking(ServiceConfig.RoomLocking.OFF).build());
+    }
+
+    private MucBench instance(String name, Claims[] claims, ServiceConfig config) throws Exception {
         store = Store.openFencedWithoutThreads(StoreLocation.parse("h2:" + dir.resolve("rooms")), name);
-        MucBench bench = new MucBench(ServiceConfig.defaults().withDomainAndSecret(MucBench.SERVICE, "x")
-                .withRoomLocking(ServiceConfig.RoomLocking.OFF), Instant.parse("2026-01-01T10:00:00Z"), store);
+        MucBench bench = new MucBench(config, Instant.parse("2026-01-01T10:00:00Z"), store);
         claims[0] = new Claims(store.leases(name));
         bench.service.serveUnderLeases(claims[0]);
         return bench;
@@ -150,5 +154,40 @@ class SeveralInstancesTest {
         assertThat(juliet.get(0).getFrom().toString()).isEqualTo(MucBench.ROOM + "/Juliet");
         assertThat(MucBench.statusCodes(juliet.get(0))).contains("110", "333");
         assertThat(b.receivedBy(ROMEO)).anyMatch(p -> MucBench.statusCodes(p).contains("110"));
+    }
+
+    @Test
+    void underALeaseARestrictedCreationIsRefusedAndARoomAnotherInstanceStoredIsEnteredNotCreated() throws Exception {
+        ServiceConfig anyone = ServiceConfig.builder().domain(MucBench.SERVICE).roomLocking(ServiceConfig.RoomLocking.OFF)
+                .roomDefaultPersistent(true).build();
+        Claims[] claims = new Claims[1];
+        MucBench a = instance("a", claims, anyone);
+        a.send(join(MucBench.ROOM, "Juliet", JULIET));
+        claims[0].decideAll();
+        a.commit();
+        assertThat(a.receivedBy(JULIET)).anyMatch(p -> MucBench.statusCodes(p).contains("201"));
+        store.close();
+        // On b only Montague users may create rooms: the lobby a stored is not a creation.
+        MucBench b = instance("b", claims, anyone.withRoomCreation(
+                org.reconmuc.component.config.RoomCreation.DEFAULT.withCreators("montague.lit")));
+        claims[0].now = LEASE + 1;
+        int rooms = b.service.roomCount();
+        b.send(join(HALL, "Juliet", JULIET));
+        claims[0].decideAll();
+        b.commit();
+        List<Packet> refused = b.receivedBy(JULIET);
+        assertThat(refused).hasSize(1);
+        assertThat(refused.get(0).getError().getCondition()).isEqualTo(PacketError.Condition.not_allowed);
+        assertThat(b.service.roomCount()).as("no hall left behind").isEqualTo(rooms);
+
+        b.send(join(MucBench.ROOM, "Juliet", JULIET));
+        claims[0].decideAll();
+        b.commit();
+        assertThat(b.receivedBy(JULIET)).anyMatch(p -> MucBench.statusCodes(p).contains("110"))
+                .noneMatch(p -> MucBench.statusCodes(p).contains("201") || p.getError() != null);
+        b.send(join(HALL, "Romeo", ROMEO));
+        claims[0].decideAll();
+        b.commit();
+        assertThat(b.receivedBy(ROMEO)).anyMatch(p -> MucBench.statusCodes(p).contains("201"));
     }
 }

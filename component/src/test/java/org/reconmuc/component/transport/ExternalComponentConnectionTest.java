@@ -77,8 +77,9 @@ class ExternalComponentConnectionTest {
     }
 
     static ServiceConfig config(int port, int maxStanzaBytes, Duration keepalive) {
-        return new ServiceConfig("127.0.0.1", port, DOMAIN, SECRET, 100, maxStanzaBytes, 10.0, 20, 10_000, 32, 86_400,
-                keepalive, Duration.ofMillis(200));
+        return ServiceConfig.builder().server("127.0.0.1", port).domain(DOMAIN).secret(SECRET)
+                .maxStanzaBytes(maxStanzaBytes).keepaliveInterval(keepalive).reconnectMaxBackoff(Duration.ofMillis(200))
+                .build();
     }
 
     static Tuning tuning() {
@@ -861,8 +862,8 @@ class ExternalComponentConnectionTest {
     @Test
     void closeWhileBackingOffReturnsPromptly() throws Exception {
         int port = unusedPort();
-        ServiceConfig slow = new ServiceConfig("127.0.0.1", port, DOMAIN, SECRET, 100, 4096, 10.0, 20, 10_000, 32, 86_400,
-                Duration.ofSeconds(30), Duration.ofSeconds(30));
+        ServiceConfig slow = ServiceConfig.builder().server("127.0.0.1", port).domain(DOMAIN).secret(SECRET)
+                .maxStanzaBytes(4096).build();
         start(slow, tuning().withInitialBackoff(Duration.ofSeconds(20)));
         await(() -> !logs.messages(Level.WARN).isEmpty(), "the first attempt to fail");   // then it sleeps ~20 s
         long t0 = System.nanoTime();

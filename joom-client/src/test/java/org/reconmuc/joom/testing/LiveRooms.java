@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.reconmuc.component.ReconMuc;
+import org.reconmuc.component.config.RoomCreation;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.servers.XmppServer;
 import org.reconmuc.servers.XmppServers;
@@ -27,8 +28,10 @@ public final class LiveRooms implements AutoCloseable {
     public static LiveRooms start(String runDir) throws Exception {
         XmppServer server = XmppServers.start("prosody", Files.createDirectories(Path.of("target", runDir)));
         try {
-            ServiceConfig config = ServiceConfig.defaults().withServer(server.host(), server.componentPort())
-                    .withDomainAndSecret(server.componentDomain(), server.componentSecret());
+            // The tests make a room each from the same few accounts: no limit per user here.
+            ServiceConfig config = ServiceConfig.builder().server(server.host(), server.componentPort())
+                    .domain(server.componentDomain()).secret(server.componentSecret())
+                    .roomCreation(RoomCreation.DEFAULT.withMaxRoomsPerUser(0)).build();
             ReconMuc muc = ReconMuc.start(config);
             if (!muc.awaitConnected(Duration.ofSeconds(20))) {
                 muc.close();
