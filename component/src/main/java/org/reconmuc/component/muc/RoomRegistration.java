@@ -97,8 +97,9 @@ final class RoomRegistration {
             return;
         }
         nick = nick.trim();
-        if (room.config().membersOnly() && !room.affiliationOf(user).atLeast(Affiliation.MEMBER)) {
-            room.output().error(iq, Condition.NOT_ALLOWED, "This room is members-only: ask an admin for membership");
+        RoomAccess.Refusal refusal = RoomAccess.refusal(room, RoomAccess.Act.REGISTER, user, room.occupantBySession(session), null);
+        if (refusal != null) {
+            room.output().error(iq, refusal.condition(), refusal.text());
             return;
         }
         Occupant inRoom = room.occupantByNick(nick);
