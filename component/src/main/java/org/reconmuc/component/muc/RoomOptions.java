@@ -11,6 +11,7 @@ final class RoomOptions {
     static final List<RoomOption<?>> ALL = List.of(
             NameOption.NAME,
             DescriptionOption.DESCRIPTION,
+            LanguageOption.LANGUAGE,
             PersistentOption.PERSISTENT,
             PublicOption.PUBLIC,
             MembersOnlyOption.MEMBERS_ONLY,
