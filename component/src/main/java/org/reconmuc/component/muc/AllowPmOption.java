@@ -6,22 +6,10 @@ import org.reconmuc.component.muc.RoomAccess.Refusal;
 final class AllowPmOption extends RoomOption.Choice<AllowPmOption.Senders> {
     static final AllowPmOption ALLOW_PM = new AllowPmOption();
 
-    enum Senders {
-        ANYONE, PARTICIPANTS, MODERATORS, NONE;
-
-        @Override
-        public String toString() {
-            return name().toLowerCase(java.util.Locale.ROOT);
-        }
-    }
+    enum Senders { ANYONE, PARTICIPANTS, MODERATORS, NONE }
 
     private AllowPmOption() {
         super("muc#roomconfig_allowpm", "Who may send private messages", Senders.class, Senders.ANYONE);
-    }
-
-    @Override
-    String labelOf(Senders value) {
-        return value.toString();
     }
 
     @Override

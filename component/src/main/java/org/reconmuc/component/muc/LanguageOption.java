@@ -15,7 +15,7 @@ final class LanguageOption extends RoomOption.Text {
     static final LanguageOption LANGUAGE = new LanguageOption();
 
     private LanguageOption() {
-        super("muc#roomconfig_lang", "Language of the discussion (a tag such as en or pt-BR)");
+        super("muc#roomconfig_lang", "Language of the discussion (a tag such as en or pt-BR)", "muc#roominfo_lang");
     }
 
     @Override
@@ -35,7 +35,7 @@ final class LanguageOption extends RoomOption.Text {
     @Override
     void describe(RoomConfig config, Element query, Element roomInfo) {
         if (!config.get(this).isEmpty()) {
-            field(roomInfo, "muc#roominfo_lang", "text-single", null, config.get(this));
+            super.describe(config, query, roomInfo);
         }
     }
 }

@@ -8,34 +8,20 @@ import org.reconmuc.codec.XmlNamespaces;
  * room's XEP-0359 stanza-id. It is what a client needs to find the message in the archive
  * (XEP-0313), to reply to it (XEP-0461) or to have it moderated (XEP-0425) by the room's id.
  * Relaxed occupants and moderators always get it; the others only {@link Copies#ALWAYS}, or while
- * the room is logged ({@link Copies#WHILE_LOGGED}, the default: with no archive there is nothing
+ * the room is logged ({@link Copies#LOGGED}, the default: with no archive there is nothing
  * to find it in, and an XEP-0461 client replies by the sender's message id when the room does
  * not advertise stanza-ids).
  */
 final class LiveStanzaIdsOption extends RoomOption.Choice<LiveStanzaIdsOption.Copies> {
     static final LiveStanzaIdsOption LIVE_STANZA_IDS = new LiveStanzaIdsOption();
 
-    enum Copies {
-        ALWAYS("always", "Everyone's, always"), WHILE_LOGGED("logged", "Everyone's while the room is logged");
-
-        private final String value;
-        private final String label;
-
-        Copies(String value, String label) {
-            this.value = value;
-            this.label = label;
-        }
-
-        @Override
-        public String toString() {
-            return value;
-        }
-    }
+    /** Whose live copies carry it, besides relaxed occupants' and moderators'. */
+    enum Copies { ALWAYS, LOGGED }
 
     private LiveStanzaIdsOption() {
         super("reconmuc#roomconfig_livestanzaids",
                 "Which live messages carry the room's stanza-id (relaxed occupants and moderators always get it)",
-                Copies.class, Copies.WHILE_LOGGED);
+                Copies.class, Copies.LOGGED);
     }
 
     /** Whether every occupant's live copies carry the room's stanza-id. */
@@ -45,7 +31,7 @@ final class LiveStanzaIdsOption extends RoomOption.Choice<LiveStanzaIdsOption.Co
 
     @Override
     String labelOf(Copies value) {
-        return value.label;
+        return value == Copies.ALWAYS ? "Everyone's, always" : "Everyone's while the room is logged";
     }
 
     @Override

@@ -1,17 +1,10 @@
 package org.reconmuc.component.muc;
 
-import org.dom4j.Element;
-
 /** {@code muc#roomconfig_roomname}: the room's name, shown in disco#info and the room directory (the node when empty). */
 final class NameOption extends RoomOption.Text {
     static final NameOption NAME = new NameOption();
 
     private NameOption() {
-        super("muc#roomconfig_roomname", "Name of the room");
-    }
-
-    @Override
-    void describe(RoomConfig config, Element query, Element roomInfo) {
-        field(roomInfo, var, "text-single", null, config.get(this));
+        super("muc#roomconfig_roomname", "Name of the room", "muc#roomconfig_roomname");
     }
 }

@@ -18,12 +18,7 @@ final class PasswordOption extends RoomOption<String> {
     static final String PROTECTED = "muc#roomconfig_passwordprotectedroom";
 
     private PasswordOption() {
-        super("muc#roomconfig_roomsecret", "Password");
-    }
-
-    @Override
-    String defaultValue(RoomConfig.Limits limits) {
-        return "";
+        super("muc#roomconfig_roomsecret", "Password", "");
     }
 
     @Override

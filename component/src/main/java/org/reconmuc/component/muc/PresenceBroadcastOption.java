@@ -14,21 +14,17 @@ import org.dom4j.Element;
  * others, and those whose role no longer is leave their view.
  */
 final class PresenceBroadcastOption extends RoomOption<Set<Role>> {
-    static final PresenceBroadcastOption PRESENCE_BROADCAST = new PresenceBroadcastOption();
+    /** Declared first: the singleton's construction reads it. */
     private static final List<Role> BROADCASTABLE = List.of(Role.MODERATOR, Role.PARTICIPANT, Role.VISITOR);
+    static final PresenceBroadcastOption PRESENCE_BROADCAST = new PresenceBroadcastOption();
 
     private PresenceBroadcastOption() {
-        super("muc#roomconfig_presencebroadcast", "Roles whose presence is broadcast to the room");
+        super("muc#roomconfig_presencebroadcast", "Roles whose presence is broadcast to the room", Set.copyOf(BROADCASTABLE));
     }
 
     /** Whether the others in the room are sent the presence of an occupant in {@code role}. */
     static boolean broadcasts(RoomConfig config, Role role) {
         return config.get(PRESENCE_BROADCAST).contains(role);
-    }
-
-    @Override
-    Set<Role> defaultValue(RoomConfig.Limits limits) {
-        return Set.copyOf(BROADCASTABLE);
     }
 
     @Override

@@ -70,7 +70,7 @@ final class RoomArchive {
             room.output().send(formFields(iq));
             return;
         }
-        boolean realJids = room.config().get(WhoisOption.NON_ANONYMOUS)
+        boolean realJids = WhoisOption.nonAnonymous(room.config())
                 || (requester != null && requester.role() == Role.MODERATOR)
                 || room.affiliationOf(session).atLeast(Affiliation.ADMIN);
         ArchiveQuery query;

@@ -49,16 +49,16 @@ final class RoomConfig {
         return new RoomConfig(changed);
     }
 
-    /** A stored room coming back: persistent, within today's limits of the service. */
-    RoomConfig restoredWithin(Limits limits) {
-        RoomConfig restored = with(PersistentOption.PERSISTENT, true);
+    /** This configuration within the service's limits of today (a stored room's may be older). */
+    RoomConfig withinLimits(Limits limits) {
+        RoomConfig within = this;
         for (RoomOption<?> option : RoomOptions.ALL) {
-            restored = restoredWithin(restored, option, limits);
+            within = withinLimits(within, option, limits);
         }
-        return restored;
+        return within;
     }
 
-    private static <T> RoomConfig restoredWithin(RoomConfig c, RoomOption<T> option, Limits limits) {
+    private static <T> RoomConfig withinLimits(RoomConfig c, RoomOption<T> option, Limits limits) {
         return c.with(option, option.withinLimits(c.get(option), limits));
     }
 

@@ -1,6 +1,8 @@
 package org.reconmuc.component.muc;
 
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -24,14 +26,18 @@ abstract class RoomOption<T> {
     /** The form field's {@code var}: the option's name on the wire and in the store. */
     final String var;
     final String label;
+    private final T byDefault;
 
-    RoomOption(String var, String label) {
+    RoomOption(String var, String label, T byDefault) {
         this.var = var;
         this.label = label;
+        this.byDefault = byDefault;
     }
 
     /** The value of a new room. */
-    abstract T defaultValue(RoomConfig.Limits limits);
+    T defaultValue(RoomConfig.Limits limits) {
+        return byDefault;
+    }
 
     /**
      * The value a submitted form asks for: {@code current} when the form leaves the option out.
@@ -150,20 +156,13 @@ abstract class RoomOption<T> {
 
     /** An on/off option: a {@code boolean} field, and disco features for on and off (XEP-0045 §6.4) if it has them. */
     abstract static class Flag extends RoomOption<Boolean> {
-        private final boolean byDefault;
         private final String featureOn;
         private final String featureOff;
 
         Flag(String var, String label, boolean byDefault, String featureOn, String featureOff) {
-            super(var, label);
-            this.byDefault = byDefault;
+            super(var, label, byDefault);
             this.featureOn = featureOn;
             this.featureOff = featureOff;
-        }
-
-        @Override
-        Boolean defaultValue(RoomConfig.Limits limits) {
-            return byDefault;
         }
 
         @Override
@@ -186,15 +185,13 @@ abstract class RoomOption<T> {
         }
     }
 
-    /** A {@code text-single} option, empty by default. */
+    /** A {@code text-single} option, empty by default, shown in disco#info as the {@code muc#roominfo} field {@code roomInfoVar}. */
     abstract static class Text extends RoomOption<String> {
-        Text(String var, String label) {
-            super(var, label);
-        }
+        private final String roomInfoVar;
 
-        @Override
-        String defaultValue(RoomConfig.Limits limits) {
-            return "";
+        Text(String var, String label, String roomInfoVar) {
+            super(var, label, "");
+            this.roomInfoVar = roomInfoVar;
         }
 
         @Override
@@ -207,6 +204,11 @@ abstract class RoomOption<T> {
         void render(Element form, String value, RoomConfig.Limits limits) {
             field(form, var, "text-single", label, value);
         }
+
+        @Override
+        void describe(RoomConfig config, Element query, Element roomInfo) {
+            field(roomInfo, roomInfoVar, "text-single", null, config.get(this));
+        }
     }
 
     /** A number between 0 or 1 and a limit of the service, as a {@code text-single} field. */
@@ -214,7 +216,7 @@ abstract class RoomOption<T> {
         private final int min;
 
         Number(String var, String label, int min) {
-            super(var, label);
+            super(var, label, null);
             this.min = min;
         }
 
@@ -263,23 +265,18 @@ abstract class RoomOption<T> {
         }
     }
 
-    /** One of an enum's values, as a {@code list-single} field; each constant's {@code toString()} is its form value. */
+    /** One of an enum's values, as a {@code list-single} field; a constant's form value is its name in lower case. */
     abstract static class Choice<E extends Enum<E>> extends RoomOption<E> {
         private final Class<E> type;
-        private final E byDefault;
 
         Choice(String var, String label, Class<E> type, E byDefault) {
-            super(var, label);
+            super(var, label, byDefault);
             this.type = type;
-            this.byDefault = byDefault;
         }
 
-        /** The label of one choice in the form. */
-        abstract String labelOf(E value);
-
-        @Override
-        E defaultValue(RoomConfig.Limits limits) {
-            return byDefault;
+        /** The label of one choice in the form: its form value unless the option says better. */
+        String labelOf(E value) {
+            return formValue(value);
         }
 
         @Override
@@ -289,20 +286,24 @@ abstract class RoomOption<T> {
                 return current;
             }
             for (E e : type.getEnumConstants()) {
-                if (e.toString().equals(v)) {
+                if (formValue(e).equals(v)) {
                     return e;
                 }
             }
-            List<String> allowed = java.util.Arrays.stream(type.getEnumConstants()).map(Object::toString).toList();
+            List<String> allowed = Arrays.stream(type.getEnumConstants()).map(Choice::formValue).toList();
             throw new IllegalArgumentException(var + " must be one of " + String.join(", ", allowed) + ", not '" + v + "'");
         }
 
         @Override
         void render(Element form, E value, RoomConfig.Limits limits) {
-            Element f = field(form, var, "list-single", label, value.toString());
+            Element f = field(form, var, "list-single", label, formValue(value));
             for (E e : type.getEnumConstants()) {
-                choice(f, labelOf(e), e.toString());
+                choice(f, labelOf(e), formValue(e));
             }
+        }
+
+        private static String formValue(Enum<?> e) {
+            return e.name().toLowerCase(Locale.ROOT);
         }
     }
 }

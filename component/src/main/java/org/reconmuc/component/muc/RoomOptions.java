@@ -17,7 +17,7 @@ final class RoomOptions {
             MembersOnlyOption.MEMBERS_ONLY,
             ModeratedOption.MODERATED,
             PasswordOption.PASSWORD,
-            WhoisOption.NON_ANONYMOUS,
+            WhoisOption.WHOIS,
             ChangeSubjectOption.CHANGE_SUBJECT,
             AllowInvitesOption.ALLOW_INVITES,
             AllowPmOption.ALLOW_PM,

@@ -138,7 +138,7 @@ final class RoomPersistence {
         RoomConfig config;
         try {
             config = RoomConfigForm.read(defaults, DocumentHelper.parseText(r.config()).getRootElement(), limits.unbounded())
-                    .restoredWithin(limits);
+                    .withinLimits(limits).with(PersistentOption.PERSISTENT, true);
         } catch (DocumentException | IllegalArgumentException e) {
             LOG.warn("room {}: its stored configuration is unreadable ({}); it comes back persistent with defaults",
                     r.jid(), e.getMessage());

@@ -386,7 +386,7 @@ final class RoomPresence {
     }
 
     String realJidVisibleTo(Occupant subjectOccupant, Occupant viewer) {
-        boolean visible = room.config().get(WhoisOption.NON_ANONYMOUS) || viewer == subjectOccupant
+        boolean visible = WhoisOption.nonAnonymous(room.config()) || viewer == subjectOccupant
                 || (viewer != null && viewer.role() == Role.MODERATOR);
         return visible ? subjectOccupant.shownRealJid().toString() : null;
     }
