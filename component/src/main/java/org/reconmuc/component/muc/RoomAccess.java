@@ -13,12 +13,12 @@ import org.reconmuc.component.muc.StanzaErrors.Condition;
  * <li>members-only: members, admins and owners pass, nobody else (for the archive and the
  * occupant list too); inviting into such a room takes {@code allowinvites}, an admin or a moderator;</li>
  * <li>password: whoever enters gives it, whatever their affiliation (XEP-0045 §7.2.6 exempts
- * nobody; Prosody, and ejabberd and Openfire for room affiliations, neither). What a password
- * guards (the archive, the occupant list) is read only from inside the room: being an occupant
- * is having given it;</li>
+ * nobody, nor does Prosody's {@code password.lib.lua}). What a password guards (the archive,
+ * the occupant list) is read only from inside the room: being an occupant is having given it
+ * (Prosody's MAM does not look at the password at all);</li>
  * <li>public listing: a hidden room shows its occupants (disco#items, §6.5) only to its
  * occupants and affiliated users; a public one to anyone the other rules let in. Prosody shows
- * them to nobody; ejabberd to anyone unless its {@code public_list} is off;</li>
+ * them to nobody; ejabberd, by its {@code public_list}, to anyone by default;</li>
  * <li>logging: an unlogged room has no archive to read;</li>
  * <li>private messages: by the sender's role, as {@code allowpm} says.</li>
  * </ul>
