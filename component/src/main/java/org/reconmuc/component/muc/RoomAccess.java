@@ -2,6 +2,7 @@ package org.reconmuc.component.muc;
 
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.xmpp.packet.Packet;
 
 /**
  * The room's one access rule: whether a user may enter, stay, read the archive, see the
@@ -69,8 +70,13 @@ final class RoomAccess {
         return null;
     }
 
-    static Refusal entering(Room room, RealJid session, String password) {
-        return refusal(room, Act.ENTER, session, null, password);
+    /** If {@code user} may not do {@code act}, answers {@code request} with the refusal and returns true. */
+    static boolean refuses(Room room, Packet request, Act act, RealJid user, Occupant occupant, String password) {
+        Refusal refusal = refusal(room, act, user, occupant, password);
+        if (refusal != null) {
+            room.output().error(request, refusal.condition(), refusal.text());
+        }
+        return refusal != null;
     }
 
     static boolean mayRemain(Room room, Occupant occupant) {

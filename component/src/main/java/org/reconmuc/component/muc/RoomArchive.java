@@ -36,8 +36,9 @@ import org.xmpp.packet.Packet;
  *
  * <p>Access (XEP-0313 §6.1.2 MUC archives) is the room's one rule ({@link RoomAccess}): whoever
  * may enter the room may read it — not outcasts; only members in a members-only room; only
- * occupants in a password-protected one, since a query carries no password. Real JIDs are shown, and may be searched for with {@code with}, only
- * where the reader could see them in the room: a non-anonymous room, or a moderator.
+ * occupants in a password-protected one, since a query carries no password. Real JIDs are
+ * shown, and may be searched for with {@code with}, only where the reader could see them in the
+ * room: a non-anonymous room, or a moderator.
  */
 final class RoomArchive {
     static final String NAMESPACE = "urn:xmpp:mam:2";
@@ -61,9 +62,7 @@ final class RoomArchive {
     }
 
     static void handle(Room room, IQ iq, RealJid session, Occupant requester) {
-        RoomAccess.Refusal refusal = RoomAccess.refusal(room, RoomAccess.Act.READ_ARCHIVE, session, requester, null);
-        if (refusal != null) {
-            room.output().error(iq, refusal.condition(), refusal.text());
+        if (RoomAccess.refuses(room, iq, RoomAccess.Act.READ_ARCHIVE, session, requester, null)) {
             return;
         }
         if (iq.getType() == IQ.Type.get) {

@@ -129,9 +129,7 @@ final class RoomMessages {
             room.output().error(message, Condition.ITEM_NOT_FOUND, "There is no occupant with the nickname '" + target.nick() + "'");
             return;
         }
-        RoomAccess.Refusal refusal = RoomAccess.refusal(room, RoomAccess.Act.SEND_PRIVATE_MESSAGE, sender.bareJid(), sender, null);
-        if (refusal != null) {
-            room.output().error(message, refusal.condition(), refusal.text());
+        if (RoomAccess.refuses(room, message, RoomAccess.Act.SEND_PRIVATE_MESSAGE, sender.bareJid(), sender, null)) {
             return;
         }
         if (!sender.rateLimiter().tryAcquire(room.now().toEpochMilli())) {
@@ -162,9 +160,7 @@ final class RoomMessages {
             room.output().error(message, Condition.NOT_ACCEPTABLE, "Only occupants may invite people into this room");
             return;
         }
-        RoomAccess.Refusal refusal = RoomAccess.refusal(room, RoomAccess.Act.INVITE, sender.bareJid(), sender, null);
-        if (refusal != null) {
-            room.output().error(message, refusal.condition(), refusal.text());
+        if (RoomAccess.refuses(room, message, RoomAccess.Act.INVITE, sender.bareJid(), sender, null)) {
             return;
         }
         for (Element invite : x.elements("invite")) {

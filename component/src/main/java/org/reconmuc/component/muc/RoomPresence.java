@@ -106,9 +106,8 @@ final class RoomPresence {
         if (!room.justCreated() && room.lock().refuses(room, session, presence)) {
             return;
         }
-        RoomAccess.Refusal refusal = RoomAccess.entering(room, session, mucJoin == null ? null : mucJoin.elementText("password"));
-        if (refusal != null) {
-            room.output().error(presence, refusal.condition(), refusal.text());
+        String password = mucJoin == null ? null : mucJoin.elementText("password");
+        if (RoomAccess.refuses(room, presence, RoomAccess.Act.ENTER, session, null, password)) {
             return;
         }
         if (sameNick != null && !sameNick.bareJid().equals(session.bare())) {

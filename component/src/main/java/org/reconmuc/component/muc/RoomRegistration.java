@@ -97,9 +97,7 @@ final class RoomRegistration {
             return;
         }
         nick = nick.trim();
-        RoomAccess.Refusal refusal = RoomAccess.refusal(room, RoomAccess.Act.REGISTER, user, room.occupantBySession(session), null);
-        if (refusal != null) {
-            room.output().error(iq, refusal.condition(), refusal.text());
+        if (RoomAccess.refuses(room, iq, RoomAccess.Act.REGISTER, user, room.occupantBySession(session), null)) {
             return;
         }
         Occupant inRoom = room.occupantByNick(nick);
