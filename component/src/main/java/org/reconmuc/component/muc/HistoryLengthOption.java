@@ -1,6 +1,9 @@
 package org.reconmuc.component.muc;
 
-/** {@code muc#roomconfig_historylength}: how many messages of discussion history a newcomer is sent, up to the service's {@code history-size}. */
+/**
+ * {@code muc#roomconfig_historylength}: how many messages of discussion history a newcomer is
+ * sent, up to the service's {@code history-size}.
+ */
 final class HistoryLengthOption extends RoomOption.Number {
     static final HistoryLengthOption HISTORY_LENGTH = new HistoryLengthOption();
 

@@ -61,7 +61,7 @@ final class Room {
         this.context = context;
         this.output = new RoomOutput(context.outbox());
         int historySize = context.config().historySize();
-        this.config = RoomConfig.defaults(RoomConfig.Limits.of(context.config()));
+        this.config = RoomConfig.defaults(configLimits());
         this.history = new MessageLog<>(historySize, ids, jid.toString());
         RoomRelaxedHost relaxedHost = new RoomRelaxedHost(this);
         this.consistency = new RelaxedState<>(relaxedHost);
@@ -149,6 +149,11 @@ final class Room {
 
     RoomConfig config() {
         return config;
+    }
+
+    /** The service's bounds and defaults for the room's options. */
+    RoomConfig.Limits configLimits() {
+        return RoomConfig.Limits.of(context.config());
     }
 
     void setConfig(RoomConfig newConfig) {

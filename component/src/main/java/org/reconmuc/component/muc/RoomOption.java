@@ -93,6 +93,10 @@ abstract class RoomOption<T> {
         return !Objects.equals(before.get(this), after.get(this));
     }
 
+    final void addEntryCodes(RoomConfig config, Set<Integer> codes) {
+        addEntryCodes(config.get(this), codes);
+    }
+
     final void addChangeCodes(RoomConfig before, RoomConfig after, Set<Integer> codes) {
         if (differs(before, after)) {
             addChangeCodes(before.get(this), after.get(this), codes);

@@ -22,7 +22,7 @@ final class RoomOwner {
             room.output().error(iq, Condition.FORBIDDEN, "Only owners may configure or destroy this room");
             return;
         }
-        RoomConfig.Limits limits = RoomConfig.Limits.of(room.context().config());
+        RoomConfig.Limits limits = room.configLimits();
         Element query = iq.getChildElement();
         if (iq.getType() == IQ.Type.get) {
             IQ result = IQ.createResultIQ(iq);

@@ -121,7 +121,7 @@ final class RoomPersistence {
         Map<String, String> registrations = new LinkedHashMap<>();
         room.registration().reservations().forEach((jid, nick) -> registrations.put(jid.toString(), nick));
         OccupantIds ids = room.occupantIds();
-        return new RoomRecord(room.jid().toString(), RoomConfigForm.render(room.config(), RoomConfig.Limits.of(room.context().config())).asXML(),
+        return new RoomRecord(room.jid().toString(), RoomConfigForm.render(room.config(), room.configLimits()).asXML(),
                 room.subject() == null ? null : room.subject().toXML(), room.subjectSetAt(),
                 ids == null ? null : ids.key(), affiliations, registrations);
     }
@@ -133,7 +133,7 @@ final class RoomPersistence {
      */
     void restore(StoredRoom stored) {
         RoomRecord r = stored.record();
-        RoomConfig.Limits limits = RoomConfig.Limits.of(room.context().config());
+        RoomConfig.Limits limits = room.configLimits();
         RoomConfig defaults = RoomConfig.defaults(limits);
         RoomConfig config;
         try {

@@ -191,7 +191,7 @@ final class RoomPresence {
         Set<Integer> codes = new LinkedHashSet<>();
         codes.add(MucPresences.SELF);
         for (RoomOption<?> option : RoomOptions.ALL) {
-            addEntryCodes(option, codes);
+            option.addEntryCodes(room.config(), codes);
         }
         codes.addAll(selfCodes);
         Presence self = presenceOf(occupant, occupant, session, codes);
@@ -218,10 +218,6 @@ final class RoomPresence {
         }
         subjectMessage.setTo(session.jid());
         room.output().send(subjectMessage);
-    }
-
-    private <T> void addEntryCodes(RoomOption<T> option, Set<Integer> codes) {
-        option.addEntryCodes(room.config().get(option), codes);
     }
 
     /** The discussion history a join asked for (§7.2.15), within the room's history length. */
