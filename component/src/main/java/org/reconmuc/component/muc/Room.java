@@ -61,8 +61,7 @@ final class Room {
         this.context = context;
         this.output = new RoomOutput(context.outbox());
         int historySize = context.config().historySize();
-        this.config = RoomConfig.instant(historySize, context.config().maxOccupantsPerRoom())
-                .withPersistent(context.config().roomDefaultPersistent());
+        this.config = RoomConfig.defaults(configLimits());
         this.history = new MessageLog<>(historySize, ids, jid.toString());
         RoomRelaxedHost relaxedHost = new RoomRelaxedHost(this);
         this.consistency = new RelaxedState<>(relaxedHost);
@@ -115,7 +114,7 @@ final class Room {
             output.error(packet, Condition.INTERNAL_SERVER_ERROR, "The room could not process this stanza");
         } finally {
             justCreated = false;
-            if (!destroyed && presence.occupants().isEmpty() && !config.persistent()) {
+            if (!destroyed && presence.occupants().isEmpty() && !config.get(PersistentOption.PERSISTENT)) {
                 destroyed = true;
                 context.discard(this);
             }
@@ -169,6 +168,11 @@ final class Room {
 
     RoomConfig config() {
         return config;
+    }
+
+    /** The service's bounds and defaults for the room's options. */
+    RoomConfig.Limits configLimits() {
+        return RoomConfig.Limits.of(context.config());
     }
 
     void setConfig(RoomConfig newConfig) {
@@ -303,7 +307,7 @@ final class Room {
         return switch (affiliation) {
             case OWNER, ADMIN -> Role.MODERATOR;
             case MEMBER -> Role.PARTICIPANT;
-            case NONE -> config.moderated() ? Role.VISITOR : Role.PARTICIPANT;
+            case NONE -> config.get(ModeratedOption.MODERATED) ? Role.VISITOR : Role.PARTICIPANT;
             case OUTCAST -> Role.NONE;
         };
     }
@@ -320,7 +324,8 @@ final class Room {
     }
 
     private void refreshListing() {
-        listing = new RoomListing(jid, config.name().isEmpty() ? jid.node() : config.name(), config.publicRoom() && !destroyed,
+        String name = config.get(NameOption.NAME);
+        listing = new RoomListing(jid, name.isEmpty() ? jid.node() : name, config.get(PublicOption.PUBLIC) && !destroyed,
                 presence.occupants().size());
         // Several instances: the service's room list is answered from the store by whichever gets the query
         // (the journal writes only what changed, and only under a lease).

@@ -184,7 +184,7 @@ final class RoomAdmin {
             }
             if (ac.affiliation() == Affiliation.OUTCAST) {
                 room.presence().removeOccupant(o, MucPresences.BANNED, actorNick, ac.reason());
-            } else if (room.config().membersOnly() && !ac.affiliation().atLeast(Affiliation.MEMBER)) {
+            } else if (!RoomAccess.mayRemain(room, o)) {
                 room.presence().removeOccupant(o, MucPresences.AFFILIATION_REMOVED, actorNick, ac.reason());
             } else {
                 o.setRole(room.defaultRole(ac.affiliation()));

@@ -34,10 +34,11 @@ import org.xmpp.packet.Packet;
  * thread); any other room's is its in-memory log. A room that is not logged
  * ({@code muc#roomconfig_enablelogging} off) has no archive: queries get {@code feature-not-implemented}.
  *
- * <p>Access (XEP-0313 §6.1.2 MUC archives): whoever may enter the room may read it — not
- * outcasts; only members in a members-only room; only occupants and members in a
- * password-protected one. Real JIDs are shown, and may be searched for with {@code with}, only
- * where the reader could see them in the room: a non-anonymous room, or a moderator.
+ * <p>Access (XEP-0313 §6.1.2 MUC archives) is the room's one rule ({@link RoomAccess}): whoever
+ * may enter the room may read it — not outcasts; only members in a members-only room; only
+ * occupants in a password-protected one, since a query carries no password. Real JIDs are
+ * shown, and may be searched for with {@code with}, only where the reader could see them in the
+ * room: a non-anonymous room, or a moderator.
  */
 final class RoomArchive {
     static final String NAMESPACE = "urn:xmpp:mam:2";
@@ -61,21 +62,14 @@ final class RoomArchive {
     }
 
     static void handle(Room room, IQ iq, RealJid session, Occupant requester) {
-        String refusal = accessRefusal(room, session, requester);
-        if (refusal != null) {
-            room.output().error(iq, Condition.FORBIDDEN, refusal);
-            return;
-        }
-        if (!room.config().logged()) {
-            room.output().error(iq, Condition.FEATURE_NOT_IMPLEMENTED,
-                    "This room is not logged (muc#roomconfig_enablelogging is off): it keeps no archive");
+        if (RoomAccess.refuses(room, iq, RoomAccess.Act.READ_ARCHIVE, session, requester, null)) {
             return;
         }
         if (iq.getType() == IQ.Type.get) {
             room.output().send(formFields(iq));
             return;
         }
-        boolean realJids = room.config().nonAnonymous()
+        boolean realJids = WhoisOption.nonAnonymous(room.config())
                 || (requester != null && requester.role() == Role.MODERATOR)
                 || room.affiliationOf(session).atLeast(Affiliation.ADMIN);
         ArchiveQuery query;
@@ -99,34 +93,6 @@ final class RoomArchive {
         } catch (ArchiveQuery.UnknownIdException e) {
             answer.fail(e, room.output()::send);
         }
-    }
-
-    /**
-     * The oldest message that whoever may enter the room can read in its archive now: none
-     * (the next message's number) in a room that is not logged; the first in a persistent room,
-     * whose store keeps them all; the oldest the in-memory log still holds in any other.
-     */
-    static long readableFrom(Room room) {
-        MessageLog<Occupant> history = room.history();
-        if (!room.config().logged()) {
-            return history.head() + 1;
-        }
-        return room.persistence().archivedInStore() ? 1 : Math.max(1, history.head() - history.capacity() + 1);
-    }
-
-    /** Why {@code session} may not read this room's archive, or null if it may. */
-    private static String accessRefusal(Room room, RealJid session, Occupant requester) {
-        Affiliation a = room.affiliationOf(session);
-        if (a == Affiliation.OUTCAST) {
-            return "You are banned from this room, and so from its archive";
-        }
-        if (room.config().membersOnly() && !a.atLeast(Affiliation.MEMBER)) {
-            return "This room is members-only: only its members may read its archive";
-        }
-        if (room.config().passwordProtected() && requester == null && !a.atLeast(Affiliation.MEMBER)) {
-            return "This room is password-protected: join it to read its archive";
-        }
-        return null;
     }
 
     /** XEP-0313 §4.1.4: the fields a query may use. */

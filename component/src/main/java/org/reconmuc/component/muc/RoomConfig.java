@@ -1,127 +1,79 @@
 package org.reconmuc.component.muc;
 
-import java.util.EnumSet;
-import java.util.Set;
+import java.util.HashMap;
+import java.util.Map;
+import org.reconmuc.component.config.ServiceConfig;
 
 /**
- * A room's configuration (XEP-0045 §10.2, {@code muc#roomconfig}). Immutable: the owner form
- * produces a new one, so a half-applied invalid form can never be seen.
- *
- * <p>{@code logged} ({@code muc#roomconfig_enablelogging}, on in a new room as with Prosody's
- * {@code muc_log_by_default}): the room's messages go to its archive (the store, for a persistent
- * room) and XEP-0313 queries read them; occupants are told on entry (status 170). An unlogged room
- * archives nothing and answers no queries; its in-memory history (the discussion history sent on
- * join, the relaxed engine's pointers) stays, since that is the room working, not a log.
+ * A room's configuration (XEP-0045 §10.2, {@code muc#roomconfig}): a value for each of the
+ * {@link RoomOptions}, read with {@link #get}. Immutable: the owner form produces a new one, so a
+ * half-applied invalid form can never be seen.
  */
-record RoomConfig(
-        String name,
-        String description,
-        boolean persistent,
-        boolean publicRoom,
-        boolean membersOnly,
-        boolean moderated,
-        String password,
-        boolean nonAnonymous,
-        boolean changeSubject,
-        boolean allowInvites,
-        PrivateMessages allowPrivateMessages,
-        int maxUsers,
-        int historyLength,
-        Set<Role> presenceBroadcast,
-        boolean logged,
-        LiveStanzaIds liveStanzaIds) {
+final class RoomConfig {
+    private final Map<RoomOption<?>, Object> values;
 
-    /** Every role's presence is broadcast: the default, as in Prosody and ejabberd. */
-    static final Set<Role> ALL_ROLES_BROADCAST = Set.copyOf(EnumSet.of(Role.VISITOR, Role.PARTICIPANT, Role.MODERATOR));
+    private RoomConfig(Map<RoomOption<?>, Object> values) {
+        this.values = values;
+    }
 
-    RoomConfig {
-        presenceBroadcast = Set.copyOf(presenceBroadcast);
-        if (presenceBroadcast.contains(Role.NONE)) {
-            throw new IllegalArgumentException("role 'none' has no presence to broadcast");
+    /** The service's bounds and defaults for room options. */
+    record Limits(int maxHistory, int maxUsers, boolean persistentByDefault) {
+        static Limits of(ServiceConfig service) {
+            return new Limits(service.historySize(), service.maxOccupantsPerRoom(), service.roomDefaultPersistent());
+        }
+
+        /** No bounds: a stored form is read whole, then brought within today's limits. */
+        Limits unbounded() {
+            return new Limits(Integer.MAX_VALUE, Integer.MAX_VALUE, persistentByDefault);
         }
     }
 
-    /** Who may send private messages to occupants ({@code muc#roomconfig_allowpm}). */
-    enum PrivateMessages {
-        ANYONE("anyone"), PARTICIPANTS("participants"), MODERATORS("moderators"), NONE("none");
-
-        final String value;
-
-        PrivateMessages(String value) {
-            this.value = value;
+    /** A new room's configuration: every option at its default. */
+    static RoomConfig defaults(Limits limits) {
+        Map<RoomOption<?>, Object> values = new HashMap<>();
+        for (RoomOption<?> option : RoomOptions.ALL) {
+            values.put(option, option.defaultValue(limits));
         }
+        return new RoomConfig(values);
+    }
 
-        static PrivateMessages parse(String v) {
-            for (PrivateMessages p : values()) {
-                if (p.value.equals(v)) {
-                    return p;
-                }
-            }
-            throw new IllegalArgumentException("muc#roomconfig_allowpm must be anyone, participants, moderators or none");
+    @SuppressWarnings("unchecked")
+    <T> T get(RoomOption<T> option) {
+        return (T) values.get(option);
+    }
+
+    /** This configuration with one option's value changed. */
+    <T> RoomConfig with(RoomOption<T> option, T value) {
+        Map<RoomOption<?>, Object> changed = new HashMap<>(values);
+        changed.put(option, value);
+        return new RoomConfig(changed);
+    }
+
+    /** This configuration within the service's limits of today (a stored room's may be older). */
+    RoomConfig withinLimits(Limits limits) {
+        RoomConfig within = this;
+        for (RoomOption<?> option : RoomOptions.ALL) {
+            within = withinLimits(within, option, limits);
         }
+        return within;
     }
 
-    /**
-     * Which live copies of a groupchat message carry the room's XEP-0359 stanza-id
-     * ({@code reconmuc#roomconfig_livestanzaids}). It is what a client needs to find the message in
-     * the archive (XEP-0313), to reply to it (XEP-0461) or to have it moderated (XEP-0425) by the
-     * room's id. Relaxed occupants and moderators always get it; the others only {@link #ALWAYS},
-     * or while the room is logged ({@link #WHILE_LOGGED}, the default: with no archive there is
-     * nothing to find it in, and an XEP-0461 client replies by the sender's message id when the room
-     * does not advertise stanza-ids).
-     */
-    enum LiveStanzaIds {
-        ALWAYS("always"), WHILE_LOGGED("logged");
-
-        final String value;
-
-        LiveStanzaIds(String value) {
-            this.value = value;
-        }
-
-        static LiveStanzaIds parse(String v) {
-            for (LiveStanzaIds l : values()) {
-                if (l.value.equals(v)) {
-                    return l;
-                }
-            }
-            throw new IllegalArgumentException("reconmuc#roomconfig_livestanzaids must be 'always' or 'logged'");
-        }
+    private static <T> RoomConfig withinLimits(RoomConfig c, RoomOption<T> option, Limits limits) {
+        return c.with(option, option.withinLimits(c.get(option), limits));
     }
 
-    /** Whether every occupant's live copies carry the room's stanza-id (see {@link LiveStanzaIds}). */
-    boolean stanzaIdsForEveryone() {
-        return liveStanzaIds == LiveStanzaIds.ALWAYS || logged;
+    /** Whether the room keeps an archive; {@code get(LoggingOption.LOGGING)} for {@link RoomTakeBacks}, which reads it so. */
+    boolean logged() {
+        return get(LoggingOption.LOGGING);
     }
 
-    static RoomConfig instant(int historyLength, int maxUsers) {
-        return new RoomConfig("", "", false, true, false, false, null, false, false, false,
-                PrivateMessages.ANYONE, maxUsers, historyLength, ALL_ROLES_BROADCAST, true, LiveStanzaIds.WHILE_LOGGED);
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof RoomConfig other && values.equals(other.values);
     }
 
-    RoomConfig withPersistent(boolean keep) {
-        return new RoomConfig(name, description, keep, publicRoom, membersOnly, moderated, password, nonAnonymous,
-                changeSubject, allowInvites, allowPrivateMessages, maxUsers, historyLength, presenceBroadcast, logged,
-                liveStanzaIds);
-    }
-
-    /** A stored room coming back: persistent, within today's limits of the service. */
-    RoomConfig restoredWithin(int maxUsersLimit, int maxHistory) {
-        return new RoomConfig(name, description, true, publicRoom, membersOnly, moderated, password, nonAnonymous,
-                changeSubject, allowInvites, allowPrivateMessages, Math.min(maxUsers, maxUsersLimit),
-                Math.min(historyLength, maxHistory), presenceBroadcast, logged, liveStanzaIds);
-    }
-
-    /**
-     * {@code muc#roomconfig_presencebroadcast}: whether the others in the room are sent the presence
-     * of an occupant in {@code role} (its own sessions always are). A big room broadcasting only its
-     * moderators' presences saves the N² presences of everyone entering.
-     */
-    boolean broadcastsPresenceOf(Role role) {
-        return presenceBroadcast.contains(role);
-    }
-
-    boolean passwordProtected() {
-        return password != null && !password.isEmpty();
+    @Override
+    public int hashCode() {
+        return values.hashCode();
     }
 }

@@ -2,6 +2,7 @@ package org.reconmuc.component.muc;
 
 import org.dom4j.Element;
 import org.reconmuc.codec.XmlNamespaces;
+import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.xmpp.packet.IQ;
 
@@ -31,9 +32,6 @@ final class RoomDisco {
         feature(query, Namespaces.DISCO_INFO);
         feature(query, Namespaces.DISCO_ITEMS);
         feature(query, Namespaces.PING);
-        if (c.stanzaIdsForEveryone()) {
-            feature(query, XmlNamespaces.STANZA_ID);
-        }
         feature(query, STABLE_ID);
         feature(query, SELF_PING_OPTIMIZATION);
         feature(query, XmlNamespaces.RECONMUC);
@@ -46,29 +44,18 @@ final class RoomDisco {
         feature(query, XmlNamespaces.RETRACT_0);
         feature(query, XmlNamespaces.MODERATE);
         feature(query, XmlNamespaces.MODERATE_0);
-        if (c.logged()) {
-            feature(query, RoomArchive.NAMESPACE);
-        }
         if (room.hasOccupantIds()) {
             feature(query, OccupantIds.NAMESPACE);
         }
-        feature(query, c.publicRoom() ? "muc_public" : "muc_hidden");
-        feature(query, c.persistent() ? "muc_persistent" : "muc_temporary");
-        feature(query, c.membersOnly() ? "muc_membersonly" : "muc_open");
-        feature(query, c.moderated() ? "muc_moderated" : "muc_unmoderated");
-        feature(query, c.nonAnonymous() ? "muc_nonanonymous" : "muc_semianonymous");
-        feature(query, c.passwordProtected() ? "muc_passwordprotected" : "muc_unsecured");
-
         Element form = query.addElement("x", Namespaces.DATA_FORMS);
         form.addAttribute("type", "result");
         field(form, "FORM_TYPE", "hidden", Namespaces.MUC_ROOMINFO);
-        field(form, "muc#roominfo_description", "text-single", c.description());
-        field(form, "muc#roomconfig_roomname", "text-single", c.name());
         field(form, "muc#roominfo_occupants", "text-single", Integer.toString(room.occupants().size()));
         String subject = room.subject() == null ? "" : room.subject().getSubject();
         field(form, "muc#roominfo_subject", "text-single", subject == null ? "" : subject);
-        field(form, "muc#roomconfig_changesubject", "boolean", c.changeSubject() ? "1" : "0");
-        field(form, RoomConfigForm.ENABLELOGGING, "boolean", c.logged() ? "1" : "0");
+        for (RoomOption<?> option : RoomOptions.ALL) {
+            option.describe(c, query, form);
+        }
         // XEP-0128: the relaxed-consistency limits a client must respect.
         Element limits = query.addElement("x", Namespaces.DATA_FORMS);
         limits.addAttribute("type", "result");
@@ -81,13 +68,13 @@ final class RoomDisco {
     }
 
     /**
-     * §6.5: the occupants, by occupant JID and nick (never real JIDs), to occupants and, in a
-     * public room, to anyone; a hidden room shows outsiders an empty list.
+     * §6.5: the occupants, by occupant JID and nick (never real JIDs), to whom the room's access
+     * rule shows them ({@link RoomAccess}); anyone else gets an empty list.
      */
     static void items(Room room, IQ iq, Occupant requester) {
         IQ result = IQ.createResultIQ(iq);
         Element query = result.setChildElement("query", Namespaces.DISCO_ITEMS);
-        if (requester != null || room.config().publicRoom()) {
+        if (RoomAccess.seesOccupants(room, new RealJid(iq.getFrom()), requester)) {
             for (Occupant o : room.occupants()) {
                 Element item = query.addElement("item");
                 item.addAttribute("jid", o.jid().toString());
@@ -98,13 +85,10 @@ final class RoomDisco {
     }
 
     private static void feature(Element query, String var) {
-        query.addElement("feature").addAttribute("var", var);
+        RoomOption.feature(query, var);
     }
 
     private static void field(Element form, String var, String type, String value) {
-        Element f = form.addElement("field");
-        f.addAttribute("var", var);
-        f.addAttribute("type", type);
-        f.addElement("value").setText(value == null ? "" : value);
+        RoomOption.field(form, var, type, null, value);
     }
 }

@@ -62,7 +62,7 @@ final class RoomMessages {
             return;
         }
         boolean subjectChange = message.getElement().element("subject") != null && message.getBody() == null;
-        if (subjectChange && !(sender.role() == Role.MODERATOR || room.config().changeSubject())) {
+        if (subjectChange && !(sender.role() == Role.MODERATOR || room.config().get(ChangeSubjectOption.CHANGE_SUBJECT))) {
             room.output().error(message, Condition.FORBIDDEN, "Only moderators may change the subject of this room");
             return;
         }
@@ -113,14 +113,7 @@ final class RoomMessages {
             room.output().error(message, Condition.ITEM_NOT_FOUND, "There is no occupant with the nickname '" + target.nick() + "'");
             return;
         }
-        boolean allowed = switch (room.config().allowPrivateMessages()) {
-            case ANYONE -> true;
-            case PARTICIPANTS -> sender.role().atLeast(Role.PARTICIPANT);
-            case MODERATORS -> sender.role() == Role.MODERATOR;
-            case NONE -> false;
-        };
-        if (!allowed) {
-            room.output().error(message, Condition.FORBIDDEN, "Private messages are not allowed in this room");
+        if (RoomAccess.refuses(room, message, RoomAccess.Act.SEND_PRIVATE_MESSAGE, sender.bareJid(), sender, null)) {
             return;
         }
         if (!sender.rateLimiter().tryAcquire(room.now().toEpochMilli())) {
@@ -151,11 +144,7 @@ final class RoomMessages {
             room.output().error(message, Condition.NOT_ACCEPTABLE, "Only occupants may invite people into this room");
             return;
         }
-        Affiliation inviterAffiliation = room.affiliationOf(sender.bareJid());
-        boolean mayInvite = !room.config().membersOnly() || room.config().allowInvites()
-                || inviterAffiliation.atLeast(Affiliation.ADMIN) || sender.role() == Role.MODERATOR;
-        if (!mayInvite) {
-            room.output().error(message, Condition.FORBIDDEN, "Only moderators may invite people into this members-only room");
+        if (RoomAccess.refuses(room, message, RoomAccess.Act.INVITE, sender.bareJid(), sender, null)) {
             return;
         }
         for (Element invite : x.elements("invite")) {
@@ -166,22 +155,17 @@ final class RoomMessages {
                 room.output().error(message, Condition.JID_MALFORMED, "The invitee's address is not a valid JID");
                 return;
             }
-            if (room.config().membersOnly() && room.affiliationOf(new RealJid(invitee)) == Affiliation.NONE) {
-                room.setAffiliation(new RealJid(invitee), Affiliation.MEMBER);
-            }
             Message out = new Message();
             out.setFrom(room.jid().jid());
             out.setTo(invitee);
             Element ox = out.getElement().addElement("x", Namespaces.MUC_USER);
             Element oi = ox.addElement("invite");
-            oi.addAttribute("from", room.config().nonAnonymous()
-                    ? sender.bareJid().toString() : sender.jid().toString());
             String reason = invite.elementText("reason");
             if (reason != null) {
                 oi.addElement("reason").setText(reason);
             }
-            if (room.config().passwordProtected()) {
-                ox.addElement("password").setText(room.config().password());
+            for (RoomOption<?> option : RoomOptions.ALL) {
+                option.inviting(room, sender, new RealJid(invitee), ox);
             }
             out.setBody(sender.nick() + " invites you to the room " + room.jid()
                     + (reason == null || reason.isEmpty() ? "" : ": " + reason));

@@ -1,6 +1,5 @@
 package org.reconmuc.component.muc;
 
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import org.dom4j.DocumentHelper;
@@ -14,8 +13,6 @@ import org.xmpp.packet.Message;
 /** The {@code muc#owner} namespace: the configuration form (XEP-0045 §10.1–10.2) and destroy (§10.9). */
 final class RoomOwner {
     static final int CONFIG_CHANGED = 104;
-    static final int NOW_NON_ANONYMOUS = 172;
-    static final int NOW_SEMI_ANONYMOUS = 173;
 
     private RoomOwner() {
     }
@@ -25,13 +22,12 @@ final class RoomOwner {
             room.output().error(iq, Condition.FORBIDDEN, "Only owners may configure or destroy this room");
             return;
         }
-        int maxHistory = room.context().config().historySize();
-        int maxUsers = room.context().config().maxOccupantsPerRoom();
+        RoomConfig.Limits limits = room.configLimits();
         Element query = iq.getChildElement();
         if (iq.getType() == IQ.Type.get) {
             IQ result = IQ.createResultIQ(iq);
             Element q = result.setChildElement("query", Namespaces.MUC_OWNER);
-            Element form = RoomConfigForm.render(room.config(), maxHistory, maxUsers);
+            Element form = RoomConfigForm.render(room.config(), limits);
             RoomOwnerLists.render(form, room);
             q.add(form);
             room.output().send(result);
@@ -63,7 +59,7 @@ final class RoomOwner {
         RoomConfig after;
         java.util.Map<RealJid, Affiliation> listChanges;
         try {
-            after = RoomConfigForm.apply(before, form, maxHistory, maxUsers);
+            after = RoomConfigForm.apply(before, form, limits);
             listChanges = RoomOwnerLists.changes(room, form);
         } catch (IllegalArgumentException e) {
             room.output().error(iq, Condition.NOT_ACCEPTABLE, e.getMessage());
@@ -79,44 +75,17 @@ final class RoomOwner {
             // What the archive keeps and who may read it may have changed (reconmuc.md §5.9 rule 8.4).
             room.consistency().configurationChanged();
         }
-        if (after.membersOnly() && !before.membersOnly()) {
-            for (Occupant o : new ArrayList<>(room.occupants())) {
-                if (!room.affiliationOf(o.bareJid()).atLeast(Affiliation.MEMBER)) {
-                    room.presence().removeOccupant(o, MucPresences.MEMBERS_ONLY_REMOVED, null, null);
-                }
-            }
-        }
-        if (!after.presenceBroadcast().equals(before.presenceBroadcast())) {
-            // Occupants whose role is now broadcast appear to the others; those whose role no longer is, leave their view.
-            for (Occupant o : room.occupants()) {
-                if (after.broadcastsPresenceOf(o.role()) != o.shownToOthers()) {
-                    room.presence().broadcastPresence(o, Set.of());
-                }
-            }
-        }
-        if (after.moderated() != before.moderated()) {
-            for (Occupant o : room.occupants()) {
-                Affiliation a = room.affiliationOf(o.bareJid());
-                Role wanted = room.defaultRole(a);
-                if (a == Affiliation.NONE && o.role() != Role.MODERATOR && o.role() != wanted) {
-                    o.setRole(wanted);
-                    room.presence().broadcastPresence(o, Set.of());
-                }
-            }
+        for (RoomOption<?> option : RoomOptions.ALL) {
+            option.changed(room, before, after);
         }
     }
 
-    /** XEP-0045 §10.2.1: occupants learn that the configuration changed (104) and how privacy changed. */
+    /** XEP-0045 §10.2.1: occupants learn that the configuration changed (104), and what the options add (privacy, logging). */
     private static void announce(Room room, RoomConfig before, RoomConfig after) {
         Set<Integer> codes = new LinkedHashSet<>();
         codes.add(CONFIG_CHANGED);
-        if (after.nonAnonymous() && !before.nonAnonymous()) {
-            codes.add(NOW_NON_ANONYMOUS);
-        } else if (!after.nonAnonymous() && before.nonAnonymous()) {
-            codes.add(NOW_SEMI_ANONYMOUS);
-        }
-        if (after.logged() != before.logged()) {
-            codes.add(after.logged() ? MucPresences.LOGGED : MucPresences.NOT_LOGGED);
+        for (RoomOption<?> option : RoomOptions.ALL) {
+            option.addChangeCodes(before, after, codes);
         }
         Message notice = new Message();
         notice.setType(Message.Type.groupchat);

@@ -54,7 +54,7 @@ final class RoomPersistence {
         if (!journal().durable()) {
             return;
         }
-        boolean persistent = room.config().persistent() && !room.destroyed();
+        boolean persistent = room.config().get(PersistentOption.PERSISTENT) && !room.destroyed();
         if (persistent) {
             journal().save(record());
             if (!stored) {
@@ -83,7 +83,7 @@ final class RoomPersistence {
 
     /** A groupchat message joined the room's log: a persistent, logged room archives it. */
     void appended(MessageLog.Entry<Occupant> entry) {
-        if (stored && room.config().logged()) {
+        if (LoggingOption.archivesInStore(room)) {
             JID from = entry.broadcast().getFrom();
             journal().archive(new ArchivedMessage(entry.seq(), entry.stanzaId(), entry.at(),
                     from == null || from.getResource() == null ? "" : from.getResource(),
@@ -93,7 +93,7 @@ final class RoomPersistence {
 
     /** A message was retracted or moderated: a persistent, logged room's archive keeps its tombstone instead. */
     void tombstone(String stanzaId, java.time.Instant at, Element moderated, String reason) {
-        if (stored && room.config().logged()) {
+        if (LoggingOption.archivesInStore(room)) {
             journal().tombstone(stanzaId, at, moderated == null ? null : moderated.asXML(), reason);
         }
     }
@@ -116,15 +116,12 @@ final class RoomPersistence {
     }
 
     private RoomRecord record() {
-        RoomConfig c = room.config();
-        int maxHistory = room.context().config().historySize();
-        int maxUsers = room.context().config().maxOccupantsPerRoom();
         Map<String, String> affiliations = new LinkedHashMap<>();
         room.affiliations().forEach((jid, a) -> affiliations.put(jid.toString(), a.xmlValue()));
         Map<String, String> registrations = new LinkedHashMap<>();
         room.registration().reservations().forEach((jid, nick) -> registrations.put(jid.toString(), nick));
         OccupantIds ids = room.occupantIds();
-        return new RoomRecord(room.jid().toString(), RoomConfigForm.render(c, maxHistory, maxUsers).asXML(),
+        return new RoomRecord(room.jid().toString(), RoomConfigForm.render(room.config(), room.configLimits()).asXML(),
                 room.subject() == null ? null : room.subject().toXML(), room.subjectSetAt(),
                 ids == null ? null : ids.key(), affiliations, registrations);
     }
@@ -136,18 +133,16 @@ final class RoomPersistence {
      */
     void restore(StoredRoom stored) {
         RoomRecord r = stored.record();
-        int maxHistory = room.context().config().historySize();
-        int maxUsers = room.context().config().maxOccupantsPerRoom();
-        RoomConfig instant = RoomConfig.instant(maxHistory, maxUsers);
+        RoomConfig.Limits limits = room.configLimits();
+        RoomConfig defaults = RoomConfig.defaults(limits);
         RoomConfig config;
         try {
-            config = RoomConfigForm.apply(instant, DocumentHelper.parseText(r.config()).getRootElement(),
-                    Integer.MAX_VALUE, Integer.MAX_VALUE);
-            config = config.restoredWithin(maxUsers, maxHistory);
+            config = RoomConfigForm.read(defaults, DocumentHelper.parseText(r.config()).getRootElement(), limits.unbounded())
+                    .withinLimits(limits).with(PersistentOption.PERSISTENT, true);
         } catch (DocumentException | IllegalArgumentException e) {
             LOG.warn("room {}: its stored configuration is unreadable ({}); it comes back persistent with defaults",
                     r.jid(), e.getMessage());
-            config = instant.withPersistent(true);
+            config = defaults.with(PersistentOption.PERSISTENT, true);
         }
         Message subject = null;
         if (r.subject() != null) {

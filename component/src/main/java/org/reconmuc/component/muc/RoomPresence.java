@@ -106,8 +106,8 @@ final class RoomPresence {
         if (!room.justCreated() && room.lock().refuses(room, session, presence)) {
             return;
         }
-        if (affiliation == Affiliation.OUTCAST) {
-            room.output().error(presence, Condition.FORBIDDEN, "You are banned from this room");
+        String password = mucJoin == null ? null : mucJoin.elementText("password");
+        if (RoomAccess.refuses(room, presence, RoomAccess.Act.ENTER, session, null, password)) {
             return;
         }
         if (sameNick != null && !sameNick.bareJid().equals(session.bare())) {
@@ -118,21 +118,10 @@ final class RoomPresence {
             room.output().error(presence, Condition.CONFLICT, "The nickname '" + target.nick() + "' is reserved in this room");
             return;
         }
-        if (room.config().membersOnly() && !affiliation.atLeast(Affiliation.MEMBER)) {
-            room.output().error(presence, Condition.REGISTRATION_REQUIRED, "This room is members-only and you are not a member");
-            return;
-        }
-        if (room.config().passwordProtected() && !affiliation.atLeast(Affiliation.ADMIN)) {
-            String given = mucJoin == null ? null : mucJoin.elementText("password");
-            if (!room.config().password().equals(given)) {
-                room.output().error(presence, Condition.NOT_AUTHORIZED, given == null
-                        ? "This room requires a password" : "The password is not correct");
-                return;
-            }
-        }
-        if (sameNick == null && occupantsByNick.size() >= room.config().maxUsers() && !affiliation.atLeast(Affiliation.ADMIN)) {
+        int maxUsers = room.config().get(MaxUsersOption.MAX_USERS);
+        if (sameNick == null && occupantsByNick.size() >= maxUsers && !affiliation.atLeast(Affiliation.ADMIN)) {
             room.output().error(presence, Condition.SERVICE_UNAVAILABLE, "wait", "The room is full ("
-                    + room.config().maxUsers() + " occupants)");
+                    + maxUsers + " occupants)");
             return;
         }
         HistoryRequest historyRequest;
@@ -163,9 +152,9 @@ final class RoomPresence {
         }
         occupantsBySession.put(session, occupant);
         room.context().journal().occupantIn(session.toString(), occupant.nick());
-        room.consistency().entered(RoomArchive.readableFrom(room));
+        room.consistency().entered(LoggingOption.readableFrom(room));
         sendRoomStateTo(occupant, session, presence, selfCodes, historyRequest);
-        if (sameNick == null && room.config().broadcastsPresenceOf(occupant.role())) {
+        if (sameNick == null && PresenceBroadcastOption.broadcasts(room.config(), occupant.role())) {
             for (Occupant other : occupantsByNick.values()) {
                 if (other != occupant) {
                     for (RealJid s : other.sessions()) {
@@ -201,11 +190,8 @@ final class RoomPresence {
         }
         Set<Integer> codes = new LinkedHashSet<>();
         codes.add(MucPresences.SELF);
-        if (room.config().nonAnonymous()) {
-            codes.add(MucPresences.NON_ANONYMOUS);
-        }
-        if (room.config().logged()) {
-            codes.add(MucPresences.LOGGED);
+        for (RoomOption<?> option : RoomOptions.ALL) {
+            option.addEntryCodes(room.config(), codes);
         }
         codes.addAll(selfCodes);
         Presence self = presenceOf(occupant, occupant, session, codes);
@@ -236,7 +222,7 @@ final class RoomPresence {
 
     /** The discussion history a join asked for (§7.2.15), within the room's history length. */
     private List<MessageLog.Entry<Occupant>> history(HistoryRequest request) {
-        int max = room.config().historyLength();
+        int max = room.config().get(HistoryLengthOption.HISTORY_LENGTH);
         if (request.maxStanzas() != null) {
             max = Math.min(max, request.maxStanzas());
         }
@@ -395,7 +381,7 @@ final class RoomPresence {
     }
 
     String realJidVisibleTo(Occupant subjectOccupant, Occupant viewer) {
-        boolean visible = room.config().nonAnonymous() || viewer == subjectOccupant
+        boolean visible = WhoisOption.nonAnonymous(room.config()) || viewer == subjectOccupant
                 || (viewer != null && viewer.role() == Role.MODERATOR);
         return visible ? subjectOccupant.shownRealJid().toString() : null;
     }
@@ -428,7 +414,7 @@ final class RoomPresence {
      * {@link #presenceShown}.
      */
     Presence currentPresenceOf(Occupant subject, Occupant viewer, RealJid viewerSession, Set<Integer> codes) {
-        if (viewer == subject || room.config().broadcastsPresenceOf(subject.role())) {
+        if (viewer == subject || PresenceBroadcastOption.broadcasts(room.config(), subject.role())) {
             return presenceOf(subject, viewer, viewerSession, codes);
         }
         if (!subject.shownToOthers()) {
@@ -441,7 +427,7 @@ final class RoomPresence {
 
     /** Everyone has been sent {@code subject}'s current presence (see {@link #currentPresenceOf}). */
     void presenceShown(Occupant subject) {
-        subject.setShownToOthers(room.config().broadcastsPresenceOf(subject.role()));
+        subject.setShownToOthers(PresenceBroadcastOption.broadcasts(room.config(), subject.role()));
     }
 
     /** Who is sent {@code subject}'s presences: itself, and the others while they see it. */

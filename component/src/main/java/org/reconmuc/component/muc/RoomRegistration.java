@@ -97,8 +97,7 @@ final class RoomRegistration {
             return;
         }
         nick = nick.trim();
-        if (room.config().membersOnly() && !room.affiliationOf(user).atLeast(Affiliation.MEMBER)) {
-            room.output().error(iq, Condition.NOT_ALLOWED, "This room is members-only: ask an admin for membership");
+        if (RoomAccess.refuses(room, iq, RoomAccess.Act.REGISTER, user, room.occupantBySession(session), null)) {
             return;
         }
         Occupant inRoom = room.occupantByNick(nick);

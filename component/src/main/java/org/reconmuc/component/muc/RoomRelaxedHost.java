@@ -69,7 +69,7 @@ final class RoomRelaxedHost implements FanoutHost<Occupant> {
 
     @Override
     public boolean sendsStanzaIdTo(Occupant occupant) {
-        return room.config().stanzaIdsForEveryone() || occupant.role() == Role.MODERATOR || occupant.reader() != null;
+        return LiveStanzaIdsOption.forEveryone(room.config()) || occupant.role() == Role.MODERATOR || occupant.reader() != null;
     }
 
     @Override

@@ -187,6 +187,31 @@ class DurableRoomTest {
         assertThat(answer(muc, ROMEO, "q").bodies()).containsExactly("stored");
     }
 
+    /** The directory the service shows anyone (disco#items of the service). */
+    private List<String> roomDirectory() {
+        muc.send("<iq type='get' id='dir' from='nurse@capulet.lit/x' to='" + MucBench.SERVICE + "'><query xmlns='"
+                + Namespaces.DISCO_ITEMS + "'/></iq>");
+        return muc.replyTo("nurse@capulet.lit/x", "dir").getElement().element("query").elements("item").stream()
+                .map(i -> i.attributeValue("jid")).collect(Collectors.toList());
+    }
+
+    @Test
+    void aMembersOnlyRoomItsOwnerListedStaysListedAfterARestart() throws Exception {
+        // Made members-only, the room leaves the directory; listed again by its owner, it stays listed:
+        // a stored configuration is read as it was, not changed again on the way back.
+        muc.join(JULIET, ROOM, "Juliet");
+        makePersistent();
+        configure(JULIET, field("muc#roomconfig_membersonly", "1"));
+        assertThat(roomDirectory()).isEmpty();
+        configure(JULIET, field("muc#roomconfig_publicroom", "1"));
+        muc.commit();
+        assertThat(roomDirectory()).containsExactly(ROOM);
+
+        restart();
+
+        assertThat(roomDirectory()).containsExactly(ROOM);
+    }
+
     @Test
     void aRoomThatStopsBeingPersistentOrIsDestroyedIsForgotten() throws Exception {
         muc.join(JULIET, ROOM, "Juliet");
