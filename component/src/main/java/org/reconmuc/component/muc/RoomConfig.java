@@ -62,11 +62,6 @@ final class RoomConfig {
         return c.with(option, option.withinLimits(c.get(option), limits));
     }
 
-    /** Whether the room keeps an archive; {@code get(LoggingOption.LOGGING)} for {@link RoomTakeBacks}, which reads it so. */
-    boolean logged() {
-        return get(LoggingOption.LOGGING);
-    }
-
     @Override
     public boolean equals(Object o) {
         return o instanceof RoomConfig other && values.equals(other.values);

@@ -142,7 +142,7 @@ final class RoomTakeBacks {
         List<Occupant> holders;
         if (target != null && !target.retracted()) {
             holders = retract(room, target, moderated, reason);
-        } else if (target == null && room.persistence().archivedInStore() && room.config().logged()) {
+        } else if (target == null && LoggingOption.archivesInStore(room)) {
             // Older than the history: the archive turns it into its tombstone if it has it.
             room.persistence().tombstone(id, room.now(), moderated, reason);
             holders = List.of();
