@@ -43,6 +43,8 @@ import org.reconmuc.component.config.ConfigLoader;
  *   <li>every setting named — a {@code key=} of the config file, a {@code RECONMUC_…} variable, an
  *       Openfire {@code reconmuc.…} property — exists: in {@link ConfigLoader#OPTIONS}, in a script
  *       or source that reads it, in the plugin's {@code PluginSettings}.</li>
+ *   <li>every result in {@code benchmarks/results/} is in its index ({@code README.md}): a folder
+ *       linked, a file named or covered by its day's pattern.</li>
  * </ul>
  *
  * Each check has a test that feeds it a bad document and sees it caught.
@@ -95,7 +97,28 @@ class DocumentedClaimsTest {
         assertThat(problems(claims::unknownSettings)).as("settings that do not exist (document -> settings)").isEmpty();
     }
 
+    @Test
+    void everyResultIsInTheIndex() throws IOException {
+        Path results = root.resolve("benchmarks/results");
+        assertThat(claims.unindexedResults(results, Files.readString(results.resolve("README.md"))))
+                .as("results in benchmarks/results/ that its README.md does not index").isEmpty();
+    }
+
     // --- each check catches a bad document -----------------------------------------------------
+
+    @Test
+    void aResultLeftOutOfTheIndexIsCaught() throws IOException {
+        Path results = root.resolve("benchmarks/results");
+        String index = Files.readString(results.resolve("README.md"));
+        String withoutChurn = index.replace("](2026-11-26-churn/README.md)", "](2026-11-26-paper-final/README.md)");
+        assertThat(withoutChurn).isNotEqualTo(index);
+        assertThat(claims.unindexedResults(results, withoutChurn)).containsExactly("2026-11-26-churn/");
+        String withoutFootprint = index.replace("2026-11-24-footprint.txt", "2026-11-24-occupant-footprint.txt");
+        assertThat(claims.unindexedResults(results, withoutFootprint)).containsExactly("2026-11-24-footprint.txt");
+        String withoutTheDay = index.replace("`2026-11-21-*`", "`2026-11-21-engine.txt`");
+        assertThat(claims.unindexedResults(results, withoutTheDay)).contains("2026-11-21-engine-run2.txt")
+                .doesNotContain("2026-11-21-engine.txt");
+    }
 
     @Test
     void aPathThatDoesNotExistIsCaught() {
@@ -362,6 +385,47 @@ class DocumentedClaimsTest {
                 out.addAll(expandBraces(path.substring(0, m.start()) + alternative + path.substring(m.end())));
             }
             return out;
+        }
+
+        // the index of results
+
+        /**
+         * The results the index leaves out: a folder it does not link to, a file it neither names
+         * (with or without its extension) nor covers by a day's pattern ({@code `2026-11-21-*`}).
+         */
+        List<String> unindexedResults(Path results, String index) throws IOException {
+            Set<String> linked = new TreeSet<>();
+            Matcher m = LINK.matcher(index);
+            while (m.find()) {
+                linked.add(m.group(1).replaceAll("[/#].*$", ""));
+            }
+            Set<String> days = new TreeSet<>();
+            Matcher day = Pattern.compile("`(\\d{4}-\\d{2}-\\d{2})-\\*`").matcher(index);
+            while (day.find()) {
+                days.add(day.group(1));
+            }
+            List<String> missing = new ArrayList<>();
+            try (Stream<Path> entries = Files.list(results)) {
+                for (Path e : entries.sorted().toList()) {
+                    String name = e.getFileName().toString();
+                    if (name.equals("README.md")) {
+                        continue;
+                    }
+                    if (Files.isDirectory(e)) {
+                        if (!linked.contains(name)) {
+                            missing.add(name + "/");
+                        }
+                        continue;
+                    }
+                    String stem = name.replaceAll("\\.[a-z]+$", "");
+                    boolean named = Pattern.compile("(?<![\\w-])" + Pattern.quote(stem) + "(?![\\w-])").matcher(index).find();
+                    boolean ofADay = name.length() >= 10 && days.contains(name.substring(0, 10));
+                    if (!named && !ofADay) {
+                        missing.add(name);
+                    }
+                }
+            }
+            return missing;
         }
 
         // links
