@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * {@code `relaxed.Fanout`}, {@code `codec/…/batch/DeflateStream`}, {@code `MessageLog.Entry`}),
  * must be a {@code .java} file somewhere in the repository, or one of the few other projects'
  * classes the documents speak of ({@link #NOT_OURS}). Dated result folders are history and are
- * not checked.
+ * not checked. {@link DocumentedClaimsTest} checks the documents' paths, links, flags and settings.
  */
 class DocumentedClassesTest {
     /** Classes of the JDK, Smack, Tinder, the browser and others that the documents name on purpose. */
@@ -70,7 +70,7 @@ class DocumentedClassesTest {
         return names;
     }
 
-    private static Path repositoryRoot() {
+    static Path repositoryRoot() {
         for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
             if (Files.isRegularFile(p.resolve("DESIGN.md")) && Files.isDirectory(p.resolve("component"))) {
                 return p;
@@ -79,10 +79,15 @@ class DocumentedClassesTest {
         throw new IllegalStateException("the repository root (with DESIGN.md) is not above " + Path.of("").toAbsolutePath());
     }
 
-    private static List<Path> documents(Path root) throws IOException {
+    /** The repository's README and DESIGN.md, each module's README, and the index of results (not the dated folders). */
+    static List<Path> documents(Path root) throws IOException {
         List<Path> docs = new ArrayList<>(List.of(root.resolve("README.md"), root.resolve("DESIGN.md")));
         try (Stream<Path> modules = Files.list(root)) {
             modules.map(m -> m.resolve("README.md")).filter(Files::isRegularFile).sorted().forEach(docs::add);
+        }
+        Path results = root.resolve("benchmarks/results/README.md");
+        if (Files.isRegularFile(results)) {
+            docs.add(results);
         }
         return docs;
     }
