@@ -540,6 +540,12 @@ final class ReferenceModel {
             error(p, message, "forbidden", "auth", "Only its author may take a message back");
             return;
         }
+        boolean correction = TemplateMatcher.children(message).stream()
+                .anyMatch(c -> "replace".equals(c.getLocalName()) && XmlNamespaces.CORRECT.equals(c.getNamespaceURI()));
+        if (taken != null && taken.retracted && correction) {
+            error(p, message, "not-allowed", "cancel", "A retracted message can no longer be corrected");
+            return;
+        }
         Element sid = child(broadcast, XmlNamespaces.STANZA_ID, "stanza-id");
         sid.setAttribute("by", room);
         sid.setAttribute("id", "sid-" + (++ids));

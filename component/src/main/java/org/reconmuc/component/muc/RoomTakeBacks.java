@@ -52,7 +52,13 @@ final class RoomTakeBacks {
                 room.output().error(original, Condition.FORBIDDEN, "You may correct only your own messages");
                 return null;
             }
-            if (target == null || target.retracted()) {
+            if (target != null && target.retracted()) {
+                // A correction would bring back, in clients that apply it, what was retracted or moderated.
+                room.output().error(original, Condition.NOT_ALLOWED,
+                        "That message was retracted or moderated: it can no longer be corrected; send a new one");
+                return null;
+            }
+            if (target == null) {
                 return List.of();
             }
             List<Occupant> holders = room.fanout().holders(target.seq());

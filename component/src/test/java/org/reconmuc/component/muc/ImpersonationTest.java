@@ -193,4 +193,21 @@ class ImpersonationTest {
         assertThat(seen.getElement().element(QName.get("delay", XmlNamespaces.DELAY))).isNull();
         assertThat(seen.getElement().element(QName.get("x", "jabber:x:delay"))).isNull();
     }
+
+    @Test
+    void julietCannotBringBackByACorrectionWhatAModeratorRemoved() throws Exception {
+        // Romeo created the room: a moderator.
+        muc.send("<iq from='" + ROMEO + "' to='" + ROOM + "' type='set' id='mod'><moderate xmlns='" + XmlNamespaces.MODERATE
+                + "' id='" + julietsLine + "'><retract xmlns='" + XmlNamespaces.RETRACT + "'/></moderate></iq>");
+        assertThat(muc.replyTo(ROMEO, "mod").getElement().attributeValue("type")).isEqualTo("result");
+        muc.clear();
+
+        muc.send("<message from='" + JULIET + "' to='" + ROOM + "' type='groupchat' id='j2'><body>meet me at noon!</body>"
+                + "<replace xmlns='" + XmlNamespaces.CORRECT + "' id='j1'/></message>");
+        assertThat(errorCondition(muc.lastReceivedBy(JULIET))).isEqualTo("not-allowed");
+        assertThat(muc.receivedBy(ROMEO)).isEmpty();
+        assertThat(muc.receivedBy(TYBALT)).isEmpty();
+        muc.advance(Duration.ofMinutes(10));
+        assertThat(muc.receivedBy(NURSE)).as("she held it: she gets nothing of it").isEmpty();
+    }
 }
