@@ -18,6 +18,7 @@ import org.jivesoftware.smack.filter.StanzaIdFilter;
 import org.jivesoftware.smack.filter.StanzaTypeFilter;
 import org.jivesoftware.smack.packet.Message;
 import org.jivesoftware.smack.packet.Presence;
+import org.jivesoftware.smack.packet.StandardExtensionElement;
 import org.jivesoftware.smack.packet.Stanza;
 import org.jivesoftware.smack.packet.StanzaError;
 import org.jivesoftware.smack.tcp.XMPPTCPConnection;
@@ -297,6 +298,43 @@ abstract class MucConformanceIT {
         StanzaError error = errorFor(romeoC, chat(romeoC, JidCreate.entityFullFrom(room, Resourcepart.from("Mercutio")), "?"));
         assertThat(error.getCondition()).isEqualTo(StanzaError.Condition.item_not_found);
         assertThat(error.getDescriptiveText()).contains("Mercutio");
+    }
+
+    /**
+     * Tybalt takes Juliet's nick once she has left and corrects her line (XEP-0308): refused with
+     * forbidden, and nobody sees it; his own message comes without the legacy delay he forged.
+     */
+    @Test
+    void nobodyCorrectsSomeoneElsesMessageEvenUnderHerNick() throws Exception {
+        EntityBareJid room = newRoom();
+        XMPPTCPConnection romeoC = client("romeo");
+        MultiUserChat romeo = create(romeoC, room, "Romeo");
+        XMPPTCPConnection julietC = client("juliet");
+        MultiUserChat juliet = join(julietC, room, "Juliet");
+        Message line = groupchat(julietC, room, "meet me at noon");
+        line.setStanzaId("juliet-1");
+        julietC.sendStanza(line);
+        assertThat(nextBody(romeo).getBody()).isEqualTo("meet me at noon");
+        juliet.leave();
+        awaitTrue(() -> romeo.getOccupantsCount() == 1);
+
+        XMPPTCPConnection tybaltC = client("tybalt");
+        join(tybaltC, room, "Juliet");
+        Message forged = tybaltC.getStanzaFactory().buildMessageStanza().to(room).ofType(Message.Type.groupchat)
+                .setBody("meet me at midnight")
+                .addExtension(StandardExtensionElement.builder("replace", "urn:xmpp:message-correct:0")
+                        .addAttribute("id", "juliet-1").build())
+                .build();
+        assertThat(errorFor(tybaltC, forged).getCondition()).isEqualTo(StanzaError.Condition.forbidden);
+
+        tybaltC.sendStanza(tybaltC.getStanzaFactory().buildMessageStanza().to(room).ofType(Message.Type.groupchat)
+                .setBody("hello")
+                .addExtension(StandardExtensionElement.builder("x", "jabber:x:delay")
+                        .addAttribute("stamp", "20010101T00:00:00").build())
+                .build());
+        Message next = nextBody(romeo);
+        assertThat(next.getBody()).as("the refused correction reached nobody").isEqualTo("hello");
+        assertThat(next.getExtensionElement("x", "jabber:x:delay")).as("only the room says when").isNull();
     }
 
     // ---- moderation -----------------------------------------------------------------------------
