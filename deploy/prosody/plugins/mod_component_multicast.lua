@@ -26,6 +26,7 @@ local st = require "util.stanza";
 local jid_prep = require "util.jid".prep;
 local dataforms = require "util.dataforms";
 
+local full_sessions, bare_sessions = prosody.full_sessions, prosody.bare_sessions;
 local xmlns_address = "http://jabber.org/protocol/address";
 local trusted = module:get_option_set("component_multicast_trusted", {});
 local max_addresses = module:get_option_number("component_multicast_max_addresses", 1000, 1);
@@ -53,7 +54,11 @@ local function recipients_of(addresses)
 		if address.attr.type ~= "bcc" or address.attr.uri or address.attr.node or address.attr.delivered then
 			return nil, "bad-request", "Only <address type='bcc' jid='...'/> is accepted";
 		end
-		local to = address.attr.jid and jid_prep(address.attr.jid);
+		local to = address.attr.jid;
+		-- As the router does for a 'to': a connected session's JID is already in its prepared form.
+		if to and not (full_sessions[to] or bare_sessions[to]) then
+			to = jid_prep(to);
+		end
 		if not to then
 			return nil, "jid-malformed", "An address has no valid 'jid'";
 		end
@@ -91,10 +96,11 @@ local function multicast(event)
 		end
 		return child;
 	end);
+	-- One stanza object for every copy, its 'to' set for each, as Prosody's own MUC routes a
+	-- broadcast (muc.lib.lua route_to_occupant): whatever keeps a stanza for later copies it.
 	for _, to in ipairs(jids) do
-		local copy = st.clone(payload);
-		copy.attr.to = to;
-		prosody.core_post_stanza(origin, copy);
+		payload.attr.to = to;
+		prosody.core_post_stanza(origin, payload);
 	end
 	return true;
 end
