@@ -301,21 +301,12 @@ public final class MessageLog<A> {
 
     /**
      * The newest logged message that {@code from} (an occupant JID) sent with the stanza id or the
-     * XEP-0359 origin-id {@code id} — what an XEP-0308 correction or an XEP-0424 0.3 retraction
-     * names — or 0.
+     * XEP-0359 origin-id {@code id} — what an XEP-0461 reply names when the room gave its client no
+     * stanza-id — or 0.
      */
     public long seqOfSent(JID from, String id) {
-        if (id == null) {
-            return 0;
-        }
-        for (long seq = head; seq > 0 && seq > head - ring.length; seq--) {
-            Entry<A> e = get(seq);
-            if (e != null && from.equals(e.broadcast.getFrom())
-                    && (id.equals(e.broadcast.getID()) || id.equals(originId(e.broadcast)))) {
-                return seq;
-            }
-        }
-        return 0;
+        return sentWithId(id).stream().filter(e -> from.equals(e.broadcast.getFrom()))
+                .mapToLong(Entry::seq).findFirst().orElse(0);
     }
 
     private static String originId(Message m) {
