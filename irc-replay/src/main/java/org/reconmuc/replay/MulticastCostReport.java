@@ -78,6 +78,7 @@ public final class MulticastCostReport {
     private static String phase(XmppServer server, ComponentStream component, List<String> recipients, int messages,
                                 boolean multicast, AtomicLong received, int round) throws Exception {
         long expected = received.get() + (long) recipients.size() * messages;
+        String addresses = multicast ? bcc(recipients) : null;
         double cpuBefore = ProcSampler.cpuSeconds(server.pid());
         long start = System.nanoTime();
         long bytes = 0;
@@ -86,12 +87,8 @@ public final class MulticastCostReport {
             String body = "<body>message " + m + " of round " + round
                     + ": a line of about the length of an IRC message, said to the whole room</body>";
             if (multicast) {
-                StringBuilder stanza = new StringBuilder("<message type='groupchat' id='c" + round + "-" + m + "' from='" + from
-                        + "' to='" + SERVICE + "'>" + body + "<addresses xmlns='http://jabber.org/protocol/address'>");
-                for (String r : recipients) {
-                    stanza.append("<address type='bcc' jid='").append(r).append("'/>");
-                }
-                String xml = stanza.append("</addresses></message>").toString();
+                String xml = "<message type='groupchat' id='c" + round + "-" + m + "' from='" + from + "' to='" + SERVICE + "'>"
+                        + body + addresses + "</message>";
                 component.send(xml);
                 bytes += xml.length();
             } else {
@@ -125,12 +122,8 @@ public final class MulticastCostReport {
      */
     private static String parsedOnly(XmppServer server, ComponentStream component, List<String> recipients, int messages)
             throws Exception {
+        String addresses = bcc(recipients);
         double cpuBefore = ProcSampler.cpuSeconds(server.pid());
-        StringBuilder addresses = new StringBuilder("<addresses xmlns='http://jabber.org/protocol/address'>");
-        for (String r : recipients) {
-            addresses.append("<address type='bcc' jid='").append(r).append("'/>");
-        }
-        addresses.append("</addresses>");
         for (int m = 0; m < messages; m++) {
             component.send("<message type='error' id='p" + m + "' from='lobby@" + server.componentDomain() + "/Romeo' to='"
                     + SERVICE + "'><body>message " + m + ": a line of about the length of an IRC message, said to the whole room"
@@ -153,13 +146,14 @@ public final class MulticastCostReport {
             throws Exception {
         String room = "bench@" + server.nativeMucDomain();
         AtomicLong entered = new AtomicLong();
-        for (XMPPTCPConnection c : bots) {
-            String self = room + "/" + c.getUser().getResourceOrEmpty() + "-" + bots.indexOf(c);
+        for (int i = 0; i < bots.size(); i++) {
+            XMPPTCPConnection c = bots.get(i);
+            String self = room + "/" + c.getUser().getResourceOrEmpty() + "-" + i;
             c.addAsyncStanzaListener(s -> entered.incrementAndGet(),
                     s -> s instanceof org.jivesoftware.smack.packet.Presence && self.equals(String.valueOf(s.getFrom())));
             c.sendStanza(c.getStanzaFactory().buildPresenceStanza().to(self)
                     .addExtension(new org.jivesoftware.smackx.muc.packet.MUCInitialPresence(null, -1, 0, -1, null)).build());
-            if (bots.indexOf(c) == 0) {
+            if (i == 0) {
                 // The creator accepts the instant room (XEP-0045 §10.1.2): ejabberd keeps a new room locked until then.
                 while (entered.get() < 1) {
                     Thread.sleep(5);
@@ -169,7 +163,7 @@ public final class MulticastCostReport {
                 c.sendIqRequestAndWaitForResponse(instant);
             }
             // The room's own pace for entries, so the measured phase starts with a quiet server.
-            while (entered.get() < bots.indexOf(c) + 1 - 20) {
+            while (entered.get() < i + 1 - 20) {
                 Thread.sleep(5);
             }
         }
@@ -199,6 +193,15 @@ public final class MulticastCostReport {
         }
         return String.format(Locale.ROOT, "%-10s  %12.2f  %6.2f  %15s  %15.1f%n", "own MUC", cpu, wall, "-",
                 cpu * 1e6 / ((double) bots.size() * messages));
+    }
+
+    /** XEP-0033 {@code <addresses/>} with one bcc address for each recipient. */
+    private static String bcc(List<String> recipients) {
+        StringBuilder addresses = new StringBuilder("<addresses xmlns='http://jabber.org/protocol/address'>");
+        for (String r : recipients) {
+            addresses.append("<address type='bcc' jid='").append(r).append("'/>");
+        }
+        return addresses.append("</addresses>").toString();
     }
 
     private static String loadAverage() {
