@@ -621,7 +621,7 @@ final class ReferenceModel {
                 }
             }
         }
-        Set<Occupant> holders = takeBack(taken, message, broadcast);
+        Set<Occupant> holders = takeBack(taken, correction, broadcast);
         Msg m = new Msg(++seq, sid.getAttribute("id"), now, sender, sender.nick, bare(sender.session.jid), broadcast, topics, parent);
         m.withheld.addAll(holders);
         history.add(m);
@@ -711,14 +711,15 @@ final class ReferenceModel {
         return null;
     }
 
-    /** {@code target}, named by {@code message} and written by its sender, is taken back; returns who must not get {@code message}. */
-    private Set<Occupant> takeBack(Msg target, Element message, Element broadcast) {
+    /**
+     * {@code target}, named by a correction ({@code broadcast}, as the room sends it) or a
+     * retraction and written by its sender, is taken back; returns who must not get that message.
+     */
+    private Set<Occupant> takeBack(Msg target, boolean correction, Element broadcast) {
         Set<Occupant> holders = new LinkedHashSet<>();
         if (target == null || target.retracted) {
             return holders;
         }
-        boolean correction = TemplateMatcher.children(message).stream()
-                .anyMatch(c -> "replace".equals(c.getLocalName()) && XmlNamespaces.CORRECT.equals(c.getNamespaceURI()));
         holders.addAll(holders(target));
         if (!correction) {
             target.retracted = true;
