@@ -25,6 +25,8 @@ public final class XmlNamespaces {
     public static final String FORWARD = "urn:xmpp:forward:0";
     /** XEP-0203 Delayed Delivery. */
     public static final String DELAY = "urn:xmpp:delay";
+    /** XEP-0033 Extended Stanza Addressing: a multicast's addresses. */
+    public static final String ADDRESS = "http://jabber.org/protocol/address";
     /** XEP-0359 Unique and Stable Stanza IDs. */
     public static final String STANZA_ID = "urn:xmpp:sid:0";
     /** XEP-0461 Message Replies. */

@@ -2,6 +2,7 @@ package org.reconmuc.component;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import org.reconmuc.component.cluster.ClusterNode;
 import org.reconmuc.component.config.ClusterConfig;
@@ -14,12 +15,13 @@ import org.xmpp.packet.Packet;
 import org.reconmuc.component.metrics.ServiceMetrics;
 import java.util.function.Consumer;
 import org.reconmuc.component.muc.MucService;
-import org.reconmuc.component.muc.Outbox;
+import org.reconmuc.component.transport.Outbox;
 import org.reconmuc.component.muc.RoomThreads;
 import org.reconmuc.component.store.Store;
 import org.reconmuc.component.store.StoreException;
 import org.reconmuc.component.transport.ExternalComponentConnection;
 import org.reconmuc.component.transport.OutgoingStanza;
+import org.reconmuc.component.transport.RenderedStanza;
 import org.reconmuc.component.transport.Termination;
 import org.xmpp.component.ComponentException;
 
@@ -41,9 +43,26 @@ public final class ReconMuc implements AutoCloseable {
         this.store = store;
         this.roomThreads = RoomThreads.start("room");
         // The rooms' text goes to the socket as rendered, nothing is serialised again.
-        Outbox outbox = observer == null ? this::sendThroughConnection : stanza -> {
-            observer.accept(stanza);
-            sendThroughConnection(stanza);
+        Outbox outbox = new Outbox() {
+            @Override
+            public void send(OutgoingStanza stanza) {
+                if (observer != null) {
+                    observer.accept(stanza);
+                }
+                sendThroughConnection(stanza);
+            }
+
+            @Override
+            public void broadcast(RenderedStanza stanza, List<String> recipients) {
+                if (observer != null) {
+                    recipients.forEach(r -> observer.accept(stanza.to(r)));
+                }
+                if (cluster != null) {
+                    cluster.broadcast(stanza, recipients);
+                } else {
+                    connection.broadcast(stanza, recipients);
+                }
+            }
         };
         this.service = new MucService(config, Clock.systemUTC(), roomThreads, outbox, null, store);
         this.connection = clustered ? null : new ExternalComponentConnection(config, service);

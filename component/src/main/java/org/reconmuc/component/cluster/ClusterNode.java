@@ -18,6 +18,7 @@ import org.reconmuc.component.muc.RoomOwnership;
 import org.reconmuc.component.store.RoomLeases;
 import org.reconmuc.component.transport.ExternalComponentConnection;
 import org.reconmuc.component.transport.OutgoingStanza;
+import org.reconmuc.component.transport.RenderedStanza;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xmpp.component.ComponentException;
@@ -116,11 +117,25 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
      * {@code to}, whichever connection a stanza comes through.
      */
     public void send(OutgoingStanza stanza) {
+        ExternalComponentConnection c = connectionFor(stanza.from());
+        if (c != null) {
+            c.send(stanza);
+        }
+    }
+
+    /** A room's broadcast, through the room's connection as {@link #send} does. */
+    public void broadcast(RenderedStanza stanza, List<String> recipients) {
+        ExternalComponentConnection c = connectionFor(stanza.from());
+        if (c != null) {
+            c.broadcast(stanza, recipients);
+        }
+    }
+
+    private ExternalComponentConnection connectionFor(String from) {
         List<ExternalComponentConnection> all = connections;
         if (all.isEmpty()) {
-            return;
+            return null;
         }
-        String from = stanza.from();
         int slash = from == null ? -1 : from.indexOf('/');
         String room = from == null ? "" : slash < 0 ? from : from.substring(0, slash);
         ExternalComponentConnection c = outOf.get(room);
@@ -137,7 +152,7 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
                 outOf.put(room, c);
             }
         }
-        c.send(stanza);
+        return c;
     }
 
     public List<ExternalComponentConnection> connections() {

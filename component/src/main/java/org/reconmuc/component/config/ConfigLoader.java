@@ -65,6 +65,9 @@ public final class ConfigLoader {
                     + " jdbc:postgresql://HOST:PORT/DB?user=U&password=P, or none (memory only)", DEFAULT_STORE),
             new Option("room-default-persistent", "new rooms start persistent (muc#roomconfig_persistentroom;"
                     + " true/false)", "false"),
+            new Option("multicast", "send each room broadcast once through the server's XEP-0033 multicast service"
+                    + " where it offers one that delivers clean copies (ejabberd's mod_multicast, our Prosody module);"
+                    + " false: one stanza per recipient (true/false)", "true"),
             new Option("room-creators", "who may create rooms (joining an existing room is not affected): anyone;"
                     + " admins (only the admins); or a comma-separated list of local (users of the server this"
                     + " service is a subdomain of), domains and bare JIDs", RoomCreation.ANYONE),
@@ -171,6 +174,7 @@ public final class ConfigLoader {
                     .roomDefaultPersistent(bool(values, "room-default-persistent"))
                     .roomCreation(RoomCreation.parse(values.get("room-creators"), values.get("admins"),
                             integer(values, "max-rooms-per-user")))
+                    .multicast(bool(values, "multicast"))
                     .build();
         } catch (IllegalArgumentException e) {
             throw new ConfigException("invalid configuration: " + e.getMessage());

@@ -33,7 +33,8 @@ public record ServiceConfig(
         RoomLocking roomLocking,
         String store,
         boolean roomDefaultPersistent,
-        RoomCreation roomCreation) {
+        RoomCreation roomCreation,
+        boolean multicast) {
 
     public ServiceConfig {
         Objects.requireNonNull(serverHost, "server-host");
@@ -185,6 +186,7 @@ public record ServiceConfig(
                 + ", store=" + StoreLocation.parse(store).display()
                 + ", room-default-persistent=" + roomDefaultPersistent
                 + ", " + roomCreation.describe()
+                + ", multicast=" + (multicast ? "where the server offers it" : "off")
                 + ", secret=" + (secret == null ? "not set" : "set") + "]";
     }
 
@@ -216,6 +218,7 @@ public record ServiceConfig(
         private String store = "none";
         private boolean roomDefaultPersistent;
         private RoomCreation roomCreation = RoomCreation.DEFAULT;
+        private boolean multicast = true;
 
         private Builder() {
         }
@@ -244,6 +247,7 @@ public record ServiceConfig(
             store = c.store;
             roomDefaultPersistent = c.roomDefaultPersistent;
             roomCreation = c.roomCreation;
+            multicast = c.multicast;
         }
 
         /** The XMPP server's component port to attach to. */
@@ -356,13 +360,22 @@ public record ServiceConfig(
             return this;
         }
 
+        /**
+         * Send a room's broadcast once through the server's XEP-0033 multicast service where it
+         * offers one that works (see {@code transport.ServerMulticast}); false: a copy each, always.
+         */
+        public Builder multicast(boolean value) {
+            this.multicast = value;
+            return this;
+        }
+
         /** The settings, checked (IllegalArgumentException naming the setting that is wrong). */
         public ServiceConfig build() {
             return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
                     messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds,
                     keepaliveInterval, reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars,
                     presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking, store,
-                    roomDefaultPersistent, roomCreation);
+                    roomDefaultPersistent, roomCreation, multicast);
         }
     }
 }

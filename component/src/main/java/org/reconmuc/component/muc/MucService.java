@@ -22,7 +22,9 @@ import org.reconmuc.component.store.Store;
 import org.reconmuc.component.store.StoreException;
 import org.reconmuc.component.store.StoredRoom;
 import org.reconmuc.component.transport.ConnectionListener;
+import org.reconmuc.component.transport.Outbox;
 import org.reconmuc.component.transport.OutgoingStanza;
+import org.reconmuc.component.transport.RenderedStanza;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xmpp.component.Component;
@@ -330,7 +332,7 @@ public final class MucService implements Component, ConnectionListener {
 
     private RoomEntry newRoom(RoomJid jid) {
         RoomMailbox mailbox = new RoomMailbox(executor);
-        RoomJournal journal = store.journal(jid.toString(), this::send);
+        RoomJournal journal = store.journal(jid.toString(), toServer);
         Room room = new Room(jid, new RoomContext() {
             @Override
             public ServiceConfig config() {
@@ -344,7 +346,17 @@ public final class MucService implements Component, ConnectionListener {
 
             @Override
             public Outbox outbox() {
-                return journal::send;
+                return new Outbox() {
+                    @Override
+                    public void send(OutgoingStanza stanza) {
+                        journal.send(stanza);
+                    }
+
+                    @Override
+                    public void broadcast(RenderedStanza stanza, List<String> recipients) {
+                        journal.broadcast(stanza, recipients);
+                    }
+                };
             }
 
             @Override
@@ -669,6 +681,25 @@ public final class MucService implements Component, ConnectionListener {
             out.send(stanza);
         }
     }
+
+    /** Where the rooms' journals hand what they send: to the server, a broadcast kept whole. */
+    private final Outbox toServer = new Outbox() {
+        @Override
+        public void send(OutgoingStanza stanza) {
+            MucService.this.send(stanza);
+        }
+
+        @Override
+        public void broadcast(RenderedStanza stanza, List<String> recipients) {
+            if (LOG.isTraceEnabled()) {
+                LOG.trace("out to {}: {}", recipients, stanza.to((String) null).xml());
+            }
+            Outbox out = outbox;
+            if (out != null) {
+                out.broadcast(stanza, recipients);
+            }
+        }
+    };
 
     ServiceConfig config() {
         return config;

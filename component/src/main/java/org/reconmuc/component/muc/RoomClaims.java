@@ -25,7 +25,7 @@ final class RoomClaims {
             "urn:xmpp:mam:1",
             "urn:xmpp:mam:0",
             "urn:xmpp:carbons:2",             // XEP-0280 copies of the user's own messages
-            "http://jabber.org/protocol/address"); // XEP-0033, whose ofrom claims an original sender
+            XmlNamespaces.ADDRESS); // XEP-0033, whose ofrom claims an original sender
 
     private RoomClaims() {
     }

@@ -6,6 +6,7 @@ import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.relaxed.RelaxedCounters;
 import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.Store;
+import org.reconmuc.component.transport.Outbox;
 
 /** What a room needs from its service: settings, time, a way out, and a way to be forgotten. */
 interface RoomContext {

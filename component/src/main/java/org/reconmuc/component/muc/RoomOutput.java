@@ -1,7 +1,10 @@
 package org.reconmuc.component.muc;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.transport.Outbox;
 import org.reconmuc.component.transport.OutgoingStanza;
 import org.reconmuc.component.transport.RenderedStanza;
 import org.xmpp.packet.Packet;
@@ -27,10 +30,9 @@ final class RoomOutput {
         outbox.send(OutgoingStanza.of(packet));
     }
 
-    /** A stanza to one session. */
+    /** A stanza to one session (rendered, so it may travel the way the room's broadcasts do). */
     void toSession(RealJid session, Packet packet) {
-        packet.setTo(session.jid());
-        send(packet);
+        toSession(session, RenderedStanza.of(packet));
     }
 
     /** A stanza to every session of {@code occupant}. */
@@ -40,16 +42,29 @@ final class RoomOutput {
 
     /** A stanza rendered once to every session of {@code occupant}. */
     void toOccupant(Occupant occupant, RenderedStanza stanza) {
-        for (RealJid s : occupant.sessions()) {
-            outbox.send(stanza.to(s.jid()));
-        }
+        toOccupants(List.of(occupant), stanza);
     }
 
     /** A stanza rendered once to every session of each of {@code occupants}. */
     void toOccupants(Iterable<Occupant> occupants, Packet packet) {
-        RenderedStanza stanza = RenderedStanza.of(packet);
+        toOccupants(occupants, RenderedStanza.of(packet));
+    }
+
+    /**
+     * A stanza rendered once to every session of each of {@code occupants}, handed on as one
+     * broadcast: where the server offers multicast it crosses the link once.
+     */
+    void toOccupants(Iterable<Occupant> occupants, RenderedStanza stanza) {
+        List<String> sessions = new ArrayList<>();
         for (Occupant o : occupants) {
-            toOccupant(o, stanza);
+            for (RealJid s : o.sessions()) {
+                sessions.add(s.jid().toString());
+            }
+        }
+        if (sessions.size() == 1) {
+            outbox.send(stanza.to(sessions.get(0)));
+        } else if (!sessions.isEmpty()) {
+            outbox.broadcast(stanza, sessions);
         }
     }
 

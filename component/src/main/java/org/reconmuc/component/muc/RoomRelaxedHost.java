@@ -78,6 +78,11 @@ final class RoomRelaxedHost implements FanoutHost<Occupant> {
     }
 
     @Override
+    public void send(Collection<Occupant> occupants, RenderedStanza stanza) {
+        room.output().toOccupants(occupants, stanza);
+    }
+
+    @Override
     public void send(RealJid session, RenderedStanza stanza) {
         room.output().toSession(session, stanza);
     }

@@ -43,16 +43,14 @@ public final class Fanout<O extends Recipient<O>> {
      */
     public void post(MessageLog.Entry<O> logged, Message broadcast, Message original) {
         RenderedStanza rendered = RenderedStanza.of(broadcast);
-        RenderedStanza withoutId = null;
+        List<O> withId = new ArrayList<>();
+        List<O> withoutId = new ArrayList<>();
         for (O o : state.standardOccupants()) {
-            if (room.sendsStanzaIdTo(o)) {
-                room.send(o, rendered);
-            } else {
-                if (withoutId == null) {
-                    withoutId = RenderedStanza.of(withoutStanzaId(broadcast));
-                }
-                room.send(o, withoutId);
-            }
+            (room.sendsStanzaIdTo(o) ? withId : withoutId).add(o);
+        }
+        room.send(withId, rendered);
+        if (!withoutId.isEmpty()) {
+            room.send(withoutId, RenderedStanza.of(withoutStanzaId(broadcast)));
         }
         String roomJid = room.roomJid();
         MessageLog<O> log = room.log();
@@ -132,12 +130,13 @@ public final class Fanout<O extends Recipient<O>> {
      * but {@code withheldFrom} (the holders of a message it takes back) never does.
      */
     public void postUnretained(Message broadcast, Collection<O> withheldFrom) {
-        RenderedStanza rendered = RenderedStanza.of(broadcast);
+        List<O> recipients = new ArrayList<>();
         for (O o : room.occupants()) {
             if (!withheldFrom.contains(o)) {
-                room.send(o, rendered);
+                recipients.add(o);
             }
         }
+        room.send(recipients, RenderedStanza.of(broadcast));
     }
 
     /** Time bounds: flush whoever is due, then sleep until the next deadline. */

@@ -50,6 +50,13 @@ public interface FanoutHost<O extends Recipient<O>> {
     /** Sends a stanza rendered once to every session of {@code occupant}. */
     void send(O occupant, RenderedStanza stanza);
 
+    /** Sends a stanza rendered once to every session of each of {@code occupants}, as one broadcast. */
+    default void send(Collection<O> occupants, RenderedStanza stanza) {
+        for (O o : occupants) {
+            send(o, stanza);
+        }
+    }
+
     /** Sends a stanza to one session. */
     void send(RealJid session, RenderedStanza stanza);
 }

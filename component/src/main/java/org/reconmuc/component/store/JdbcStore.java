@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.dom4j.DocumentException;
 import org.reconmuc.component.protocol.TakenBack;
-import org.reconmuc.component.transport.OutgoingStanza;
+import org.reconmuc.component.transport.Outbox;
 import org.reconmuc.component.store.StoreLocation.Kind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -690,7 +690,7 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
     }
 
     @Override
-    public RoomJournal journal(String roomJid, Consumer<OutgoingStanza> outbox) {
+    public RoomJournal journal(String roomJid, Outbox outbox) {
         return new RoomJournal(roomJid, writer, budget, outbox);
     }
 

@@ -1,8 +1,10 @@
 package org.reconmuc.component.store;
 
 import java.util.ArrayDeque;
-import java.util.function.Consumer;
+import java.util.List;
 import org.reconmuc.component.transport.OutgoingStanza;
+import org.reconmuc.component.transport.Outbox;
+import org.reconmuc.component.transport.RenderedStanza;
 
 /**
  * One room's writes to the store, and the gate its outgoing stanzas pass: a stanza the room sends
@@ -14,7 +16,8 @@ import org.reconmuc.component.transport.OutgoingStanza;
  * Without a store ({@link #memoryOnly}) stanzas pass straight through and writes are ignored.
  */
 public final class RoomJournal {
-    private record Held(OutgoingStanza stanza, long ticket, int chars) {
+    /** A stanza or broadcast waiting for the write {@code ticket}; {@code send} hands it to the outbox. */
+    private record Held(Runnable send, long ticket, int chars) {
     }
 
     private final String room;
@@ -29,12 +32,12 @@ public final class RoomJournal {
     private boolean fencedOut;
     private final StoreWriter writer;
     private final HeldBudget budget;
-    private final Consumer<OutgoingStanza> outbox;
+    private final Outbox outbox;
     private final ArrayDeque<Held> held = new ArrayDeque<>();
     /** The ticket of this room's latest write. */
     private long barrier;
 
-    RoomJournal(String room, StoreWriter writer, HeldBudget budget, Consumer<OutgoingStanza> outbox) {
+    RoomJournal(String room, StoreWriter writer, HeldBudget budget, Outbox outbox) {
         this.room = room;
         this.writer = writer;
         this.budget = budget;
@@ -42,7 +45,7 @@ public final class RoomJournal {
     }
 
     /** A journal that keeps nothing: stanzas go straight out. */
-    public static RoomJournal memoryOnly(Consumer<OutgoingStanza> outbox) {
+    public static RoomJournal memoryOnly(Outbox outbox) {
         return new RoomJournal(null, null, null, outbox);
     }
 
@@ -72,8 +75,21 @@ public final class RoomJournal {
 
     /** Sends a stanza of the room, after everything the room sent before it and after its pending writes. */
     public void send(OutgoingStanza stanza) {
+        pass(() -> outbox.send(stanza), stanza.xml().length());
+    }
+
+    /** Sends one rendering to several recipients, in the room's order as {@link #send} does. */
+    public void broadcast(RenderedStanza stanza, List<String> recipients) {
+        int chars = stanza.length();
+        for (String r : recipients) {
+            chars += r.length();
+        }
+        pass(() -> outbox.broadcast(stanza, recipients), chars);
+    }
+
+    private void pass(Runnable send, int chars) {
         if (writer == null) {
-            outbox.accept(stanza);
+            send.run();
             return;
         }
         synchronized (this) {
@@ -81,11 +97,10 @@ public final class RoomJournal {
                 return;
             }
             if (held.isEmpty() && barrier <= writer.committed()) {
-                outbox.accept(stanza);
+                send.run();
                 return;
             }
         }
-        int chars = stanza.xml().length();
         try {
             budget.acquire(chars);
         } catch (InterruptedException e) {
@@ -94,19 +109,18 @@ public final class RoomJournal {
         synchronized (this) {
             if (fencedOut || held.isEmpty() && barrier <= writer.committed()) {
                 budget.release(chars);
-                if (fencedOut) {
-                    return;
+                if (!fencedOut) {
+                    send.run();
                 }
-                outbox.accept(stanza);
                 return;
             }
-            held.addLast(new Held(stanza, barrier, chars));
+            held.addLast(new Held(send, barrier, chars));
         }
     }
 
     /** Sends at once, ahead of held stanzas: replies that carry nothing the store must keep first. */
     public void sendNow(OutgoingStanza stanza) {
-        outbox.accept(stanza);
+        outbox.send(stanza);
     }
 
     public void archive(ArchivedMessage message) {
@@ -189,7 +203,7 @@ public final class RoomJournal {
     synchronized void committed(long upTo) {
         while (!held.isEmpty() && held.peekFirst().ticket() <= upTo) {
             Held h = held.pollFirst();
-            outbox.accept(h.stanza());
+            h.send().run();
             budget.release(h.chars());
         }
     }

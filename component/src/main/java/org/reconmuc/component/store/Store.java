@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
-import org.reconmuc.component.transport.OutgoingStanza;
+import org.reconmuc.component.transport.Outbox;
 
 /**
  * Where persistent rooms and their archives are kept ({@link JdbcStore}), or nothing at all
@@ -40,7 +40,7 @@ public interface Store extends AutoCloseable {
         }
 
         @Override
-        public RoomJournal journal(String roomJid, Consumer<OutgoingStanza> outbox) {
+        public RoomJournal journal(String roomJid, Outbox outbox) {
             return RoomJournal.memoryOnly(outbox);
         }
 
@@ -120,7 +120,7 @@ public interface Store extends AutoCloseable {
     RoomLeases leases(String instance);
 
     /** The journal of one room; {@code outbox} is where its stanzas go once they may. */
-    RoomJournal journal(String roomJid, Consumer<OutgoingStanza> outbox);
+    RoomJournal journal(String roomJid, Outbox outbox);
 
     /**
      * Runs an archive query away from the caller's thread; exactly one callback runs, on the

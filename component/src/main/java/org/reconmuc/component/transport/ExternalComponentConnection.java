@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -69,6 +70,8 @@ import org.xmpp.packet.Presence;
 public final class ExternalComponentConnection implements ComponentManager, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ExternalComponentConnection.class);
+    /** How long discovery waits for each answer, and for a probe's copy (the server may be busy). */
+    private static final Duration MULTICAST_DISCOVERY_TIMEOUT = Duration.ofSeconds(10);
 
     /** Deepest element nesting accepted in a received stanza (the stanza element is level 1). */
     static final int MAX_STANZA_DEPTH = 128;
@@ -129,6 +132,10 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
     private final AtomicLong bytesWritten = new AtomicLong();
     private final AtomicLong stanzasQueued = new AtomicLong();
     private final AtomicLong connections = new AtomicLong();
+    private final AtomicLong multicastStanzas = new AtomicLong();
+    private final AtomicLong multicastCopies = new AtomicLong();
+    /** The server's XEP-0033 service this connection sends broadcasts through, or null: a copy each. */
+    private volatile ServerMulticast.Service multicast;
     private final LogThrottle evictionWarnings = new LogThrottle(Duration.ofSeconds(10));
     private final LogThrottle invalidWarnings = new LogThrottle(Duration.ofSeconds(10));
     private final LogThrottle processingErrors = new LogThrottle(Duration.ofSeconds(10));
@@ -371,6 +378,21 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         return connections.get();
     }
 
+    /** The XEP-0033 service broadcasts go through now, or null (none found yet, or none usable). */
+    public String multicastService() {
+        ServerMulticast.Service m = multicast;
+        return m == null ? null : m.jid();
+    }
+
+    /** Multicast stanzas sent so far, and the copies the server made of them. */
+    public long multicastStanzas() {
+        return multicastStanzas.get();
+    }
+
+    public long multicastCopies() {
+        return multicastCopies.get();
+    }
+
     // ---------------------------------------------------------------- ComponentManager
 
     /**
@@ -414,7 +436,43 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
             }
             return false;
         }
+        ServerMulticast.Service m = multicast;
+        if (m != null && !m.inOrder() && stanza.rendered() != null && stanza.to() != null && stanza.rendered().multicastable()) {
+            // The service reorders against direct stanzas: what goes to an occupant goes through it.
+            return enqueueMulticast(m.render(stanza.rendered(), List.of(stanza.to())), 1);
+        }
         return enqueue(stanza.xml());
+    }
+
+    /**
+     * Queues one rendering for several recipients: through the server's multicast service when it
+     * has one ({@link ServerMulticast}), in stanzas of at most its limit of addresses; else a copy
+     * each. Never throws; waits as {@link #sendPacket} does. True if all of it was queued.
+     */
+    public boolean broadcast(RenderedStanza stanza, List<String> recipients) {
+        ServerMulticast.Service m = multicast;
+        if (m == null || !stanza.multicastable() || recipients.size() < 2 && m.inOrder()) {
+            boolean queued = true;
+            for (String recipient : recipients) {
+                queued &= send(stanza.to(recipient));
+            }
+            return queued;
+        }
+        String problem = StreamXml.outgoingProblem(config.domain(), stanza.from(), stanza.forbiddenCharacter());
+        if (problem != null) {
+            return send(stanza.to(recipients.get(0)));   // dropped there, and said why
+        }
+        return enqueueMulticast(m.render(stanza, recipients), recipients.size());
+    }
+
+    private boolean enqueueMulticast(List<String> stanzas, int copies) {
+        boolean queued = true;
+        for (String xml : stanzas) {
+            queued &= enqueue(xml);
+        }
+        multicastStanzas.addAndGet(stanzas.size());
+        multicastCopies.addAndGet(copies);
+        return queued;
     }
 
     private boolean enqueue(String xml) {
@@ -715,6 +773,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
             return Attempt.failed(established, "io", describe(e));
         } finally {
             if (established) {
+                multicast = null;            // the next server (or the same, restarted) is asked again
                 queue.setConnected(false);   // senders stop waiting for this server
                 setConnected(false);
                 if (!closed.get() && listener != null) {
@@ -762,6 +821,41 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         }
         // Last: whoever awaits the connection may rely on the component being started.
         setConnected(true);
+        if (config.multicast()) {
+            discoverMulticast(session);
+        }
+    }
+
+    /**
+     * Looks for the server's multicast service on a thread of its own (discovery waits for
+     * answers the reader thread reads); until it is found, and if none is, a copy each.
+     */
+    private void discoverMulticast(ComponentSession on) {
+        ServerMulticast.Link link = new ServerMulticast.Link() {
+            @Override
+            public IQ query(IQ request, Duration timeout) throws ComponentException {
+                return ExternalComponentConnection.this.query(component, request, timeout.toMillis());
+            }
+
+            @Override
+            public void send(String xml) {
+                enqueue(xml);
+            }
+        };
+        Thread discovery = new Thread(() -> {
+            try {
+                ServerMulticast.Service found = ServerMulticast.discover(link, config.domain(), MULTICAST_DISCOVERY_TIMEOUT);
+                if (session == on && !closed.get()) {
+                    multicast = found;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                log.warn("looking for the server's multicast service failed; sending a copy each", e);
+            }
+        }, "reconmuc-multicast-discovery");
+        discovery.setDaemon(true);
+        discovery.start();
     }
 
     private Attempt onServerStreamError(ComponentSession s, Element error, boolean established) {
@@ -784,7 +878,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
             log.debug("ignoring top-level element <{}> in namespace {}", name, parsed.namespace());
             return;
         }
-        if (closed.get()) {
+        if (closed.get() || ServerMulticast.takeProbe(e, config.domain())) {
             return;
         }
         Packet packet;

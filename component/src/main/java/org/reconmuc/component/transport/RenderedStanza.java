@@ -1,9 +1,11 @@
 package org.reconmuc.component.transport;
 
+import java.util.List;
 import org.dom4j.Attribute;
 import org.dom4j.DocumentException;
 import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
+import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.codec.XmlText;
 import org.xmpp.packet.IQ;
 import org.xmpp.packet.JID;
@@ -24,16 +26,22 @@ public final class RenderedStanza {
     private final String head;
     /** The rest of the text: attributes, children and the end tag. */
     private final String tail;
+    /** A message or presence that is not an error: what a multicast service takes. */
+    private final boolean multicastable;
+    /** Where in {@link #tail} the start tag's attributes end (at its {@code >} or {@code />}). */
+    private final int attributesEnd;
     /** {@link StreamXml#firstForbiddenCharacter} of the text, computed once. */
     private final int forbiddenCharacter;
     private volatile Packet parsed;
 
-    private RenderedStanza(String name, String from, String xml) {
+    private RenderedStanza(String name, String from, String type, String xml) {
         this.name = name;
         this.from = from;
+        this.multicastable = !"iq".equals(name) && !"error".equals(type);
         int split = 1 + name.length();
         this.head = xml.substring(0, split);
         this.tail = xml.substring(split);
+        this.attributesEnd = attributesEnd(tail);
         this.forbiddenCharacter = StreamXml.firstForbiddenCharacter(xml);
     }
 
@@ -49,7 +57,7 @@ public final class RenderedStanza {
             e.remove(to);
         }
         try {
-            return new RenderedStanza(e.getName(), e.attributeValue("from"), packet.toXML());
+            return new RenderedStanza(e.getName(), e.attributeValue("from"), e.attributeValue("type"), packet.toXML());
         } finally {
             if (to != null) {
                 e.add(to);
@@ -71,6 +79,66 @@ public final class RenderedStanza {
                 .append(head).append(" to=\"");
         XmlText.appendAttribute(xml, recipient).append('"').append(tail);
         return new OutgoingStanza(this, name, from, recipient, xml.toString(), forbiddenCharacter);
+    }
+
+    /**
+     * The stanza as one XEP-0033 multicast to {@code service}: the same text, addressed to the
+     * service, with a {@code bcc} address per recipient as its first child. The service removes the
+     * addresses and gives each recipient the copy {@link #to} would have made.
+     */
+    public String multicast(String service, List<String> recipients) {
+        int addressesLength = 60;
+        for (String r : recipients) {
+            addressesLength += r.length() + 32;
+        }
+        StringBuilder xml = new StringBuilder(head.length() + tail.length() + service.length() + addressesLength)
+                .append(head).append(" to=\"");
+        XmlText.appendAttribute(xml, service).append('"').append(tail, 0, attributesEnd)
+                .append("><addresses xmlns=\"").append(XmlNamespaces.ADDRESS).append("\">");
+        for (String r : recipients) {
+            xml.append("<address type=\"bcc\" jid=\"");
+            XmlText.appendAttribute(xml, r).append("\"/>");
+        }
+        xml.append("</addresses>");
+        if (tail.startsWith("/>", attributesEnd)) {
+            return xml.append("</").append(name).append('>').toString();
+        }
+        return xml.append(tail, attributesEnd + 1, tail.length()).toString();
+    }
+
+    /** Where the attributes of the start tag at the beginning of {@code tail} end, outside quoted values. */
+    private static int attributesEnd(String tail) {
+        char quote = 0;
+        for (int i = 0; i < tail.length(); i++) {
+            char c = tail.charAt(i);
+            if (quote != 0) {
+                if (c == quote) {
+                    quote = 0;
+                }
+            } else if (c == '"' || c == '\'') {
+                quote = c;
+            } else if (c == '>') {
+                return i;
+            } else if (c == '/' && i + 1 < tail.length() && tail.charAt(i + 1) == '>') {
+                return i;
+            }
+        }
+        throw new IllegalStateException("a rendered stanza has no end to its start tag");
+    }
+
+    /** True if a multicast service may carry it: a message or presence, not an error (XEP-0033 §4). */
+    public boolean multicastable() {
+        return multicastable;
+    }
+
+    /** The length of the text without a recipient. */
+    public int length() {
+        return head.length() + tail.length();
+    }
+
+    /** {@link StreamXml#firstForbiddenCharacter} of the text. */
+    int forbiddenCharacter() {
+        return forbiddenCharacter;
     }
 
     /** {@code message}, {@code presence} or {@code iq}. */

@@ -79,6 +79,7 @@ class ExternalComponentConnectionTest {
     static ServiceConfig config(int port, int maxStanzaBytes, Duration keepalive) {
         return ServiceConfig.builder().server("127.0.0.1", port).domain(DOMAIN).secret(SECRET)
                 .maxStanzaBytes(maxStanzaBytes).keepaliveInterval(keepalive).reconnectMaxBackoff(Duration.ofMillis(200))
+                .multicast(false)   // these tests read the stream stanza by stanza; ServerMulticastTest plays the disco
                 .build();
     }
 
