@@ -34,6 +34,10 @@ local max_addresses = module:get_option_number("component_multicast_max_addresse
 module:depends("disco");
 module:add_identity("service", "multicast", "Multicast for components");
 module:add_feature(xmlns_address);
+-- Copies are routed at once on the component's own stream, so they keep their order with what the
+-- component sends directly: ReConMUC then sends single stanzas directly (ejabberd's mod_multicast,
+-- which routes from a process of its own, does not promise this).
+module:add_feature("urn:reconmuc:multicast:in-order:0");
 module:add_extension(dataforms.new({
 	{ name = "FORM_TYPE", type = "hidden", value = xmlns_address };
 	{ name = "message", type = "text-single" };

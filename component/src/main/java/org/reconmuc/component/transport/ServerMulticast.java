@@ -93,6 +93,7 @@ final class ServerMulticast {
             }
             LOG.info("not using the XEP-0033 multicast at {}: {}", service.jid(), problem);
         }
+        LOG.info("no usable XEP-0033 multicast on the server: each stanza is sent to its recipient");
         return null;
     }
 

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.UnaryOperator;
 import org.reconmuc.component.ReconMuc;
+import org.reconmuc.component.transport.ExternalComponentConnection;
 import org.reconmuc.component.config.RoomCreation;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.servers.XmppServer;
@@ -56,6 +57,11 @@ final class LiveService {
      */
     static LiveService inProcess(XmppServer server) {
         return new LiveService(server, null, null);
+    }
+
+    /** The component's connection to the server, or null when the service runs in the server's process. */
+    ExternalComponentConnection connection() {
+        return muc == null ? null : muc.connection();
     }
 
     /** True when {@link #closeAndValidate()} checks what the service emitted. */

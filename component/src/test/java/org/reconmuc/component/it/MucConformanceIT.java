@@ -44,6 +44,8 @@ import org.jxmpp.jid.Jid;
 import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.testing.Await;
+import org.reconmuc.component.transport.ExternalComponentConnection;
 import org.reconmuc.servers.XmppServer;
 
 /**
@@ -61,6 +63,11 @@ abstract class MucConformanceIT {
     private final AtomicInteger roomCounter = new AtomicInteger();
 
     abstract String serverKind();
+
+    /** True if the component sends its broadcasts through this server's XEP-0033 multicast. */
+    boolean carriesBroadcastsByMulticast() {
+        return true;
+    }
 
     @BeforeAll
     void startServerAndComponent() throws Exception {
@@ -298,6 +305,45 @@ abstract class MucConformanceIT {
         StanzaError error = errorFor(romeoC, chat(romeoC, JidCreate.entityFullFrom(room, Resourcepart.from("Mercutio")), "?"));
         assertThat(error.getCondition()).isEqualTo(StanzaError.Condition.item_not_found);
         assertThat(error.getDescriptiveText()).contains("Mercutio");
+    }
+
+    /**
+     * Romeo speaks to a room of three: Juliet and the Nurse each get the message as a stanza of
+     * their own — their own 'to', no XEP-0033 {@code <addresses/>} left on it, and but for the 'to'
+     * the same text — whether the server's multicast service made the copies (Prosody with our
+     * module, ejabberd's mod_multicast) or the component sent each one (Openfire).
+     */
+    @Test
+    void aBroadcastReachesEachOccupantAsAStanzaOfItsOwnWhicheverWayItTravelled() throws Exception {
+        ExternalComponentConnection link = live.connection();
+        if (link != null && carriesBroadcastsByMulticast()) {
+            Await.until(() -> link.multicastService() != null, Duration.ofSeconds(30), "the server's multicast service to be found");
+        }
+        long multicastBefore = link == null ? 0 : link.multicastStanzas();
+        EntityBareJid room = newRoom();
+        XMPPTCPConnection romeoC = client("romeo");
+        XMPPTCPConnection julietC = client("juliet");
+        XMPPTCPConnection nurseC = client("nurse");
+        MultiUserChat romeo = create(romeoC, room, "Romeo");
+        MultiUserChat juliet = join(julietC, room, "Juliet");
+        MultiUserChat nurse = join(nurseC, room, "Nurse");
+
+        romeo.sendMessage("Lady, by yonder blessed moon I vow");
+
+        Message toJuliet = nextBody(juliet);
+        Message toNurse = nextBody(nurse);
+        assertThat(toJuliet.getTo().toString()).isEqualTo(julietC.getUser().toString());
+        assertThat(toNurse.getTo().toString()).isEqualTo(nurseC.getUser().toString());
+        for (Message copy : List.of(toJuliet, toNurse)) {
+            assertThat(copy.getExtensionElement("addresses", "http://jabber.org/protocol/address") == null)
+                    .as("no XEP-0033 addresses left on %s", copy.toXML()).isTrue();
+        }
+        assertThat(toJuliet.toXML().toString().replace(julietC.getUser().toString(), "(to)"))
+                .isEqualTo(toNurse.toXML().toString().replace(nurseC.getUser().toString(), "(to)"));
+        if (link != null) {
+            assertThat(link.multicastStanzas() > multicastBefore).as("went through the server's multicast")
+                    .isEqualTo(carriesBroadcastsByMulticast());
+        }
     }
 
     /**
