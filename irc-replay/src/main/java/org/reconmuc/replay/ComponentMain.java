@@ -3,15 +3,19 @@ package org.reconmuc.replay;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import org.reconmuc.component.ReconMuc;
 import org.reconmuc.component.config.ConfigLoader;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.transport.ExternalComponentConnection;
 
 /**
  * The component in its own JVM, so its CPU and memory can be sampled by PID: the same
  * {@link ReconMuc} assembly as the component's {@code Main}, plus a line
  * {@code HEAP <used> <committed> <used-after-last-gc>} (bytes) on stdout every second, and
+ * {@code LINK <bytes> <multicast stanzas> <multicast copies>} (what crossed the XEP-0114 link to
+ * the server, over all its connections), and
  * {@code LIVE <bytes>} — the heap in use after full collections, what the service really holds —
  * when the harness writes a line {@code LIVE}. It stops when its standard input closes (the
  * harness went away) or on SIGTERM.
@@ -50,6 +54,15 @@ public final class ComponentMain {
             MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
             long afterGc = ProcSampler.heapAfterLastGc();
             System.out.printf(Locale.ROOT, "HEAP %d %d %d%n", heap.getUsed(), heap.getCommitted(), afterGc);
+            long bytes = 0;
+            long multicastStanzas = 0;
+            long multicastCopies = 0;
+            for (ExternalComponentConnection c : muc.cluster() != null ? muc.cluster().connections() : List.of(muc.connection())) {
+                bytes += c.bytesWritten();
+                multicastStanzas += c.multicastStanzas();
+                multicastCopies += c.multicastCopies();
+            }
+            System.out.printf(Locale.ROOT, "LINK %d %d %d%n", bytes, multicastStanzas, multicastCopies);
             System.out.flush();
             Thread.sleep(1000);
         }

@@ -25,6 +25,10 @@ final class ComponentProcess implements AutoCloseable {
     volatile long heapUsed;
     volatile long heapCommitted;
     volatile long heapAfterGc;
+    /** What crossed the link to the server so far (the last {@code LINK} line): bytes, multicast stanzas and copies. */
+    volatile long linkBytes;
+    volatile long multicastStanzas;
+    volatile long multicastCopies;
     /** Answers to {@link #liveHeap} requests. */
     private final java.util.concurrent.BlockingQueue<Long> liveHeaps = new java.util.concurrent.LinkedBlockingQueue<>();
     private final List<String> tail = new ArrayList<>();
@@ -92,6 +96,11 @@ final class ComponentProcess implements AutoCloseable {
                     heapUsed = Long.parseLong(f[1]);
                     heapCommitted = Long.parseLong(f[2]);
                     heapAfterGc = Long.parseLong(f[3]);
+                } else if (line.startsWith("LINK ")) {
+                    String[] f = line.split(" ");
+                    linkBytes = Long.parseLong(f[1]);
+                    multicastStanzas = Long.parseLong(f[2]);
+                    multicastCopies = Long.parseLong(f[3]);
                 } else if (line.startsWith("LIVE ")) {
                     liveHeaps.add(Long.parseLong(line.substring(5)));
                 } else if (line.equals("READY")) {

@@ -98,6 +98,10 @@ final class ReplayRun {
     /** The component's heap after full collections at the end of the scenario (bytes), or -1. */
     long componentLiveHeapBytes = -1;
     long componentLiveHeapAtStartBytes = -1;
+    /** Over the measurement, from the component to the server: bytes, and the multicast stanzas and the copies they stood for (-1: not measured). */
+    long linkBytes = -1;
+    long linkMulticastStanzas = -1;
+    long linkMulticastCopies = -1;
     private ReconMuc componentInProcess;
     private EntityBareJid room;
 
@@ -415,6 +419,8 @@ final class ReplayRun {
         double cpu0Server = ProcSampler.cpuSeconds(server.pid());
         double cpu0Component = componentPid() > 0 ? ProcSampler.cpuSeconds(componentPid()) : Double.NaN;
         double cpu0Harness = ProcSampler.cpuSeconds(self);
+        long[] link0 = componentProcess == null ? null
+                : new long[] {componentProcess.linkBytes, componentProcess.multicastStanzas, componentProcess.multicastCopies};
         long deadline = start + (long) (o.durationSeconds * 1e9);
         status.phase(scenario.label() + ": replaying " + msgs.size() + " messages");
         Visitors visitors = o.visitorsEverySeconds > 0 ? Visitors.start(server, room, o.visitorsEverySeconds, deadline) : null;
@@ -488,6 +494,12 @@ final class ReplayRun {
             componentCpuSeconds = ProcSampler.cpuSeconds(componentPid()) - cpu0Component;
         }
         harnessCpuSeconds = ProcSampler.cpuSeconds(self) - cpu0Harness;
+        if (link0 != null) {
+            Thread.sleep(1100);   // the component reports its link counters every second
+            linkBytes = componentProcess.linkBytes - link0[0];
+            linkMulticastStanzas = componentProcess.multicastStanzas - link0[1];
+            linkMulticastCopies = componentProcess.multicastCopies - link0[2];
+        }
         facts.put("missing_at_end", missingTotal());
         // Everyone is still in and everything delivered: what the service holds for them.
         componentLiveHeapBytes = componentProcess != null ? componentProcess.liveHeap() : -1;

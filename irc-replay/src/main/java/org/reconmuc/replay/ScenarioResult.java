@@ -357,6 +357,9 @@ final class ScenarioResult {
             comp.put("heap_after_gc_mb_max", componentHeapAfterGcMax / 1e6);
             comp.put("live_heap_mb_at_start", r.componentLiveHeapAtStartBytes < 0 ? null : r.componentLiveHeapAtStartBytes / 1e6);
             comp.put("live_heap_mb_at_end", r.componentLiveHeapBytes < 0 ? null : r.componentLiveHeapBytes / 1e6);
+            comp.put("link_bytes_to_server", r.linkBytes < 0 ? null : r.linkBytes);
+            comp.put("multicast_stanzas", r.linkMulticastStanzas < 0 ? null : r.linkMulticastStanzas);
+            comp.put("multicast_copies", r.linkMulticastCopies < 0 ? null : r.linkMulticastCopies);
         } else {
             comp.put("note", r.scenario().usesComponent() ? "in-process: not separable from the harness" : "not used");
         }

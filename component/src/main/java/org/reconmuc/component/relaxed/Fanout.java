@@ -155,6 +155,9 @@ public final class Fanout<O extends Recipient<O>> {
      * occupant's form.
      */
     private void deliverLive(List<Delivery<O>> deliveries, MessageLog.Entry<O> logged, RenderedStanza broadcast) {
+        // Those who get the message as broadcast get it together, after the loop: one broadcast,
+        // and still after anything released to them before it.
+        List<O> atOnce = new ArrayList<>();
         for (Delivery<O> d : deliveries) {
             O o = d.owner();
             long[] seqs = d.seqs();
@@ -168,11 +171,14 @@ public final class Fanout<O extends Recipient<O>> {
                     flush(o, Arrays.copyOf(seqs, seqs.length - 1));
                 }
                 if (!logged.withheldFrom(o)) {
-                    room.send(o, broadcast);
+                    atOnce.add(o);
                 }
             } else {
                 flush(o, seqs);
             }
+        }
+        if (!atOnce.isEmpty()) {
+            room.send(atOnce, broadcast);
         }
         state.streams().turnEnded();
         armTimer();

@@ -14,6 +14,8 @@ import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.transport.OutgoingStanza;
+import org.reconmuc.component.transport.RenderedStanza;
+import org.reconmuc.component.transport.Outbox;
 import org.reconmuc.component.store.Store;
 import org.reconmuc.component.store.StoreException;
 import org.xmpp.packet.IQ;
@@ -33,6 +35,11 @@ final class MucBench {
     final List<Packet> outbox = new ArrayList<>();
     /** Every stanza as the service handed it over (its text and its rendering), in order. */
     final List<OutgoingStanza> handedOver = new ArrayList<>();
+    /** Every stanza handed over as one broadcast (each copy is in {@link #handedOver} too). */
+    final List<Broadcast> broadcasts = new ArrayList<>();
+
+    record Broadcast(RenderedStanza stanza, List<String> recipients) {
+    }
     final MucService service;
     private final Store store;
     /** Tasks the service scheduled, run by {@link #advance} when their time comes. */
@@ -60,9 +67,18 @@ final class MucBench {
     MucBench(ServiceConfig config, Instant start, Store store) {
         clock = new ManualClock(start);
         this.store = store;
-        service = new MucService(config, clock, Runnable::run, stanza -> {
-                    handedOver.add(stanza);
-                    outbox.add(asSent(stanza));
+        service = new MucService(config, clock, Runnable::run, new Outbox() {
+                    @Override
+                    public void send(OutgoingStanza stanza) {
+                        handedOver.add(stanza);
+                        outbox.add(asSent(stanza));
+                    }
+
+                    @Override
+                    public void broadcast(RenderedStanza stanza, List<String> recipients) {
+                        broadcasts.add(new Broadcast(stanza, List.copyOf(recipients)));
+                        Outbox.super.broadcast(stanza, recipients);
+                    }
                 },
                 (delay, task) -> timers.add(new Timed(clock.millis() + delay, task)), store);
         try {

@@ -37,6 +37,21 @@ class OutgoingPathTest {
         assertThat(copies).extracting(OutgoingStanza::rendered).doesNotContainNull().containsOnly(copies.get(0).rendered());
     }
 
+    /**
+     * Bob's message leaves the room as one broadcast to the three sessions, so that a server with
+     * XEP-0033 multicast gets it once; a lone session's stanza (Carol's own echo of a private
+     * message, a self-presence) goes alone.
+     */
+    @Test
+    void aGroupchatMessageLeavesAsOneBroadcastToEverySession() {
+        muc.clear();
+        muc.broadcasts.clear();
+        muc.say(BOB, ROOM, "once for all");
+        assertThat(muc.broadcasts).hasSize(1);
+        assertThat(muc.broadcasts.get(0).recipients()).containsExactlyInAnyOrder(ALICE, BOB, CAROL);
+        assertThat(muc.broadcasts.get(0).stanza().to((String) null).xml()).contains("once for all");
+    }
+
     @Test
     void aBatchIsRenderedOnceForEverySessionOfItsOccupant() {
         muc.send("<presence from='" + ALICE_PHONE + "' to='" + ROOM + "/Alice'><x xmlns='http://jabber.org/protocol/muc'/></presence>");
