@@ -82,6 +82,10 @@ public final class ServiceMetrics implements AutoCloseable {
                 .description("bytes written to the server").baseUnit("bytes").register(registry);
         FunctionCounter.builder("reconmuc.out.stanzas", connection, c -> c.sum(ExternalComponentConnection::stanzasQueued))
                 .description("stanzas accepted for sending").register(registry);
+        FunctionCounter.builder("reconmuc.out.multicast.stanzas", connection, c -> c.sum(ExternalComponentConnection::multicastStanzas))
+                .description("XEP-0033 multicast stanzas sent to the server's multicast service").register(registry);
+        FunctionCounter.builder("reconmuc.out.multicast.copies", connection, c -> c.sum(ExternalComponentConnection::multicastCopies))
+                .description("copies the server made of them (stanzas the link did not carry one by one)").register(registry);
         FunctionCounter.builder("reconmuc.backpressure.waits", connection, c -> c.sum(ExternalComponentConnection::backpressureWaits))
                 .description("times a room waited for the server to read (back-pressure)").register(registry);
         FunctionCounter.builder("reconmuc.refused.disconnected", connection, c -> c.sum(ExternalComponentConnection::refusedWhileDisconnected))

@@ -58,7 +58,8 @@ class ServiceMetricsTest {
             assertThat(scrape).contains("reconmuc_outgoing_queue_stanzas 0.0");
             assertThat(scrape).contains("reconmuc_mailbox_pending_stanzas 0.0");
             assertThat(scrape).contains("reconmuc_connected 0.0");
-            assertThat(scrape).contains("reconmuc_out_bytes_total 0.0");
+            assertThat(scrape).contains("reconmuc_out_bytes_total 0.0").contains("reconmuc_out_multicast_stanzas_total 0.0")
+                    .contains("reconmuc_out_multicast_copies_total 0.0");
             assertThat(scrape).contains("reconmuc_batches_total 0.0");
             assertThat(scrape).contains("jvm_memory_used_bytes");
 
