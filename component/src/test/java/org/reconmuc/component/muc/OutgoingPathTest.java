@@ -52,6 +52,36 @@ class OutgoingPathTest {
     }
 
     @Test
+    void aPresenceIsRenderedOncePerViewWithOrWithoutTheRealJid() {
+        String dave = "dave@example.lit/pc";
+        muc.send("<presence from='" + ALICE_PHONE + "' to='" + ROOM + "/Alice'><x xmlns='http://jabber.org/protocol/muc'/></presence>");
+        muc.join(dave, ROOM, "Dave");
+
+        muc.send("<presence from='" + BOB + "' to='" + ROOM + "/Bob'><show>away</show></presence>");
+        List<OutgoingStanza> copies = handedOverWith("<show>away</show>");
+        assertThat(copies).extracting(OutgoingStanza::to).containsExactlyInAnyOrder(ALICE, ALICE_PHONE, BOB, CAROL, dave);
+        OutgoingStanza toAlice = copyTo(copies, ALICE);
+        OutgoingStanza toCarol = copyTo(copies, CAROL);
+        assertThat(toAlice.xml()).as("Alice moderates: she sees Bob's real JID").contains("jid=\"" + BOB + "\"");
+        assertThat(copyTo(copies, ALICE_PHONE).rendered()).isNotNull().isSameAs(toAlice.rendered());
+        assertThat(toCarol.xml()).doesNotContain("jid=");
+        assertThat(copyTo(copies, dave).rendered()).isNotNull().isSameAs(toCarol.rendered()).isNotSameAs(toAlice.rendered());
+        assertThat(copyTo(copies, dave).xml()).isEqualTo(toCarol.xml().replace(CAROL, dave));
+
+        muc.clear();
+        muc.send("<presence from='eve@example.lit/pc' to='" + ROOM + "/Eve'><x xmlns='http://jabber.org/protocol/muc'/></presence>");
+        List<OutgoingStanza> entry = handedOverWith("from=\"" + ROOM + "/Eve\"").stream()
+                .filter(s -> !s.to().startsWith("eve@")).toList();
+        assertThat(entry).extracting(OutgoingStanza::to).containsExactlyInAnyOrder(ALICE, ALICE_PHONE, BOB, CAROL, dave);
+        assertThat(copyTo(entry, BOB).rendered()).isNotNull().isSameAs(copyTo(entry, CAROL).rendered())
+                .isSameAs(copyTo(entry, dave).rendered());
+    }
+
+    private static OutgoingStanza copyTo(List<OutgoingStanza> copies, String to) {
+        return copies.stream().filter(s -> to.equals(s.to())).findFirst().orElseThrow();
+    }
+
+    @Test
     void aSubjectChangeIsRenderedOnceForEveryone() {
         muc.send("<message from='" + ALICE + "' to='" + ROOM + "' type='groupchat'><subject>Balconies</subject></message>");
         List<OutgoingStanza> copies = handedOverWith("Balconies");
