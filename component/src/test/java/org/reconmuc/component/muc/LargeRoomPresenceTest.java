@@ -105,6 +105,7 @@ class LargeRoomPresenceTest {
     void whenTheRoomIsNoLongerLargeTheUnseenAppearWithTheirNextStatusAndNewcomersAreSeenAgain() {
         romeoJulietAndTheNurseFillTheRoom();
         enter(TYBALT, "Tybalt");
+        assertThat(presencesFrom(muc.receivedBy(ROMEO))).as("the room was large when he entered").isEmpty();
         leave(JULIET, "Juliet");
         leave(NURSE, "Nurse");
         muc.clear();
