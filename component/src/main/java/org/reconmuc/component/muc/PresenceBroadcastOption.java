@@ -14,15 +14,16 @@ import org.dom4j.Element;
  * others, and those whose role no longer is leave their view.
  *
  * <p>With it, {@code reconmuc#roomconfig_presencebroadcast_largeroom}: while the room has more
- * occupants than the service's {@code large-room-occupants}, newcomers are shown to the others
- * only if they are moderators (Jitsi and PeerTube's livechat configure their big rooms so; ejabberd
- * stops broadcasting at its {@code max_users_presence}). On by default; an owner who submits the
- * roles without it (a Prosody or ejabberd form, the replay's {@code --presence-broadcast}) has
- * chosen them for every size, and an owner's choice wins. Nobody's view flips when the room
- * crosses the size, in either direction: whoever the others see stays seen until it leaves (its
- * leaving reaches everyone), whoever entered unseen stays unseen until its next status or role
- * change in a room no longer large — so a crossing sends nothing to everyone, and nobody is left believing
- * someone is present who left.
+ * occupants than the service's {@code large-room-occupants}, whoever enters is shown to the others
+ * only if a moderator, and is sent only the moderators' presences and its own (Jitsi's rooms with
+ * visitors broadcast no visitor's presence; ejabberd stops broadcasting above its
+ * {@code max_users_presence}). On by
+ * default; an owner who submits the roles without it (a Prosody or ejabberd form, the replay's
+ * {@code --presence-broadcast}) has chosen them for every size, and an owner's choice wins.
+ * Crossing the size sends nothing to everyone, in either direction: whoever the others see stays
+ * seen until it leaves, and its leaving reaches everyone (also those who entered after the room
+ * grew and never saw it), so nobody is left believing someone is present who left; whoever entered
+ * unseen stays unseen until its next status or role change in a room no longer large.
  */
 final class PresenceBroadcastOption extends RoomOption<PresenceBroadcastOption.Broadcast> {
     /** Declared first: the singleton's construction reads it. */

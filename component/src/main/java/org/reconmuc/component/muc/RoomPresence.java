@@ -28,8 +28,9 @@ import org.xmpp.packet.Presence;
  * Who is in a room and how the others see them (XEP-0045 §7.1–§7.6, §7.14, §9–§10 removals):
  * entering (the join checks and the join sequence), presence updates, nick changes, leaving,
  * ghosts (status 333), removals ordered by someone (kick, ban, membership lost), and each
- * occupant's presence as a given viewer is to see it ({@code muc#roomconfig_presencebroadcast},
- * real JIDs). It owns the occupants; the room's other features read them through {@link Room}.
+ * occupant's presence as a given viewer is to see it ({@code muc#roomconfig_presencebroadcast} and
+ * large rooms, real JIDs), rendered once for all the viewers who see it alike. It owns the
+ * occupants; the room's other features read them through {@link Room}.
  */
 final class RoomPresence {
     private static final Logger LOG = LoggerFactory.getLogger(RoomPresence.class);
