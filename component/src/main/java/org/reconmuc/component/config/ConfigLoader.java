@@ -41,6 +41,9 @@ public final class ConfigLoader {
             new Option("rate-messages-per-second", "per-occupant sustained message rate before policy-violation", "10"),
             new Option("rate-burst", "per-occupant burst of messages allowed above the rate", "20"),
             new Option("max-occupants", "largest room size an owner may configure (also the default)", "10000"),
+            new Option("large-room-occupants", "above this many occupants a room whose owner did not choose its"
+                    + " presence broadcast shows only moderators among those who enter (0: never)",
+                    String.valueOf(ServiceConfig.DEFAULT_LARGE_ROOM_OCCUPANTS)),
             new Option("max-filter-entries", "most filter entries one occupant may have active (relaxed consistency)", "32"),
             new Option("max-time-seconds", "largest time bound an occupant may ask for (relaxed consistency)", "86400"),
             new Option("keepalive-seconds", "whitespace keepalive after this much silence", "30"),
@@ -158,6 +161,7 @@ public final class ConfigLoader {
                     .maxStanzaBytes(integer(values, "max-stanza-bytes"))
                     .messageRate(decimal(values, "rate-messages-per-second"), integer(values, "rate-burst"))
                     .maxOccupantsPerRoom(integer(values, "max-occupants"))
+                    .largeRoomOccupants(integer(values, "large-room-occupants"))
                     .maxFilterEntries(integer(values, "max-filter-entries"))
                     .maxTimeSeconds(integer(values, "max-time-seconds"))
                     .keepaliveInterval(Duration.ofSeconds(integer(values, "keepalive-seconds")))

@@ -20,6 +20,7 @@ public record ServiceConfig(
         double messagesPerSecond,
         int messageBurst,
         int maxOccupantsPerRoom,
+        int largeRoomOccupants,
         int maxFilterEntries,
         int maxTimeSeconds,
         Duration keepaliveInterval,
@@ -47,6 +48,7 @@ public record ServiceConfig(
         require(messagesPerSecond > 0, "rate-messages-per-second must be > 0");
         require(messageBurst >= 1, "rate-burst must be >= 1");
         require(maxOccupantsPerRoom >= 1, "max-occupants must be >= 1");
+        require(largeRoomOccupants >= 0, "large-room-occupants must be >= 0 (0: never)");
         require(maxFilterEntries >= 0, "max-filter-entries must be >= 0");
         require(maxTimeSeconds >= 1, "max-time-seconds must be >= 1");
         require(!keepaliveInterval.isNegative() && !keepaliveInterval.isZero(), "keepalive-seconds must be > 0");
@@ -81,6 +83,12 @@ public record ServiceConfig(
     public static final long DEFAULT_MAX_QUEUED_CHARS = 16L * 1024 * 1024;
     public static final double DEFAULT_PRESENCES_AND_IQS_PER_SECOND = 10.0;
     public static final int DEFAULT_PRESENCE_AND_IQ_BURST = 30;
+    /**
+     * Where a full presence broadcast stops paying for itself: filling a room of N costs ~N²
+     * presences on the XEP-0114 link, and Prosody through the component kept up at 400 occupants
+     * but not at 600 (benchmarks/results/2026-11-25-capacity).
+     */
+    public static final int DEFAULT_LARGE_ROOM_OCCUPANTS = 500;
 
     private static void require(boolean ok, String message) {
         if (!ok) {
@@ -175,7 +183,8 @@ public record ServiceConfig(
         return "ServiceConfig[server=" + serverHost + ":" + serverPort + ", domain=" + domain
                 + ", history-size=" + historySize + ", max-stanza-bytes=" + maxStanzaBytes
                 + ", rate=" + messagesPerSecond + "/s burst " + messageBurst
-                + ", max-occupants=" + maxOccupantsPerRoom + ", max-filter-entries=" + maxFilterEntries + ", max-time=" + maxTimeSeconds + "s"
+                + ", max-occupants=" + maxOccupantsPerRoom + ", large-room-occupants=" + largeRoomOccupants
+                + ", max-filter-entries=" + maxFilterEntries + ", max-time=" + maxTimeSeconds + "s"
                 + ", keepalive=" + keepaliveInterval.toSeconds()
                 + "s, reconnect-max=" + reconnectMaxBackoff.toSeconds() + "s, max-pending-stanzas=" + maxPendingStanzas
                 + ", max-queued-chars=" + maxQueuedChars
@@ -204,6 +213,7 @@ public record ServiceConfig(
         private double messagesPerSecond = 10.0;
         private int messageBurst = 20;
         private int maxOccupantsPerRoom = 10_000;
+        private int largeRoomOccupants = DEFAULT_LARGE_ROOM_OCCUPANTS;
         private int maxFilterEntries = 32;
         private int maxTimeSeconds = 86_400;
         private Duration keepaliveInterval = Duration.ofSeconds(30);
@@ -233,6 +243,7 @@ public record ServiceConfig(
             messagesPerSecond = c.messagesPerSecond;
             messageBurst = c.messageBurst;
             maxOccupantsPerRoom = c.maxOccupantsPerRoom;
+            largeRoomOccupants = c.largeRoomOccupants;
             maxFilterEntries = c.maxFilterEntries;
             maxTimeSeconds = c.maxTimeSeconds;
             keepaliveInterval = c.keepaliveInterval;
@@ -287,6 +298,12 @@ public record ServiceConfig(
 
         public Builder maxOccupantsPerRoom(int value) {
             this.maxOccupantsPerRoom = value;
+            return this;
+        }
+
+        /** Above this many occupants a room shows only moderators among newcomers, unless its owner chose (0: never). */
+        public Builder largeRoomOccupants(int value) {
+            this.largeRoomOccupants = value;
             return this;
         }
 
@@ -372,7 +389,7 @@ public record ServiceConfig(
         /** The settings, checked (IllegalArgumentException naming the setting that is wrong). */
         public ServiceConfig build() {
             return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
-                    messagesPerSecond, messageBurst, maxOccupantsPerRoom, maxFilterEntries, maxTimeSeconds,
+                    messagesPerSecond, messageBurst, maxOccupantsPerRoom, largeRoomOccupants, maxFilterEntries, maxTimeSeconds,
                     keepaliveInterval, reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars,
                     presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking, store,
                     roomDefaultPersistent, roomCreation, multicast);

@@ -21,7 +21,11 @@ final class Occupant implements Recipient<Occupant> {
     private final Map<RealJid, Presence> sessions = new LinkedHashMap<>();
     private final Collection<RealJid> sessionsView = Collections.unmodifiableSet(sessions.keySet());
     private Role role;
-    /** Whether the others in the room were last sent this occupant's presence as available (muc#roomconfig_presencebroadcast). */
+    /**
+     * Whether the others in the room may hold this occupant's presence as available, so its changes
+     * and its leaving go to all of them (muc#roomconfig_presencebroadcast; a newcomer to a large room
+     * is not sent it, but is told when it leaves).
+     */
     private boolean shownToOthers;
     /** The session shown as the real JID; survives the last session's departure for the goodbye presence. */
     private RealJid shownSession;

@@ -199,28 +199,42 @@ final class RoomAdmin {
      * as Prosody sends it) and why.
      */
     private static void broadcastChange(Room room, Occupant target, Occupant actor, String reason) {
-        for (Occupant viewer : room.occupants()) {
-            Set<Integer> codes = viewer == target ? Set.of(MucPresences.SELF) : Set.of();
-            for (RealJid session : viewer.sessions()) {
-                Presence p = room.presence().currentPresenceOf(target, viewer, session, codes);
-                if (p == null) {
-                    continue;   // the room does not broadcast the presence of the target's role
-                }
-                Element item = p.getChildElement("x", Namespaces.MUC_USER).element("item");
-                if (actor != null) {
-                    Element actorElement = item.addElement("actor").addAttribute("nick", actor.nick());
-                    String actorJid = room.presence().realJidVisibleTo(actor, viewer);
-                    if (actorJid != null) {
-                        actorElement.addAttribute("jid", actorJid);
-                    }
-                }
-                if (reason != null && !reason.isEmpty()) {
-                    item.addElement("reason").setText(reason);
-                }
-                room.output().send(p);
+        for (RealJid session : target.sessions()) {
+            room.output().toSession(session, changeAsSeenBy(room, target, target, actor, reason));
+        }
+        List<Occupant> others = room.occupants().stream().filter(o -> o != target && o != actor).toList();
+        List<List<Occupant>> views = new ArrayList<>(room.presence().viewsOf(target, others));
+        if (actor != null && actor != target && room.occupants().contains(actor)) {
+            views.add(List.of(actor));   // the actor sees its own real JID in <actor/>
+        }
+        for (List<Occupant> view : views) {
+            Presence p = changeAsSeenBy(room, target, view.get(0), actor, reason);
+            if (p != null) {
+                room.output().toOccupants(view, p);
             }
         }
         room.presence().presenceShown(target);
+    }
+
+    /** The change as {@code viewer} sees it, or null if the room does not broadcast the target's role to it. */
+    private static Presence changeAsSeenBy(Room room, Occupant target, Occupant viewer, Occupant actor, String reason) {
+        Set<Integer> codes = viewer == target ? Set.of(MucPresences.SELF) : Set.of();
+        Presence p = room.presence().currentPresenceOf(target, viewer, codes);
+        if (p == null) {
+            return null;
+        }
+        Element item = p.getChildElement("x", Namespaces.MUC_USER).element("item");
+        if (actor != null) {
+            Element actorElement = item.addElement("actor").addAttribute("nick", actor.nick());
+            String actorJid = room.presence().realJidVisibleTo(actor, viewer);
+            if (actorJid != null) {
+                actorElement.addAttribute("jid", actorJid);
+            }
+        }
+        if (reason != null && !reason.isEmpty()) {
+            item.addElement("reason").setText(reason);
+        }
+        return p;
     }
 
     private static void list(Room room, IQ iq, RealJid session, Occupant actor, Element item) throws Refused {

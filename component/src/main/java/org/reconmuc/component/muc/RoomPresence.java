@@ -8,6 +8,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Stream;
 import org.dom4j.Element;
 import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.jid.OccupantJid;
@@ -26,8 +28,9 @@ import org.xmpp.packet.Presence;
  * Who is in a room and how the others see them (XEP-0045 §7.1–§7.6, §7.14, §9–§10 removals):
  * entering (the join checks and the join sequence), presence updates, nick changes, leaving,
  * ghosts (status 333), removals ordered by someone (kick, ban, membership lost), and each
- * occupant's presence as a given viewer is to see it ({@code muc#roomconfig_presencebroadcast},
- * real JIDs). It owns the occupants; the room's other features read them through {@link Room}.
+ * occupant's presence as a given viewer is to see it ({@code muc#roomconfig_presencebroadcast} and
+ * large rooms, real JIDs), rendered once for all the viewers who see it alike. It owns the
+ * occupants; the room's other features read them through {@link Room}.
  */
 final class RoomPresence {
     private static final Logger LOG = LoggerFactory.getLogger(RoomPresence.class);
@@ -154,13 +157,9 @@ final class RoomPresence {
         room.context().journal().occupantIn(session.toString(), occupant.nick());
         room.consistency().entered(LoggingOption.readableFrom(room));
         sendRoomStateTo(occupant, session, presence, selfCodes, historyRequest);
-        if (sameNick == null && PresenceBroadcastOption.broadcasts(room.config(), occupant.role())) {
-            for (Occupant other : occupantsByNick.values()) {
-                if (other != occupant) {
-                    for (RealJid s : other.sessions()) {
-                        room.output().send(presenceOf(occupant, other, s, Set.of()));
-                    }
-                }
+        if (sameNick == null && showsToOthers(occupant)) {
+            for (List<Occupant> view : viewsOf(occupant, others(occupant))) {
+                room.output().toOccupants(view, presenceOf(occupant, view.get(0), Set.of()));
             }
             occupant.setShownToOthers(true);
         }
@@ -184,8 +183,9 @@ final class RoomPresence {
     private void sendRoomStateTo(Occupant occupant, RealJid session, Presence request, Set<Integer> selfCodes,
             HistoryRequest historyRequest) {
         for (Occupant other : occupantsByNick.values()) {
-            if (other != occupant && other.shownToOthers()) {
-                room.output().send(presenceOf(other, occupant, session, Set.of()));
+            if (other != occupant && other.shownToOthers() && PresenceBroadcastOption.showsNewcomers(room.config(),
+                    other.role(), occupantsByNick.size(), room.context().config().largeRoomOccupants())) {
+                room.output().toSession(session, presenceOf(other, occupant, Set.of()));
             }
         }
         Set<Integer> codes = new LinkedHashSet<>();
@@ -194,7 +194,8 @@ final class RoomPresence {
             option.addEntryCodes(room.config(), codes);
         }
         codes.addAll(selfCodes);
-        Presence self = presenceOf(occupant, occupant, session, codes);
+        Presence self = presenceOf(occupant, occupant, codes);
+        self.setTo(session.jid());
         self.setID(request.getID());
         room.output().send(self);
         for (MessageLog.Entry<Occupant> entry : history(historyRequest)) {
@@ -253,9 +254,7 @@ final class RoomPresence {
         self.setTo(session.jid());
         self.setID(presence.getID());
         room.output().send(self);
-        for (Occupant other : shownTo(occupant)) {
-            room.output().toOccupant(other, unavailableOf(occupant, goodbye, other, Set.of()));
-        }
+        sendToOthers(occupant, viewer -> unavailableOf(occupant, goodbye, viewer, Set.of()));
     }
 
     /**
@@ -273,7 +272,7 @@ final class RoomPresence {
             return;
         }
         Presence goodbye = new Presence(Presence.Type.unavailable);
-        for (Occupant viewer : shownTo(occupant)) {
+        Function<Occupant, Presence> nickChanged = viewer -> {
             Set<Integer> codes = viewer == occupant
                     ? Set.of(MucPresences.NICK_CHANGED, MucPresences.SELF) : Set.of(MucPresences.NICK_CHANGED);
             Presence p = unavailableOf(occupant, goodbye, viewer, codes);
@@ -281,8 +280,10 @@ final class RoomPresence {
             // §7.6 Examples 51/52: the occupant stays in the room, so the 303 keeps its current role.
             item.addAttribute("role", occupant.role().xmlValue());
             item.addAttribute("nick", target.nick());
-            room.output().toOccupant(viewer, p);
-        }
+            return p;
+        };
+        room.output().toOccupant(occupant, nickChanged.apply(occupant));
+        sendToOthers(occupant, nickChanged);
         occupantsByNick.remove(occupant.nick());
         occupant.rename(target);
         occupantsByNick.put(target.nick(), occupant);
@@ -290,15 +291,15 @@ final class RoomPresence {
             room.context().journal().occupantIn(s.toString(), target.nick());
         }
         occupant.putSession(session, MucPresences.sanitize(presence));
-        for (Occupant viewer : shownTo(occupant)) {
-            for (RealJid s : viewer.sessions()) {
-                Presence p = presenceOf(occupant, viewer, s, viewer == occupant ? Set.of(MucPresences.SELF) : Set.of());
-                if (s.equals(session)) {
-                    p.setID(presence.getID());
-                }
-                room.output().send(p);
+        for (RealJid s : occupant.sessions()) {
+            Presence p = presenceOf(occupant, occupant, Set.of(MucPresences.SELF));
+            p.setTo(s.jid());
+            if (s.equals(session)) {
+                p.setID(presence.getID());   // the answer to the request: its session's own
             }
+            room.output().send(p);
         }
+        sendToOthers(occupant, viewer -> presenceOf(occupant, viewer, Set.of()));
     }
 
     /** An error from a session the room sent something to: if it says the session is gone, drop it. */
@@ -318,9 +319,7 @@ final class RoomPresence {
         occupantsByNick.remove(occupant.nick());
         room.consistency().left(occupant);
         Presence goodbye = new Presence(Presence.Type.unavailable);
-        for (Occupant other : shownTo(occupant)) {
-            room.output().toOccupant(other, unavailableOf(occupant, goodbye, other, Set.of(MucPresences.REMOVED_BY_ERROR)));
-        }
+        sendToOthers(occupant, viewer -> unavailableOf(occupant, goodbye, viewer, Set.of(MucPresences.REMOVED_BY_ERROR)));
     }
 
     /**
@@ -335,9 +334,7 @@ final class RoomPresence {
         occupantsByNick.remove(occupant.nick());
         room.consistency().left(occupant);
         Presence goodbye = new Presence(Presence.Type.unavailable);
-        List<Occupant> viewers = new ArrayList<>(shownTo(occupant));
-        viewers.add(occupant);
-        for (Occupant viewer : viewers) {
+        Function<Occupant, Presence> removed = viewer -> {
             Set<Integer> codes = new LinkedHashSet<>();
             if (statusCode > 0) {
                 codes.add(statusCode);
@@ -354,17 +351,18 @@ final class RoomPresence {
             if (reason != null && !reason.isEmpty()) {
                 item.addElement("reason").setText(reason);
             }
-            room.output().toOccupant(viewer, p);
-        }
+            return p;
+        };
+        sendToOthers(occupant, removed);
+        room.output().toOccupant(occupant, removed.apply(occupant));
     }
 
     // ---- presence rendering -------------------------------------------------------------------
 
-    /** The presence of {@code subject} as {@code viewer} sees it (real JID only where allowed). */
-    Presence presenceOf(Occupant subjectOccupant, Occupant viewer, RealJid viewerSession, Set<Integer> codes) {
+    /** The presence of {@code subject} as {@code viewer} sees it (real JID only where allowed), without a {@code to}. */
+    Presence presenceOf(Occupant subjectOccupant, Occupant viewer, Set<Integer> codes) {
         Presence p = subjectOccupant.presence().createCopy();
         p.setFrom(subjectOccupant.jid().jid());
-        p.setTo(viewerSession.jid());
         MucPresences.addUserItem(p, room.affiliationOf(subjectOccupant.bareJid()), subjectOccupant.role(),
                 realJidVisibleTo(subjectOccupant, viewer), codes);
         room.stampOccupantId(p, subjectOccupant);
@@ -388,19 +386,18 @@ final class RoomPresence {
 
     /**
      * Each session of {@code occupant} receives its current presence with status 110, everyone else
-     * the presence they are to see now ({@link #currentPresenceOf}).
+     * the presence they are to see now ({@link #currentPresenceOf}), rendered once per view.
      */
     void broadcastPresence(Occupant occupant, Set<Integer> extraCodes) {
-        for (Occupant viewer : occupantsByNick.values()) {
-            Set<Integer> codes = new LinkedHashSet<>(extraCodes);
-            if (viewer == occupant) {
-                codes.add(MucPresences.SELF);
-            }
-            for (RealJid s : viewer.sessions()) {
-                Presence p = currentPresenceOf(occupant, viewer, s, codes);
-                if (p != null) {
-                    room.output().send(p);
-                }
+        Set<Integer> selfCodes = new LinkedHashSet<>(extraCodes);
+        selfCodes.add(MucPresences.SELF);
+        for (RealJid s : occupant.sessions()) {
+            room.output().toSession(s, currentPresenceOf(occupant, occupant, selfCodes));
+        }
+        for (List<Occupant> view : viewsOf(occupant, others(occupant))) {
+            Presence p = currentPresenceOf(occupant, view.get(0), extraCodes);
+            if (p != null) {
+                room.output().toOccupants(view, p);
             }
         }
         presenceShown(occupant);
@@ -413,29 +410,66 @@ final class RoomPresence {
      * their view with an unavailable presence. Whoever sends it to everyone then calls
      * {@link #presenceShown}.
      */
-    Presence currentPresenceOf(Occupant subject, Occupant viewer, RealJid viewerSession, Set<Integer> codes) {
-        if (viewer == subject || PresenceBroadcastOption.broadcasts(room.config(), subject.role())) {
-            return presenceOf(subject, viewer, viewerSession, codes);
+    Presence currentPresenceOf(Occupant subject, Occupant viewer, Set<Integer> codes) {
+        if (viewer == subject || showsToOthers(subject)) {
+            return presenceOf(subject, viewer, codes);
         }
         if (!subject.shownToOthers()) {
             return null;
         }
-        Presence p = unavailableOf(subject, new Presence(Presence.Type.unavailable), viewer, codes);
-        p.setTo(viewerSession.jid());
-        return p;
+        return unavailableOf(subject, new Presence(Presence.Type.unavailable), viewer, codes);
     }
 
     /** Everyone has been sent {@code subject}'s current presence (see {@link #currentPresenceOf}). */
     void presenceShown(Occupant subject) {
-        subject.setShownToOthers(PresenceBroadcastOption.broadcasts(room.config(), subject.role()));
+        subject.setShownToOthers(showsToOthers(subject));
     }
 
-    /** Who is sent {@code subject}'s presences: itself, and the others while they see it. */
-    private List<Occupant> shownTo(Occupant subject) {
-        if (subject.shownToOthers()) {
-            return new ArrayList<>(occupantsByNick.values());
+    /**
+     * Whether the others are to see {@code subject} from now on: its role's presence is broadcast
+     * ({@code muc#roomconfig_presencebroadcast}), and a large room shows no one new but moderators.
+     */
+    boolean showsToOthers(Occupant subject) {
+        return PresenceBroadcastOption.shows(room.config(), subject.role(), subject.shownToOthers(),
+                occupantsByNick.size(), room.context().config().largeRoomOccupants());
+    }
+
+    /** The occupants but {@code subject}. */
+    private List<Occupant> others(Occupant subject) {
+        List<Occupant> others = new ArrayList<>(occupantsByNick.size());
+        for (Occupant o : occupantsByNick.values()) {
+            if (o != subject) {
+                others.add(o);
+            }
         }
-        return occupantsByNick.get(subject.nick()) == subject ? List.of(subject) : List.of();
+        return others;
+    }
+
+    /**
+     * {@code viewers} in groups that see {@code subject}'s presences alike — with its real JID
+     * (moderators; everyone in a non-anonymous room) or without — so that each is rendered once
+     * per group, not once per viewer.
+     */
+    List<List<Occupant>> viewsOf(Occupant subject, List<Occupant> viewers) {
+        List<Occupant> withRealJid = new ArrayList<>();
+        List<Occupant> without = new ArrayList<>();
+        for (Occupant v : viewers) {
+            (realJidVisibleTo(subject, v) != null ? withRealJid : without).add(v);
+        }
+        return Stream.of(withRealJid, without).filter(view -> !view.isEmpty()).toList();
+    }
+
+    /**
+     * The others who see {@code subject} (all of them while it is shown, nobody otherwise) are sent
+     * what {@code presenceAs} renders for a viewer, once per view. {@code subject} is not one of them.
+     */
+    private void sendToOthers(Occupant subject, Function<Occupant, Presence> presenceAs) {
+        if (!subject.shownToOthers()) {
+            return;
+        }
+        for (List<Occupant> view : viewsOf(subject, others(subject))) {
+            room.output().toOccupants(view, presenceAs.apply(view.get(0)));
+        }
     }
 
     /** Everyone leaves at once, each told only of itself, with this notice (the room is destroyed). */

@@ -34,6 +34,15 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void bigRoomsLimitPresenceAbove500OccupantsAndZeroMeansNever() throws Exception {
+        assertThat(ConfigLoader.load(new String[] {"--secret", "s"}, Map.of()).largeRoomOccupants()).isEqualTo(500);
+        assertThat(ConfigLoader.load(new String[] {"--secret", "s", "--large-room-occupants", "0"}, Map.of())
+                .largeRoomOccupants()).isZero();
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--large-room-occupants", "-1"}, Map.of()))
+                .hasMessageContaining("large-room-occupants");
+    }
+
+    @Test
     void theSecretHasNoDefaultAndTheErrorSaysWhereToGiveIt(@TempDir Path dir) throws Exception {
         assertThatThrownBy(() -> ConfigLoader.load(new String[0], Map.of()))
                 .isInstanceOf(ConfigLoader.ConfigException.class)

@@ -95,6 +95,26 @@ class DurableRoomTest {
     }
 
     @Test
+    void whetherTheOwnerChoseThePresenceBroadcastSurvivesARestart() throws Exception {
+        muc.join(JULIET, ROOM, "Juliet");
+        makePersistent();
+        assertThat(largeRoomLimitInTheFormAfterARestart()).as("left to the service").isEqualTo("1");
+
+        configure(JULIET, "<field var='muc#roomconfig_presencebroadcast'><value>moderator</value><value>participant</value>"
+                + "<value>visitor</value></field>");
+        muc.commit();
+        assertThat(largeRoomLimitInTheFormAfterARestart()).as("the roles chosen for every size").isEqualTo("0");
+    }
+
+    private String largeRoomLimitInTheFormAfterARestart() throws Exception {
+        restart();
+        muc.send("<iq type='get' id='form' from='" + JULIET + "' to='" + ROOM + "'><query xmlns='" + Namespaces.MUC_OWNER + "'/></iq>");
+        Element form = muc.replyTo(JULIET, "form").getElement().element("query").element("x");
+        return form.elements("field").stream().filter(f -> PresenceBroadcastOption.LARGE_ROOM_VAR.equals(f.attributeValue("var")))
+                .findFirst().orElseThrow().elementText("value");
+    }
+
+    @Test
     void aTemporaryRoomWaitsForNothing() {
         muc.join(JULIET, ROOM, "Juliet");
         muc.say(JULIET, ROOM, "hello");

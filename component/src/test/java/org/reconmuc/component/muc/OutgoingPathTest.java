@@ -52,6 +52,17 @@ class OutgoingPathTest {
         assertThat(muc.broadcasts.get(0).stanza().to((String) null).xml()).contains("once for all");
     }
 
+    /** Dave enters: Bob and Carol, who see no real JIDs, get his presence as one broadcast; Alice, the moderator, her view of it. */
+    @Test
+    void aNewcomersPresenceLeavesAsOneBroadcastPerView() {
+        muc.broadcasts.clear();
+        muc.send("<presence from='dave@wonderland.lit/den' to='" + ROOM + "/Dave'><x xmlns='http://jabber.org/protocol/muc'/></presence>");
+        assertThat(muc.broadcasts).filteredOn(b -> b.stanza().name().equals("presence")).singleElement()
+                .satisfies(b -> assertThat(b.recipients()).containsExactlyInAnyOrder(BOB, CAROL));
+        assertThat(handedOverWith("jid=\"dave@wonderland.lit/den\"")).filteredOn(s -> s.name().equals("presence"))
+                .extracting(OutgoingStanza::to).contains(ALICE).doesNotContain(BOB, CAROL);
+    }
+
     @Test
     void aBatchIsRenderedOnceForEverySessionOfItsOccupant() {
         muc.send("<presence from='" + ALICE_PHONE + "' to='" + ROOM + "/Alice'><x xmlns='http://jabber.org/protocol/muc'/></presence>");
@@ -64,6 +75,36 @@ class OutgoingPathTest {
         assertThat(batches).extracting(OutgoingStanza::to).containsExactlyInAnyOrder(ALICE, ALICE_PHONE);
         assertThat(batches.get(0).rendered()).isNotNull().isSameAs(batches.get(1).rendered());
         assertThat(batches.get(0).xml()).contains("first").contains("second");
+    }
+
+    @Test
+    void aPresenceIsRenderedOncePerViewWithOrWithoutTheRealJid() {
+        String dave = "dave@example.lit/pc";
+        muc.send("<presence from='" + ALICE_PHONE + "' to='" + ROOM + "/Alice'><x xmlns='http://jabber.org/protocol/muc'/></presence>");
+        muc.join(dave, ROOM, "Dave");
+
+        muc.send("<presence from='" + BOB + "' to='" + ROOM + "/Bob'><show>away</show></presence>");
+        List<OutgoingStanza> copies = handedOverWith("<show>away</show>");
+        assertThat(copies).extracting(OutgoingStanza::to).containsExactlyInAnyOrder(ALICE, ALICE_PHONE, BOB, CAROL, dave);
+        OutgoingStanza toAlice = copyTo(copies, ALICE);
+        OutgoingStanza toCarol = copyTo(copies, CAROL);
+        assertThat(toAlice.xml()).as("Alice moderates: she sees Bob's real JID").contains("jid=\"" + BOB + "\"");
+        assertThat(copyTo(copies, ALICE_PHONE).rendered()).isNotNull().isSameAs(toAlice.rendered());
+        assertThat(toCarol.xml()).doesNotContain("jid=");
+        assertThat(copyTo(copies, dave).rendered()).isNotNull().isSameAs(toCarol.rendered()).isNotSameAs(toAlice.rendered());
+        assertThat(copyTo(copies, dave).xml()).isEqualTo(toCarol.xml().replace(CAROL, dave));
+
+        muc.clear();
+        muc.send("<presence from='eve@example.lit/pc' to='" + ROOM + "/Eve'><x xmlns='http://jabber.org/protocol/muc'/></presence>");
+        List<OutgoingStanza> entry = handedOverWith("from=\"" + ROOM + "/Eve\"").stream()
+                .filter(s -> !s.to().startsWith("eve@")).toList();
+        assertThat(entry).extracting(OutgoingStanza::to).containsExactlyInAnyOrder(ALICE, ALICE_PHONE, BOB, CAROL, dave);
+        assertThat(copyTo(entry, BOB).rendered()).isNotNull().isSameAs(copyTo(entry, CAROL).rendered())
+                .isSameAs(copyTo(entry, dave).rendered());
+    }
+
+    private static OutgoingStanza copyTo(List<OutgoingStanza> copies, String to) {
+        return copies.stream().filter(s -> to.equals(s.to())).findFirst().orElseThrow();
     }
 
     @Test
