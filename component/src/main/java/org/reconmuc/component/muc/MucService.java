@@ -559,16 +559,21 @@ public final class MucService implements Component, ConnectionListener {
 
     /**
      * After a heartbeat: {@code held} are the rooms this instance holds now, with their epochs;
-     * a room served here under another epoch, or not held at all, is given up.
+     * a room served here under another epoch, or not held at all, is given up. Returns the rooms
+     * given up (nothing more may leave for them).
      */
-    public void leasesRenewed(java.util.Map<String, Long> held) {
+    public java.util.Set<String> leasesRenewed(java.util.Map<String, Long> held) {
+        java.util.Set<String> lost = new java.util.HashSet<>();
         for (RoomEntry e : snapshot()) {
             long epoch = e.epoch;
-            Long now = held.get(e.room().jid().toString());
+            String jid = e.room().jid().toString();
+            Long now = held.get(jid);
             if (epoch > 0 && (now == null || now != epoch)) {
+                lost.add(jid);
                 e.mailbox().submit(() -> lost(e, epoch));
             }
         }
+        return lost;
     }
 
     /**
@@ -590,17 +595,6 @@ public final class MucService implements Component, ConnectionListener {
                     }
                 });
             }
-        }
-    }
-
-    /** Gives up every room (the store cannot be reached to renew their leases). */
-    public void giveUpAll(String why) {
-        List<RoomEntry> all = snapshot();
-        if (!all.isEmpty()) {
-            LOG.warn("giving up {} rooms: {}", all.size(), why);
-        }
-        for (RoomEntry e : all) {
-            e.mailbox().submit(() -> lost(e, e.epoch));
         }
     }
 

@@ -1,0 +1,131 @@
+package org.reconmuc.component.cluster;
+
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import org.reconmuc.component.transport.OutgoingStanza;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What this instance's rooms send passes here, and leaves only while their leases are known to
+ * run: by this instance's own clock, until a lease after the start of its last successful renewal
+ * (less a margin). Past that — the instance was paused (SIGSTOP, a GC or VM stall) or the store
+ * could not be reached — another instance may have taken a room, so nothing of any room leaves:
+ * it waits, in order, until a renewal says which rooms are still ours. Theirs then leave; those of
+ * rooms taken over are dropped (the room is given up here, and its new owner tells its occupants to
+ * rejoin), as is whatever they send afterwards until they are forgotten here. The service's own
+ * stanzas (disco, ping on the service) pass at all times: they speak for no room.
+ */
+final class LeaseGate {
+    private static final Logger LOG = LoggerFactory.getLogger(LeaseGate.class);
+
+    private record Waiting(String room, OutgoingStanza stanza) {
+    }
+
+    private final Clock clock;
+    private final Consumer<OutgoingStanza> out;
+    /** At most this many stanzas wait; a room that sends more waits too (as when the store is slow). */
+    private final int maxWaiting;
+    /** Until when (this instance's clock) the leases last renewed are sure to run. */
+    private volatile long confirmedUntil;
+    /** True from the first stanza that found the leases unconfirmed until the next renewal. */
+    private volatile boolean holding;
+    private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
+    /** Rooms found taken over by the last renewal, until they are forgotten here. */
+    private final Set<String> lost = ConcurrentHashMap.newKeySet();
+    private long dropped;
+
+    LeaseGate(Clock clock, Consumer<OutgoingStanza> out, int maxWaiting) {
+        this.clock = clock;
+        this.out = out;
+        this.maxWaiting = maxWaiting;
+    }
+
+    /** A stanza of {@code room} (null: of the service itself). */
+    void send(String room, OutgoingStanza stanza) {
+        if (room == null) {
+            out.accept(stanza);
+            return;
+        }
+        if (!holding && clock.millis() < confirmedUntil) {
+            if (!lost.contains(room)) {
+                out.accept(stanza);
+            }
+            return;
+        }
+        synchronized (this) {
+            long now = clock.millis();
+            if (!holding && now < confirmedUntil) {
+                if (!lost.contains(room)) {
+                    out.accept(stanza);
+                }
+                return;
+            }
+            if (!holding) {
+                holding = true;
+                LOG.warn("the rooms' leases are unconfirmed since {} ms (was this instance paused?): their stanzas wait"
+                        + " until a renewal says which rooms are still ours", now - confirmedUntil);
+            }
+            while (holding && waiting.size() >= maxWaiting) {
+                try {
+                    wait(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+            if (holding) {
+                waiting.addLast(new Waiting(room, stanza));
+                return;
+            }
+        }
+        send(room, stanza);   // confirmed while it waited for room
+    }
+
+    /**
+     * A renewal that started at {@code renewedAt} succeeded: the leases run until {@code until};
+     * {@code held} are the rooms ours now (with their epochs) and {@code taken} those given up.
+     * What waited leaves for the rooms held, and is dropped for the others.
+     */
+    synchronized void confirmed(long until, Map<String, Long> held, Set<String> taken) {
+        lost.addAll(taken);
+        int released = 0;
+        int droppedNow = 0;
+        while (!waiting.isEmpty()) {
+            Waiting w = waiting.pollFirst();
+            if (held.containsKey(w.room()) && !lost.contains(w.room())) {
+                out.accept(w.stanza());
+                released++;
+            } else {
+                droppedNow++;
+            }
+        }
+        dropped += droppedNow;
+        confirmedUntil = until;
+        if (holding) {
+            holding = false;
+            LOG.warn("leases confirmed again: {} waiting stanzas sent, {} dropped ({} rooms taken over)", released,
+                    droppedNow, taken.size());
+        }
+        notifyAll();
+    }
+
+    /** {@code room} left memory here: a new claim of it starts afresh. */
+    void forgotten(String room) {
+        lost.remove(room);
+    }
+
+    /** True while stanzas wait for a renewal. */
+    boolean holding() {
+        return holding;
+    }
+
+    /** Stanzas of rooms taken over that were dropped here. */
+    synchronized long dropped() {
+        return dropped;
+    }
+}
