@@ -73,8 +73,11 @@ public final class InstanceLock implements AutoCloseable {
         }
     }
 
-    /** The lock's key: 64 bits of a hash of the instance id (ids carry a random part: two never meet). */
-    static long key(String instance) {
+    /**
+     * The lock's key: 64 bits of a hash of the instance id (ids carry a random part: two never
+     * meet). In {@code pg_locks} it shows as {@code classid} (high 32 bits) and {@code objid} (low).
+     */
+    public static long key(String instance) {
         try {
             byte[] h = MessageDigest.getInstance("SHA-256")
                     .digest(("reconmuc-instance:" + instance).getBytes(StandardCharsets.UTF_8));
