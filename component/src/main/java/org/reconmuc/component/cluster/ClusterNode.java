@@ -95,7 +95,7 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
     /** Takes this instance's lock, registers it, opens its connections and starts renewing and watching. */
     public void start() throws ComponentException, SQLException {
         alive.hold();   // before the instance is registered: a registered instance without its lock looks dead
-        renewNow();
+        renewNow(config.connections());
         service.serveUnderLeases(this);
         open(config.connections());
         long period = Math.max(200, leaseMillis() / 3);
@@ -128,7 +128,7 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
 
     private void renew() {
         try {
-            renewNow();
+            renewNow(connections.size());
         } catch (SQLException | RuntimeException e) {
             LOG.warn("instance {}: renewing the leases failed (the rooms' stanzas wait once they run out): {}",
                     instance(), e.toString());
@@ -138,15 +138,15 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
     /**
      * One renewal: this instance's lock is still held (taken again if its connection was lost), its
      * heartbeat is written, rooms taken over are given up, and the gate lets through what waited for
-     * the rooms still ours.
+     * the rooms still ours. {@code connectionCount} is what a survivor opens if this instance dies.
      */
-    private void renewNow() throws SQLException {
+    private void renewNow(int connectionCount) throws SQLException {
         long startedAt = clock.millis();
         long serial = grantSerial.get();
         if (alive.hold()) {
             LOG.info("instance {}: holds its instance lock", instance());
         }
-        Map<String, Long> held = new java.util.HashMap<>(renewal.renew(startedAt, connections.size()));
+        Map<String, Long> held = new java.util.HashMap<>(renewal.renew(startedAt, connectionCount));
         held.putAll(grantedSince(serial));
         Set<String> taken = service.leasesRenewed(held);
         gate.confirmed(leasesRunUntil(startedAt), held, taken);
