@@ -176,28 +176,25 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
         }
     }
 
-    /**
-     * The connection a room's stanzas leave through: chosen among those connected when the room
-     * first sends, and kept while it stays connected, so the room's stanzas keep their order (two
-     * connections are two queues: the server may interleave them). The server routes by
-     * {@code to}, whichever connection a stanza comes through.
-     */
+    /** Sends a stanza of the service or of a room, through the {@link LeaseGate}. */
     public void send(OutgoingStanza stanza) {
         String from = stanza.from();
         int slash = from == null ? -1 : from.indexOf('/');
-        String bare = from == null ? "" : slash < 0 ? from : from.substring(0, slash);
-        gate.send(bare.indexOf('@') < 0 ? null : bare, stanza);
+        gate.send(from == null ? "" : slash < 0 ? from : from.substring(0, slash), stanza);
     }
 
-    private void sendNow(OutgoingStanza stanza) {
+    /**
+     * The connection a room's stanzas leave through ({@code sender}: the room, or the service):
+     * chosen among those connected when the room first sends, and kept while it stays connected,
+     * so the room's stanzas keep their order (two connections are two queues: the server may
+     * interleave them). The server routes by {@code to}, whichever connection a stanza comes through.
+     */
+    private void sendNow(String sender, OutgoingStanza stanza) {
         List<ExternalComponentConnection> all = connections;
         if (all.isEmpty()) {
             return;
         }
-        String from = stanza.from();
-        int slash = from == null ? -1 : from.indexOf('/');
-        String room = from == null ? "" : slash < 0 ? from : from.substring(0, slash);
-        ExternalComponentConnection c = outOf.get(room);
+        ExternalComponentConnection c = outOf.get(sender);
         if (c == null || !c.isConnected()) {
             List<ExternalComponentConnection> up = new ArrayList<>(all.size());
             for (ExternalComponentConnection candidate : all) {
@@ -206,9 +203,9 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
                 }
             }
             List<ExternalComponentConnection> choice = up.isEmpty() ? all : up;
-            c = choice.get(Math.floorMod(room.hashCode(), choice.size()));
+            c = choice.get(Math.floorMod(sender.hashCode(), choice.size()));
             if (c.isConnected()) {
-                outOf.put(room, c);
+                outOf.put(sender, c);
             }
         }
         c.send(stanza);

@@ -5,7 +5,7 @@ import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import org.reconmuc.component.transport.OutgoingStanza;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,8 +17,9 @@ import org.slf4j.LoggerFactory;
  * could not be reached — another instance may have taken a room, so nothing of any room leaves:
  * it waits, in order, until a renewal says which rooms are still ours. Theirs then leave; those of
  * rooms taken over are dropped (the room is given up here, and its new owner tells its occupants to
- * rejoin), as is whatever they send afterwards until they are forgotten here. The service's own
- * stanzas (disco, ping on the service) pass at all times: they speak for no room.
+ * rejoin), as is whatever they send afterwards until they are forgotten here — but for error
+ * replies (a stanza refused because the room moved says nothing the new owner must back). The
+ * service's own stanzas (disco, ping on the service) pass at all times: they speak for no room.
  */
 final class LeaseGate {
     private static final Logger LOG = LoggerFactory.getLogger(LeaseGate.class);
@@ -27,7 +28,8 @@ final class LeaseGate {
     }
 
     private final Clock clock;
-    private final Consumer<OutgoingStanza> out;
+    /** Where stanzas leave, with their sender's bare address. */
+    private final BiConsumer<String, OutgoingStanza> out;
     /** At most this many stanzas wait; a room that sends more waits too (as when the store is slow). */
     private final int maxWaiting;
     /** Until when (this instance's clock) the leases last renewed are sure to run. */
@@ -39,30 +41,26 @@ final class LeaseGate {
     private final Set<String> lost = ConcurrentHashMap.newKeySet();
     private long dropped;
 
-    LeaseGate(Clock clock, Consumer<OutgoingStanza> out, int maxWaiting) {
+    LeaseGate(Clock clock, BiConsumer<String, OutgoingStanza> out, int maxWaiting) {
         this.clock = clock;
         this.out = out;
         this.maxWaiting = maxWaiting;
     }
 
-    /** A stanza of {@code room} (null: of the service itself). */
-    void send(String room, OutgoingStanza stanza) {
-        if (room == null) {
-            out.accept(stanza);
+    /** A stanza from {@code sender}, a bare address: a room's, or the service's own (no '@'). */
+    void send(String sender, OutgoingStanza stanza) {
+        if (sender.indexOf('@') < 0) {
+            out.accept(sender, stanza);
             return;
         }
         if (!holding && clock.millis() < confirmedUntil) {
-            if (!lost.contains(room)) {
-                out.accept(stanza);
-            }
+            pass(sender, stanza);
             return;
         }
         synchronized (this) {
             long now = clock.millis();
             if (!holding && now < confirmedUntil) {
-                if (!lost.contains(room)) {
-                    out.accept(stanza);
-                }
+                pass(sender, stanza);
                 return;
             }
             if (!holding) {
@@ -79,11 +77,25 @@ final class LeaseGate {
                 }
             }
             if (holding) {
-                waiting.addLast(new Waiting(room, stanza));
+                waiting.addLast(new Waiting(sender, stanza));
                 return;
             }
         }
-        send(room, stanza);   // confirmed while it waited for room
+        send(sender, stanza);   // confirmed while it waited for room
+    }
+
+    /** Out, unless its room was taken over (an error reply still goes). */
+    private void pass(String room, OutgoingStanza stanza) {
+        if (lost.isEmpty() || !lost.contains(room) || isError(stanza)) {
+            out.accept(room, stanza);
+        }
+    }
+
+    private static boolean isError(OutgoingStanza stanza) {
+        String xml = stanza.xml();
+        int end = xml.indexOf('>');
+        String start = end < 0 ? xml : xml.substring(0, end);
+        return start.contains("type=\"error\"") || start.contains("type='error'");
     }
 
     /**
@@ -97,8 +109,8 @@ final class LeaseGate {
         int droppedNow = 0;
         while (!waiting.isEmpty()) {
             Waiting w = waiting.pollFirst();
-            if (held.containsKey(w.room()) && !lost.contains(w.room())) {
-                out.accept(w.stanza());
+            if (held.containsKey(w.room()) && !lost.contains(w.room()) || isError(w.stanza())) {
+                out.accept(w.room(), w.stanza());
                 released++;
             } else {
                 droppedNow++;

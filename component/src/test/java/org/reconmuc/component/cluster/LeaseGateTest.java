@@ -41,7 +41,7 @@ class LeaseGateTest {
 
     private final TestClock clock = new TestClock();
     private final List<String> sent = new CopyOnWriteArrayList<>();
-    private final LeaseGate gate = new LeaseGate(clock, s -> sent.add(body(s)), 100);
+    private final LeaseGate gate = new LeaseGate(clock, (from, s) -> sent.add(body(s)), 100);
 
     private static String body(OutgoingStanza s) {
         return s.toPacket().getElement().elementText("body");
@@ -52,7 +52,7 @@ class LeaseGateTest {
         m.setFrom(room == null ? "muc.example.org" : room + "/Juliet");
         m.setTo("romeo@montague.lit/orchard");
         m.setBody(body);
-        gate.send(room, OutgoingStanza.of(m));
+        gate.send(room == null ? "muc.example.org" : room, OutgoingStanza.of(m));
     }
 
     @Test
@@ -84,9 +84,16 @@ class LeaseGateTest {
         assertThat(gate.dropped()).isEqualTo(1);
         send(HALL, "hall before it is given up");
         assertThat(sent).containsExactly("lobby while paused");
+        Message refusal = new Message();   // a stanza refused because the room moved: the refusal still goes
+        refusal.setType(Message.Type.error);
+        refusal.setFrom(HALL);
+        refusal.setTo("romeo@montague.lit/orchard");
+        refusal.setBody("moved");
+        gate.send(HALL, OutgoingStanza.of(refusal));
+        assertThat(sent).containsExactly("lobby while paused", "moved");
         gate.forgotten(HALL);   // given up here; a new claim of it starts afresh
         send(HALL, "hall claimed again");
-        assertThat(sent).containsExactly("lobby while paused", "hall claimed again");
+        assertThat(sent).containsExactly("lobby while paused", "moved", "hall claimed again");
     }
 
     @Test
