@@ -60,7 +60,7 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
     private final ScheduledExecutorService watching;
     /** Claims and their retries, one at a time: a claim that waits holds up no room thread. */
     private final ScheduledExecutorService claims;
-    /** Rooms granted to this instance, with the claim's serial number and epoch (see {@link #grantedSince}). */
+    /** Rooms granted to this instance, with the claim's serial number (see {@link #renewNow}). */
     private final Map<String, long[]> grants = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong grantSerial = new java.util.concurrent.atomic.AtomicLong();
 
@@ -144,23 +144,16 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
         long startedAt = clock.millis();
         long serial = grantSerial.get();
         if (alive.hold()) {
-            LOG.info("instance {}: holds its instance lock", instance());
+            LOG.info("instance {}: took its instance lock (again: its connection had been lost)", instance());
         }
-        Map<String, Long> held = new java.util.HashMap<>(renewal.renew(startedAt, connectionCount));
-        held.putAll(grantedSince(serial));
-        Set<String> taken = service.leasesRenewed(held);
-        gate.confirmed(leasesRunUntil(startedAt), held, taken);
-    }
-
-    /** Rooms granted after claim number {@code serial}: a renewal that started before cannot have seen them. */
-    private Map<String, Long> grantedSince(long serial) {
-        Map<String, Long> since = new java.util.HashMap<>();
-        for (Map.Entry<String, long[]> g : grants.entrySet()) {
-            if (g.getValue()[0] > serial) {
-                since.put(g.getKey(), g.getValue()[1]);
-            }
-        }
-        return since;
+        Map<String, Long> held = renewal.renew(startedAt, connectionCount);
+        // A room granted since the renewal began may be missing from what it read: it is not lost.
+        java.util.function.Predicate<String> grantedSince = room -> {
+            long[] g = grants.get(room);
+            return g != null && g[0] > serial;
+        };
+        Set<String> taken = service.leasesRenewed(held, grantedSince);
+        gate.confirmed(leasesRunUntil(startedAt), room -> held.containsKey(room) || grantedSince.test(room), taken);
     }
 
     private void adoptDeadInstances() {
@@ -237,7 +230,7 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
         try {
             RoomLeases.Claim claim = claiming.claim(room.toString(), now, leaseMillis());
             if (claim instanceof RoomLeases.Granted g) {
-                grants.put(room.toString(), new long[] {grantSerial.incrementAndGet(), g.epoch()});
+                grants.put(room.toString(), new long[] {grantSerial.incrementAndGet()});
                 decided.accept(g.epoch());
                 return;
             }

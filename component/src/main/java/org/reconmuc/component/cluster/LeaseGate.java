@@ -2,10 +2,10 @@ package org.reconmuc.component.cluster;
 
 import java.time.Clock;
 import java.util.ArrayDeque;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
+import java.util.function.Predicate;
 import org.reconmuc.component.transport.OutgoingStanza;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -99,17 +99,17 @@ final class LeaseGate {
     }
 
     /**
-     * A renewal that started at {@code renewedAt} succeeded: the leases run until {@code until};
-     * {@code held} are the rooms ours now (with their epochs) and {@code taken} those given up.
-     * What waited leaves for the rooms held, and is dropped for the others.
+     * A renewal succeeded: the leases run until {@code until}; {@code ours} tells the rooms this
+     * instance holds now, and {@code taken} are those given up. What waited leaves for the rooms
+     * held, and is dropped for the others.
      */
-    synchronized void confirmed(long until, Map<String, Long> held, Set<String> taken) {
+    synchronized void confirmed(long until, Predicate<String> ours, Set<String> taken) {
         lost.addAll(taken);
         int released = 0;
         int droppedNow = 0;
         while (!waiting.isEmpty()) {
             Waiting w = waiting.pollFirst();
-            if (held.containsKey(w.room()) && !lost.contains(w.room()) || isError(w.stanza())) {
+            if (ours.test(w.room()) && !lost.contains(w.room()) || isError(w.stanza())) {
                 out.accept(w.room(), w.stanza());
                 released++;
             } else {

@@ -559,16 +559,18 @@ public final class MucService implements Component, ConnectionListener {
 
     /**
      * After a heartbeat: {@code held} are the rooms this instance holds now, with their epochs;
-     * a room served here under another epoch, or not held at all, is given up. Returns the rooms
+     * a room served here under another epoch, or not held at all, is given up — unless
+     * {@code claimedSince} says it was claimed after the heartbeat read them. Returns the rooms
      * given up (nothing more may leave for them).
      */
-    public java.util.Set<String> leasesRenewed(java.util.Map<String, Long> held) {
+    public java.util.Set<String> leasesRenewed(java.util.Map<String, Long> held,
+                                               java.util.function.Predicate<String> claimedSince) {
         java.util.Set<String> lost = new java.util.HashSet<>();
         for (RoomEntry e : snapshot()) {
             long epoch = e.epoch;
             String jid = e.room().jid().toString();
             Long now = held.get(jid);
-            if (epoch > 0 && (now == null || now != epoch)) {
+            if (epoch > 0 && (now == null || now != epoch) && !claimedSince.test(jid)) {
                 lost.add(jid);
                 e.mailbox().submit(() -> lost(e, epoch));
             }
