@@ -208,8 +208,9 @@ public final class RoomLeases implements AutoCloseable {
      * whose delete of its row succeeds. Returns how many connections to open in their place.
      *
      * <p>On PostgreSQL an instance is dead when its {@link InstanceLock} can be taken, however late
-     * its heartbeat: its rooms' leases are given back at once (nobody else can be serving them). Elsewhere an instance is dead
-     * when its heartbeat is older than {@code leaseMillis} (or it stopped cleanly); its leases run out.
+     * its heartbeat: its rooms' leases are given back at once (nobody else can be serving them).
+     * Elsewhere an instance is dead when its heartbeat is older than {@code leaseMillis} (or it
+     * stopped cleanly); its leases run out.
      */
     public synchronized int adoptDeadInstances(long now, long leaseMillis) throws SQLException {
         return tellsDeathForCertain() ? adoptInstancesWhoseLockIsFree() : adoptSilentInstances(now, leaseMillis);

@@ -155,7 +155,8 @@ class InstanceFailureIT {
                 for (int n; (n = in.read(buffer)) > 0; ) {
                     String text = new String(buffer, 0, n, StandardCharsets.UTF_8);
                     stream.append(text);
-                    if (!opened && stream.indexOf("<stream:stream") >= 0 && stream.indexOf(">", stream.indexOf("<stream:stream")) > 0) {
+                    int header = stream.indexOf("<stream:stream");
+                    if (!opened && header >= 0 && stream.indexOf(">", header) > 0) {
                         opened = true;
                         write(s, "<?xml version='1.0'?><stream:stream xmlns:stream='http://etherx.jabber.org/streams'"
                                 + " xmlns='jabber:component:accept' from='" + DOMAIN + "' id='x" + s.getPort() + "'>");
