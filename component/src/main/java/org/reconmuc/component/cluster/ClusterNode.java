@@ -56,6 +56,8 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
     /** The connection each room's stanzas leave through (see {@link #send}). */
     private final Map<String, ExternalComponentConnection> outOf = new java.util.concurrent.ConcurrentHashMap<>();
     private final LeaseGate gate;
+    /** Sends what waited in the gate once a renewal confirms the leases. */
+    private final ScheduledExecutorService releasing;
     private final ScheduledExecutorService renewing;
     private final ScheduledExecutorService watching;
     /** Claims and their retries, one at a time: a claim that waits holds up no room thread. */
@@ -78,7 +80,8 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
         this.alive = renewal.instanceLock();
         this.clock = clock;
         this.connect = connect;
-        this.gate = new LeaseGate(clock, this::sendNow, MAX_WAITING_STANZAS);
+        this.releasing = daemon("lease-gate-release");
+        this.gate = new LeaseGate(clock, this::sendNow, MAX_WAITING_STANZAS, releasing);
         this.renewing = daemon("lease-renewal");
         this.watching = daemon("cluster-watch");
         this.claims = daemon("room-claims");
@@ -301,6 +304,7 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
             LOG.warn("instance {}: could not give the rooms back (their leases run out instead): {}", instance(),
                     e.toString());
         }
+        releasing.shutdownNow();
         alive.close();
         renewal.close();
         watch.close();

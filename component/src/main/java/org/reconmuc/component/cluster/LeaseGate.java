@@ -2,8 +2,10 @@ package org.reconmuc.component.cluster;
 
 import java.time.Clock;
 import java.util.ArrayDeque;
+import java.util.Iterator;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 import org.reconmuc.component.transport.OutgoingStanza;
@@ -41,10 +43,14 @@ final class LeaseGate {
     private final Set<String> lost = ConcurrentHashMap.newKeySet();
     private long dropped;
 
-    LeaseGate(Clock clock, BiConsumer<String, OutgoingStanza> out, int maxWaiting) {
+    /** Sends what waited once the leases are confirmed: never the renewal's thread. */
+    private final Executor releasing;
+
+    LeaseGate(Clock clock, BiConsumer<String, OutgoingStanza> out, int maxWaiting, Executor releasing) {
         this.clock = clock;
         this.out = out;
         this.maxWaiting = maxWaiting;
+        this.releasing = releasing;
     }
 
     /** A stanza from {@code sender}, a bare address: a room's, or the service's own (no '@'). */
@@ -59,29 +65,27 @@ final class LeaseGate {
         }
         synchronized (this) {
             long now = clock.millis();
-            if (!holding && now < confirmedUntil) {
-                pass(sender, stanza);
-                return;
-            }
-            if (!holding) {
-                holding = true;
-                LOG.warn("the rooms' leases are unconfirmed since {} ms (was this instance paused?): their stanzas wait"
-                        + " until a renewal says which rooms are still ours", now - confirmedUntil);
-            }
-            while (holding && waiting.size() >= maxWaiting) {
-                try {
-                    wait(100);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+            if (holding || now >= confirmedUntil) {
+                if (!holding) {
+                    holding = true;
+                    LOG.warn("the rooms' leases are unconfirmed since {} ms (was this instance paused?): their stanzas"
+                            + " wait until a renewal says which rooms are still ours", now - confirmedUntil);
+                }
+                while (holding && waiting.size() >= maxWaiting) {
+                    try {
+                        wait(100);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
+                if (holding) {
+                    waiting.addLast(new Waiting(sender, stanza));
                     return;
                 }
             }
-            if (holding) {
-                waiting.addLast(new Waiting(sender, stanza));
-                return;
-            }
         }
-        send(sender, stanza);   // confirmed while it waited for room
+        pass(sender, stanza);   // outside the lock: sending may wait for a slow server
     }
 
     /** Out, unless its room was taken over (an error reply still goes). */
@@ -100,30 +104,50 @@ final class LeaseGate {
 
     /**
      * A renewal succeeded: the leases run until {@code until}; {@code ours} tells the rooms this
-     * instance holds now, and {@code taken} are those given up. What waited leaves for the rooms
-     * held, and is dropped for the others.
+     * instance holds now, and {@code taken} are those given up. What waited is dropped for the
+     * rooms not held, and the rest leaves on the releasing thread (a slow server may make sending
+     * wait: the renewal must not).
      */
     synchronized void confirmed(long until, Predicate<String> ours, Set<String> taken) {
         lost.addAll(taken);
-        int released = 0;
         int droppedNow = 0;
-        while (!waiting.isEmpty()) {
-            Waiting w = waiting.pollFirst();
-            if (ours.test(w.room()) && !lost.contains(w.room()) || isError(w.stanza())) {
-                out.accept(w.room(), w.stanza());
-                released++;
-            } else {
+        for (Iterator<Waiting> i = waiting.iterator(); i.hasNext(); ) {
+            Waiting w = i.next();
+            if (!(ours.test(w.room()) && !lost.contains(w.room()) || isError(w.stanza()))) {
+                i.remove();
                 droppedNow++;
             }
         }
         dropped += droppedNow;
         confirmedUntil = until;
         if (holding) {
-            holding = false;
-            LOG.warn("leases confirmed again: {} waiting stanzas sent, {} dropped ({} rooms taken over)", released,
-                    droppedNow, taken.size());
+            LOG.warn("leases confirmed again: {} waiting stanzas go out, {} dropped ({} rooms taken over)",
+                    waiting.size(), droppedNow, taken.size());
+            releasing.execute(this::release);
         }
         notifyAll();
+    }
+
+    /**
+     * Sends what waited, in order; what rooms send meanwhile queues behind it, and goes straight out
+     * once the queue is empty. Stops if the leases run out again (the next renewal resumes).
+     */
+    private void release() {
+        while (true) {
+            Waiting next;
+            synchronized (this) {
+                if (!holding || clock.millis() >= confirmedUntil) {
+                    return;
+                }
+                next = waiting.pollFirst();
+                if (next == null) {
+                    holding = false;
+                    return;
+                }
+                notifyAll();   // room for a sender that waited
+            }
+            pass(next.room(), next.stanza());
+        }
     }
 
     /** {@code room} left memory here: a new claim of it starts afresh. */

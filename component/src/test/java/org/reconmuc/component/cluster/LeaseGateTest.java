@@ -40,7 +40,7 @@ class LeaseGateTest {
 
     private final TestClock clock = new TestClock();
     private final List<String> sent = new CopyOnWriteArrayList<>();
-    private final LeaseGate gate = new LeaseGate(clock, (from, s) -> sent.add(body(s)), 100);
+    private final LeaseGate gate = new LeaseGate(clock, (from, s) -> sent.add(body(s)), 100, Runnable::run);
 
     private static String body(OutgoingStanza s) {
         return s.toPacket().getElement().elementText("body");
