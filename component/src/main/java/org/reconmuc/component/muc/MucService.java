@@ -413,7 +413,6 @@ public final class MucService implements Component, ConnectionListener {
                 return;
             }
             rooms.remove(room.jid());
-            room.context().journal().release();
             forgotten(room.jid());
             for (Packet pending : entry.mailbox().drainDeliveries()) {
                 if (!dispatch(pending, entry.via)) {   // its place in the budget is still taken
@@ -422,6 +421,10 @@ public final class MucService implements Component, ConnectionListener {
                 }
             }
         }
+        // Outside the routing lock: queueing a write waits while the store's queue is full, and the
+        // lease renewal must not wait for it. A newer claim of the room has a newer epoch: this
+        // release, fenced by the old one, cannot give that away.
+        room.context().journal().release();
         refused.forEach(this::refuseForMissingRoom);
     }
 
