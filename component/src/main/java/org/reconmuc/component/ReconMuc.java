@@ -82,7 +82,7 @@ public final class ReconMuc implements AutoCloseable {
         String instance = clusterConfig.instance() + "-" + Long.toHexString(new java.security.SecureRandom().nextLong() & 0xffffffL);
         Store store = Store.openFenced(config.storeLocation(), config.maxQueuedChars(), instance);
         ReconMuc muc = new ReconMuc(config, null, store, true);
-        muc.cluster = new ClusterNode(clusterConfig, muc.service, store.leases(instance), Clock.systemUTC(),
+        muc.cluster = new ClusterNode(clusterConfig, muc.service, () -> store.leases(instance), Clock.systemUTC(),
                 i -> new ExternalComponentConnection(config, new ConnectionOfInstance(muc.service, i)));
         muc.serveMetrics(config, () -> new ServiceMetrics(muc.service, muc.cluster::connections));
         try {

@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -15,6 +16,7 @@ import org.reconmuc.component.config.ClusterConfig;
 import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.muc.MucService;
 import org.reconmuc.component.muc.RoomOwnership;
+import org.reconmuc.component.store.InstanceLock;
 import org.reconmuc.component.store.RoomLeases;
 import org.reconmuc.component.transport.ExternalComponentConnection;
 import org.reconmuc.component.transport.OutgoingStanza;
@@ -24,37 +26,65 @@ import org.slf4j.LoggerFactory;
 import org.xmpp.component.ComponentException;
 
 /**
- * This instance among several: its component connections, its heartbeat (every third of a lease:
- * renew the leases, give up rooms taken over, adopt the connections of instances that stopped
- * beating), and the claims its rooms make.
+ * This instance among several: its component connections, and three threads, each with a store
+ * connection of its own so that none waits for another or for a room's commit. The renewal keeps
+ * the leases (every third of a lease: one update of this instance's heartbeat) and gives up rooms
+ * taken over; the watch adopts the connections of dead instances (on PostgreSQL: those whose
+ * {@link InstanceLock} it can take, checked every {@value #DEATH_WATCH_MILLIS} ms, so a late
+ * heartbeat never makes a live instance look dead); the claims' thread claims rooms. What the
+ * rooms send passes a {@link LeaseGate}: nothing leaves for them while this instance's own clock
+ * says their leases may have run out, until a renewal says which are still ours.
  */
 public final class ClusterNode implements RoomOwnership, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterNode.class);
+    /** How often the watch looks for dead instances when their death is certain (a try of each one's lock). */
+    static final long DEATH_WATCH_MILLIS = 200;
+    /** Room stanzas that may wait for a renewal before the rooms sending them wait too. */
+    private static final int MAX_WAITING_STANZAS = 65_536;
 
     private final ClusterConfig config;
     private final MucService service;
-    private final RoomLeases leases;
+    /** The renewal thread's. */
+    private final RoomLeases renewal;
+    /** The watch thread's. */
+    private final RoomLeases watch;
+    /** The claims thread's (and releases, from the rooms' threads). */
+    private final RoomLeases claiming;
+    private final InstanceLock alive;
     private final Clock clock;
     private final IntFunction<ExternalComponentConnection> connect;
     private final List<ExternalComponentConnection> connections = new CopyOnWriteArrayList<>();
     /** The connection each room's stanzas leave through (see {@link #send}). */
     private final Map<String, ExternalComponentConnection> outOf = new java.util.concurrent.ConcurrentHashMap<>();
-    private final ScheduledExecutorService heartbeat;
+    private final LeaseGate gate;
+    /** Sends what waited in the gate once a renewal confirms the leases. */
+    private final ScheduledExecutorService releasing;
+    private final ScheduledExecutorService renewing;
+    private final ScheduledExecutorService watching;
     /** Claims and their retries, one at a time: a claim that waits holds up no room thread. */
     private final ScheduledExecutorService claims;
-    private volatile long lastRenewMillis;
+    /** Rooms granted to this instance, with the claim's serial number (see {@link #renewNow}). */
+    private final Map<String, long[]> grants = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong grantSerial = new java.util.concurrent.atomic.AtomicLong();
 
     /**
+     * @param leases  opens this instance's lease connections ({@code store.leases(instance)}: one per thread)
      * @param connect opens connection number {@code i} (its stanzas reach the service as coming through {@code i})
      */
-    public ClusterNode(ClusterConfig config, MucService service, RoomLeases leases, Clock clock,
-                       IntFunction<ExternalComponentConnection> connect) {
+    public ClusterNode(ClusterConfig config, MucService service, java.util.function.Supplier<RoomLeases> leases,
+                       Clock clock, IntFunction<ExternalComponentConnection> connect) {
         this.config = config;
         this.service = service;
-        this.leases = leases;
+        this.renewal = leases.get();
+        this.watch = leases.get();
+        this.claiming = leases.get();
+        this.alive = renewal.instanceLock();
         this.clock = clock;
         this.connect = connect;
-        this.heartbeat = daemon("cluster-heartbeat");
+        this.releasing = daemon("lease-gate-release");
+        this.gate = new LeaseGate(clock, this::sendNow, MAX_WAITING_STANZAS, releasing);
+        this.renewing = daemon("lease-renewal");
+        this.watching = daemon("cluster-watch");
         this.claims = daemon("room-claims");
     }
 
@@ -66,19 +96,30 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
         });
     }
 
-    /** Registers this instance, opens its connections and starts beating. */
+    /** Takes this instance's lock, registers it, opens its connections and starts renewing and watching. */
     public void start() throws ComponentException, SQLException {
-        leases.renew(clock.millis(), leaseMillis(), config.connections());
-        lastRenewMillis = clock.millis();
+        alive.hold();   // before the instance is registered: a registered instance without its lock looks dead
+        renewNow(config.connections());
         service.serveUnderLeases(this);
         open(config.connections());
         long period = Math.max(200, leaseMillis() / 3);
-        heartbeat.scheduleWithFixedDelay(this::beat, period, period, TimeUnit.MILLISECONDS);
-        LOG.info("instance {}: {} connections, leases of {} ms", leases.instance(), connections.size(), leaseMillis());
+        renewing.scheduleWithFixedDelay(this::renew, period, period, TimeUnit.MILLISECONDS);
+        long look = renewal.tellsDeathForCertain() ? DEATH_WATCH_MILLIS : period;
+        watching.scheduleWithFixedDelay(this::adoptDeadInstances, look, look, TimeUnit.MILLISECONDS);
+        LOG.info("instance {}: {} connections, leases of {} ms, death told {}", instance(), connections.size(),
+                leaseMillis(), renewal.tellsDeathForCertain() ? "by its instance lock" : "by a heartbeat a lease old");
     }
 
     private long leaseMillis() {
         return config.lease().toMillis();
+    }
+
+    /**
+     * Until when leases renewed at {@code renewedAt} surely run, by this clock: a lease, less a
+     * tenth for the instances' clocks to differ by and the renewal's own transaction to take.
+     */
+    private long leasesRunUntil(long renewedAt) {
+        return renewedAt + leaseMillis() - leaseMillis() / 10;
     }
 
     private void open(int more) throws ComponentException {
@@ -89,56 +130,91 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
         }
     }
 
-    private void beat() {
-        long now = clock.millis();
+    private void renew() {
         try {
-            Map<String, Long> held = leases.renew(now, leaseMillis(), connections.size());
-            lastRenewMillis = now;
-            service.leasesRenewed(held);
-            int adopted = leases.adoptDeadInstances(now, leaseMillis());
-            if (adopted > 0) {
-                LOG.warn("instance {}: an instance stopped beating; opening its {} connections here", leases.instance(),
-                        adopted);
-                open(adopted);
-            }
-        } catch (SQLException | ComponentException | RuntimeException e) {
-            LOG.warn("instance {}: heartbeat failed: {}", leases.instance(), e.toString());
-            if (now - lastRenewMillis > leaseMillis() * 2 / 3) {
-                // Our leases may run out before we can renew them: another instance may take the rooms.
-                service.giveUpAll("the shared store cannot be reached to renew the rooms' leases");
-            }
+            renewNow(connections.size());
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("instance {}: renewing the leases failed (the rooms' stanzas wait once they run out): {}",
+                    instance(), e.toString());
         }
     }
 
     /**
-     * The connection a room's stanzas leave through: chosen among those connected when the room
-     * first sends, and kept while it stays connected, so the room's stanzas keep their order (two
-     * connections are two queues: the server may interleave them). The server routes by
-     * {@code to}, whichever connection a stanza comes through.
+     * One renewal: this instance's lock is still held (taken again if its connection was lost), its
+     * heartbeat is written, rooms taken over are given up, and the gate lets through what waited for
+     * the rooms still ours. {@code connectionCount} is what a survivor opens if this instance dies.
      */
+    private void renewNow(int connectionCount) throws SQLException {
+        long startedAt = clock.millis();
+        long serial = grantSerial.get();
+        if (alive.hold()) {
+            LOG.info("instance {}: took its instance lock (again: its connection had been lost)", instance());
+        }
+        Map<String, Long> held = renewal.renew(startedAt, connectionCount);
+        // A room granted since the renewal began may be missing from what it read: it is not lost.
+        java.util.function.Predicate<String> grantedSince = room -> {
+            long[] g = grants.get(room);
+            return g != null && g[0] > serial;
+        };
+        Set<String> taken = service.leasesRenewed(held, grantedSince);
+        gate.confirmed(leasesRunUntil(startedAt), room -> held.containsKey(room) || grantedSince.test(room), taken);
+    }
+
+    private void adoptDeadInstances() {
+        try {
+            int adopted = watch.adoptDeadInstances(clock.millis(), leaseMillis());
+            if (adopted > 0) {
+                LOG.warn("instance {}: an instance is gone ({}); opening its {} connections here", instance(),
+                        watch.tellsDeathForCertain() ? "its instance lock was free" : "it stopped beating", adopted);
+                open(adopted);
+            }
+        } catch (SQLException | ComponentException | RuntimeException e) {
+            LOG.warn("instance {}: looking for dead instances failed: {}", instance(), e.toString());
+        }
+    }
+
+    /** Sends a stanza of the service or of a room, through the {@link LeaseGate}. */
     public void send(OutgoingStanza stanza) {
-        ExternalComponentConnection c = connectionFor(stanza.from());
+        String sender = senderOf(stanza.from());
+        gate.send(sender, stanza);
+    }
+
+    /** A room's broadcast, through the {@link LeaseGate} and the room's connection as {@link #send} does. */
+    public void broadcast(RenderedStanza stanza, List<String> recipients) {
+        String sender = senderOf(stanza.from());
+        gate.send(sender, new LeaseGate.Departure(stanza.error(), () -> {
+            ExternalComponentConnection c = connectionFor(sender);
+            if (c != null) {
+                c.broadcast(stanza, recipients);
+            }
+        }));
+    }
+
+    /** The bare address a stanza comes from: its room's, or the service's. */
+    private static String senderOf(String from) {
+        int slash = from == null ? -1 : from.indexOf('/');
+        return from == null ? "" : slash < 0 ? from : from.substring(0, slash);
+    }
+
+    private void sendNow(String sender, OutgoingStanza stanza) {
+        ExternalComponentConnection c = connectionFor(sender);
         if (c != null) {
             c.send(stanza);
         }
     }
 
-    /** A room's broadcast, through the room's connection as {@link #send} does. */
-    public void broadcast(RenderedStanza stanza, List<String> recipients) {
-        ExternalComponentConnection c = connectionFor(stanza.from());
-        if (c != null) {
-            c.broadcast(stanza, recipients);
-        }
-    }
-
-    private ExternalComponentConnection connectionFor(String from) {
+    /**
+     * The connection a room's stanzas leave through ({@code sender}: the room, or the service):
+     * chosen among those connected when the room first sends, and kept while it stays connected,
+     * so the room's stanzas keep their order (two connections are two queues: the server may
+     * interleave them). The server routes by {@code to}, whichever connection a stanza comes through.
+     */
+    private ExternalComponentConnection connectionFor(String sender) {
         List<ExternalComponentConnection> all = connections;
         if (all.isEmpty()) {
             return null;
         }
-        int slash = from == null ? -1 : from.indexOf('/');
-        String room = from == null ? "" : slash < 0 ? from : from.substring(0, slash);
-        ExternalComponentConnection c = outOf.get(room);
+        ExternalComponentConnection c = outOf.get(sender);
         if (c == null || !c.isConnected()) {
             List<ExternalComponentConnection> up = new ArrayList<>(all.size());
             for (ExternalComponentConnection candidate : all) {
@@ -147,9 +223,9 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
                 }
             }
             List<ExternalComponentConnection> choice = up.isEmpty() ? all : up;
-            c = choice.get(Math.floorMod(room.hashCode(), choice.size()));
+            c = choice.get(Math.floorMod(sender.hashCode(), choice.size()));
             if (c.isConnected()) {
-                outOf.put(room, c);
+                outOf.put(sender, c);
             }
         }
         return c;
@@ -160,7 +236,12 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
     }
 
     public String instance() {
-        return leases.instance();
+        return renewal.instance();
+    }
+
+    /** True while the rooms' stanzas wait for a renewal (this instance's leases may have run out). */
+    public boolean holdingRoomStanzas() {
+        return gate.holding();
     }
 
     @Override
@@ -174,8 +255,9 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
         long now = clock.millis();
         String holder = null;
         try {
-            RoomLeases.Claim claim = leases.claim(room.toString(), now, leaseMillis());
+            RoomLeases.Claim claim = claiming.claim(room.toString(), now, leaseMillis());
             if (claim instanceof RoomLeases.Granted g) {
+                grants.put(room.toString(), new long[] {grantSerial.incrementAndGet()});
                 decided.accept(g.epoch());
                 return;
             }
@@ -198,31 +280,27 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
     @Override
     public void forgotten(RoomJid room) {
         outOf.remove(room.toString());
+        grants.remove(room.toString());
+        gate.forgotten(room.toString());
     }
 
     @Override
     public void release(RoomJid room, long epoch) {
         try {
-            leases.release(room.toString(), epoch);
+            claiming.release(room.toString(), epoch);
         } catch (SQLException e) {
             LOG.warn("room {}: release failed (its lease runs out instead): {}", room, e.toString());
         }
     }
 
     /**
-     * A clean stop begins: no more heartbeats, and this instance is marked as stopped, so that
-     * another adopts its connections at its next beat. Its leases run out within a lease unless
-     * {@link #close()} gives them back sooner, however long the rest of the stop takes.
+     * A clean stop begins: no more renewals, watching or claims. Its leases run out within a lease
+     * unless {@link #close()} gives them back sooner, however long the rest of the stop takes.
      */
     public void stopBeating() {
-        heartbeat.shutdownNow();
+        renewing.shutdownNow();
+        watching.shutdownNow();
         claims.shutdownNow();
-        try {
-            leases.unregister();
-        } catch (SQLException e) {
-            LOG.warn("instance {}: could not mark itself stopped (it is adopted a lease after its last beat): {}",
-                    leases.instance(), e.toString());
-        }
     }
 
     /** Closes the connections (what they queued is sent): nothing new comes in. */
@@ -233,19 +311,27 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
     }
 
     /**
-     * Stops beating and gives every room back at once for the others: after the store committed
-     * what the rooms wrote (a write after the release would find its fence gone and be dropped).
+     * Ends a clean stop, after the store committed what the rooms wrote (a write after the
+     * release would find its fence gone and be dropped) and the connections are closed (a
+     * survivor's connection opened while ours still hold the server's buckets would get none):
+     * every room is given back, this instance is marked stopped and its lock freed, so another
+     * adopts its connections at its next look.
      */
     @Override
     public void close() {
         stopBeating();
         closeConnections();
         try {
-            leases.releaseAll();
+            claiming.releaseAll();
+            claiming.unregister();
         } catch (SQLException e) {
-            LOG.warn("instance {}: could not give the rooms back (their leases run out instead): {}", leases.instance(),
+            LOG.warn("instance {}: could not give the rooms back (their leases run out instead): {}", instance(),
                     e.toString());
         }
-        leases.close();
+        releasing.shutdownNow();
+        alive.close();
+        renewal.close();
+        watch.close();
+        claiming.close();
     }
 }

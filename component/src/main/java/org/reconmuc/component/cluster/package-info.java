@@ -4,6 +4,7 @@
  * of a room on one of them (ejabberd's {@code domain_balancing}, {@code type: bare_destination}),
  * and a room is served only under a lease in the shared store ({@code store.RoomLeases}), fenced
  * by its epoch. A dead instance's connections are adopted by a survivor, which opens as many new
- * ones so that the server's buckets it held are claimed again.
+ * ones so that the server's buckets it held are claimed again; on PostgreSQL an instance is dead
+ * only when its advisory lock ({@code store.InstanceLock}) is free, never because it runs late.
  */
 package org.reconmuc.component.cluster;

@@ -7,7 +7,8 @@ import java.util.Objects;
  * Several instances of the service on one domain (README, "Several instances"): this instance's
  * name, how many component connections it holds (each takes one of the server's buckets, e.g.
  * ejabberd's {@code domain_balancing} with {@code type: bare_destination}), and how long a room
- * lease runs without renewal (a dead instance's rooms move after at most that long).
+ * lease runs without renewal (an instance whose last renewal is older stops sending for its rooms;
+ * a dead instance is told by its lock, not by its lease).
  *
  * @param instance    this instance's name, unique among the instances; null when the service runs alone
  * @param connections component connections this instance holds at start

@@ -82,7 +82,9 @@ public final class ConfigLoader {
                     + " leased from the shared --store, jdbc:postgresql:…); empty: the service runs alone", ""),
             new Option("connections", "component connections this instance holds (one per server bucket, e.g."
                     + " ejabberd's domain_balancing component_number)", "1"),
-            new Option("lease-seconds", "with --instance: a dead instance's rooms move to the others after this long",
+            new Option("lease-seconds", "with --instance: how long a room stays this instance's without a renewal"
+                    + " (renewed every third of it); an instance that finds its last renewal older stops sending"
+                    + " for its rooms until it renews (a dead instance is found by its PostgreSQL lock, at once)",
                     "5"));
 
 

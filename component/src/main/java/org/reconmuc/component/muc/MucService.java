@@ -425,7 +425,6 @@ public final class MucService implements Component, ConnectionListener {
                 return;
             }
             rooms.remove(room.jid());
-            room.context().journal().release();
             forgotten(room.jid());
             for (Packet pending : entry.mailbox().drainDeliveries()) {
                 if (!dispatch(pending, entry.via)) {   // its place in the budget is still taken
@@ -434,6 +433,10 @@ public final class MucService implements Component, ConnectionListener {
                 }
             }
         }
+        // Outside the routing lock: queueing a write waits while the store's queue is full, and the
+        // lease renewal must not wait for it. A newer claim of the room has a newer epoch: this
+        // release, fenced by the old one, cannot give that away.
+        room.context().journal().release();
         refused.forEach(this::refuseForMissingRoom);
     }
 
@@ -571,16 +574,23 @@ public final class MucService implements Component, ConnectionListener {
 
     /**
      * After a heartbeat: {@code held} are the rooms this instance holds now, with their epochs;
-     * a room served here under another epoch, or not held at all, is given up.
+     * a room served here under another epoch, or not held at all, is given up — unless
+     * {@code claimedSince} says it was claimed after the heartbeat read them. Returns the rooms
+     * given up (nothing more may leave for them).
      */
-    public void leasesRenewed(java.util.Map<String, Long> held) {
+    public java.util.Set<String> leasesRenewed(java.util.Map<String, Long> held,
+                                               java.util.function.Predicate<String> claimedSince) {
+        java.util.Set<String> lost = new java.util.HashSet<>();
         for (RoomEntry e : snapshot()) {
             long epoch = e.epoch;
-            Long now = held.get(e.room().jid().toString());
-            if (epoch > 0 && (now == null || now != epoch)) {
+            String jid = e.room().jid().toString();
+            Long now = held.get(jid);
+            if (epoch > 0 && (now == null || now != epoch) && !claimedSince.test(jid)) {
+                lost.add(jid);
                 e.mailbox().submit(() -> lost(e, epoch));
             }
         }
+        return lost;
     }
 
     /**
@@ -602,17 +612,6 @@ public final class MucService implements Component, ConnectionListener {
                     }
                 });
             }
-        }
-    }
-
-    /** Gives up every room (the store cannot be reached to renew their leases). */
-    public void giveUpAll(String why) {
-        List<RoomEntry> all = snapshot();
-        if (!all.isEmpty()) {
-            LOG.warn("giving up {} rooms: {}", all.size(), why);
-        }
-        for (RoomEntry e : all) {
-            e.mailbox().submit(() -> lost(e, e.epoch));
         }
     }
 

@@ -315,7 +315,7 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
         if (fenceOwner == null) {
             return Set.of();
         }
-        // In room order, as the heartbeat locks them (RoomLeases.renew): two transactions never wait for each other in a circle.
+        // In room order: two transactions that lock several lease rows never wait for each other in a circle.
         Map<String, Long> fences = new java.util.TreeMap<>();
         for (Write w : batch) {
             if (w.fence() != 0) {

@@ -11,12 +11,18 @@ import java.util.Map;
 
 /**
  * Who serves each room when several instances of the service share one database: a lease per
- * room ({@code reconmuc_lease}: owner, epoch, expiry) and a heartbeat per instance
- * ({@code reconmuc_instance}). An instance serves a room only under a lease it holds; taking a
+ * room ({@code reconmuc_lease}: owner, epoch, expiry at the claim) and a heartbeat per instance
+ * ({@code reconmuc_instance}). A room's lease runs while its claim's expiry or its owner's last
+ * heartbeat is younger than a lease: renewing every room is one update of the instance's own row,
+ * which no room's write ever locks. An instance serves a room only under a lease it holds; taking a
  * room over raises its epoch, and every write of the room carries the epoch it was made under
  * ({@link Write#fence()}), so an instance that was paused or cut off and comes back cannot
  * write to a room that has moved. Times are the callers' milliseconds (the instances' clocks
  * must agree to well within a lease).
+ *
+ * <p>On PostgreSQL an instance is dead only when its {@link InstanceLock} can be taken (the
+ * server frees it the moment the instance's session ends), never because its heartbeat is late;
+ * elsewhere (one instance, or tests) an instance whose heartbeat is a lease old counts as dead.
  *
  * <p>One connection of its own, used by one thread at a time (the methods are synchronized); a
  * failed statement drops the connection, the next call opens a new one.
@@ -75,28 +81,29 @@ public final class RoomLeases implements AutoCloseable {
                 }
             }
             try (PreparedStatement p = c.prepareStatement("UPDATE reconmuc_lease SET owner = ?, epoch = epoch + 1,"
-                    + " expires_ms = ? WHERE room = ? AND (owner IS NULL OR owner = ? OR expires_ms < ?)")) {
+                    + " expires_ms = ? WHERE room = ? AND (owner IS NULL OR owner = ? OR expires_ms < ? AND NOT EXISTS"
+                    + " (SELECT 1 FROM reconmuc_instance i WHERE i.id = reconmuc_lease.owner AND i.heartbeat_ms >= ?))")) {
                 p.setString(1, instance);
                 p.setLong(2, now + leaseMillis);
                 p.setString(3, room);
                 p.setString(4, instance);
                 p.setLong(5, now);
+                p.setLong(6, now - leaseMillis);
                 boolean taken = p.executeUpdate() == 1;
-                try (PreparedStatement q = c.prepareStatement(
-                        "SELECT owner, epoch, expires_ms FROM reconmuc_lease WHERE room = ?")) {
+                try (PreparedStatement q = c.prepareStatement("SELECT l.owner, l.epoch, l.expires_ms, i.heartbeat_ms"
+                        + " FROM reconmuc_lease l LEFT JOIN reconmuc_instance i ON i.id = l.owner WHERE l.room = ?")) {
                     q.setString(1, room);
                     try (ResultSet rs = q.executeQuery()) {
                         rs.next();
-                        return taken ? new Granted(rs.getLong(2)) : new Held(rs.getString(1), rs.getLong(3) - now);
+                        if (taken) {
+                            return new Granted(rs.getLong(2));
+                        }
+                        long runsUntil = Math.max(rs.getLong(3), rs.getLong(4) + leaseMillis);
+                        return new Held(rs.getString(1), runsUntil - now);
                     }
                 }
             }
         });
-    }
-
-    /** Row locks where the database has them (SQLite locks the whole file for a write anyway). */
-    private String forUpdate() {
-        return location.kind() == StoreLocation.Kind.SQLITE ? "" : " FOR UPDATE";
     }
 
     private String insertIfAbsentSql() {
@@ -112,10 +119,12 @@ public final class RoomLeases implements AutoCloseable {
 
     /**
      * The heartbeat: this instance is alive with {@code connections} connections to the server, and
-     * every lease it holds runs for {@code leaseMillis} more. Returns the rooms it holds now, with their epochs: a room missing, or under another
-     * epoch, was taken over and must not be served any more.
+     * every lease it holds runs for a lease more from {@code now}. Touches only the instance's own
+     * row (a room's write locks its lease row until its commit: the heartbeat never waits for one).
+     * Returns the rooms it holds now, with their epochs: a room missing, or under another epoch, was
+     * taken over and must not be served any more.
      */
-    public synchronized Map<String, Long> renew(long now, long leaseMillis, int connections) throws SQLException {
+    public synchronized Map<String, Long> renew(long now, int connections) throws SQLException {
         return inTransaction(c -> {
             try (PreparedStatement p = c.prepareStatement(
                     "UPDATE reconmuc_instance SET heartbeat_ms = ?, connections = ? WHERE id = ?")) {
@@ -132,19 +141,6 @@ public final class RoomLeases implements AutoCloseable {
                         i.executeUpdate();
                     }
                 }
-            }
-            // Locks the rows in room order first (byte order, as Java orders ASCII), as the store's fence
-            // does: no deadlock between the two.
-            try (PreparedStatement p = c.prepareStatement(
-                    "SELECT room FROM reconmuc_lease WHERE owner = ? ORDER BY room"
-                            + (location.kind() == StoreLocation.Kind.POSTGRESQL ? " COLLATE \"C\"" : "") + forUpdate())) {
-                p.setString(1, instance);
-                p.executeQuery().close();
-            }
-            try (PreparedStatement p = c.prepareStatement("UPDATE reconmuc_lease SET expires_ms = ? WHERE owner = ?")) {
-                p.setLong(1, now + leaseMillis);
-                p.setString(2, instance);
-                p.executeUpdate();
             }
             Map<String, Long> held = new LinkedHashMap<>();
             try (PreparedStatement p = c.prepareStatement("SELECT room, epoch FROM reconmuc_lease WHERE owner = ?")) {
@@ -183,8 +179,10 @@ public final class RoomLeases implements AutoCloseable {
     }
 
     /**
-     * A clean stop: this instance's heartbeat is marked as stopped, so that another instance adopts
-     * its connections at its next beat (its buckets would otherwise stay empty), without waiting a lease.
+     * A clean stop, once its connections are closed: this instance's heartbeat is marked as
+     * stopped, so that where death is told from heartbeats another instance adopts its connections
+     * at its next look without waiting a lease. (On PostgreSQL the instance lock, freed when the
+     * instance closes it, says so.)
      */
     public synchronized void unregister() throws SQLException {
         inTransaction(c -> {
@@ -195,12 +193,68 @@ public final class RoomLeases implements AutoCloseable {
         });
     }
 
+    /** True where an instance's death is known for certain ({@link InstanceLock}), not guessed from a late heartbeat. */
+    public boolean tellsDeathForCertain() {
+        return location.kind() == StoreLocation.Kind.POSTGRESQL;
+    }
+
+    /** The lock that says, while its session lasts, that this instance is alive (see {@link InstanceLock}). */
+    public InstanceLock instanceLock() {
+        return new InstanceLock(instance, tellsDeathForCertain() ? connector : null);
+    }
+
     /**
-     * Takes over the connections of instances whose heartbeat is older than {@code leaseMillis}
-     * (dead, or paused that long): each dead instance is adopted by exactly one survivor, the
-     * one whose delete succeeds. Returns how many connections to open in their place.
+     * Takes over the connections of dead instances: each is adopted by exactly one survivor, the one
+     * whose delete of its row succeeds. Returns how many connections to open in their place.
+     *
+     * <p>On PostgreSQL an instance is dead when its {@link InstanceLock} can be taken, however late
+     * its heartbeat: its rooms' leases are given back at once (nobody else can be serving them).
+     * Elsewhere an instance is dead when its heartbeat is older than {@code leaseMillis} (or it
+     * stopped cleanly); its leases run out.
      */
     public synchronized int adoptDeadInstances(long now, long leaseMillis) throws SQLException {
+        return tellsDeathForCertain() ? adoptInstancesWhoseLockIsFree() : adoptSilentInstances(now, leaseMillis);
+    }
+
+    private int adoptInstancesWhoseLockIsFree() throws SQLException {
+        return inTransaction(c -> {
+            Map<String, Integer> registered = new LinkedHashMap<>();
+            try (PreparedStatement p = c.prepareStatement("SELECT id, connections FROM reconmuc_instance WHERE id <> ?")) {
+                p.setString(1, instance);
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) {
+                        registered.put(rs.getString(1), rs.getInt(2));
+                    }
+                }
+            }
+            int adopted = 0;
+            for (Map.Entry<String, Integer> other : registered.entrySet()) {
+                long key = InstanceLock.key(other.getKey());
+                if (!InstanceLock.tryLock(c, key)) {
+                    continue;   // its session holds it: alive, however slow
+                }
+                try {
+                    try (PreparedStatement p = c.prepareStatement("DELETE FROM reconmuc_instance WHERE id = ?")) {
+                        p.setString(1, other.getKey());
+                        if (p.executeUpdate() == 0) {
+                            continue;   // another survivor adopted it first
+                        }
+                    }
+                    try (PreparedStatement p = c.prepareStatement(
+                            "UPDATE reconmuc_lease SET owner = NULL, expires_ms = 0 WHERE owner = ?")) {
+                        p.setString(1, other.getKey());
+                        p.executeUpdate();
+                    }
+                    adopted += other.getValue();
+                } finally {
+                    InstanceLock.unlock(c, key);
+                }
+            }
+            return adopted;
+        });
+    }
+
+    private int adoptSilentInstances(long now, long leaseMillis) throws SQLException {
         return inTransaction(c -> {
             Map<String, Integer> dead = new LinkedHashMap<>();
             try (PreparedStatement p = c.prepareStatement(

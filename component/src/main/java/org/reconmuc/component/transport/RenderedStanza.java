@@ -26,8 +26,8 @@ public final class RenderedStanza {
     private final String head;
     /** The rest of the text: attributes, children and the end tag. */
     private final String tail;
-    /** A message or presence that is not an error: what a multicast service takes. */
-    private final boolean multicastable;
+    /** Of type {@code error}. */
+    private final boolean error;
     /** Where in {@link #tail} the start tag's attributes end (at its {@code >} or {@code />}). */
     private final int attributesEnd;
     /** {@link StreamXml#firstForbiddenCharacter} of the text, computed once. */
@@ -37,7 +37,7 @@ public final class RenderedStanza {
     private RenderedStanza(String name, String from, String type, String xml) {
         this.name = name;
         this.from = from;
-        this.multicastable = !"iq".equals(name) && !"error".equals(type);
+        this.error = "error".equals(type);
         int split = 1 + name.length();
         this.head = xml.substring(0, split);
         this.tail = xml.substring(split);
@@ -128,7 +128,12 @@ public final class RenderedStanza {
 
     /** True if a multicast service may carry it: a message or presence, not an error (XEP-0033 §4). */
     public boolean multicastable() {
-        return multicastable;
+        return !error && !"iq".equals(name);
+    }
+
+    /** True for an error reply. */
+    public boolean error() {
+        return error;
     }
 
     /** The length of the text without a recipient. */

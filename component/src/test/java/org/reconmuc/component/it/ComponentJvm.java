@@ -87,6 +87,28 @@ final class ComponentJvm implements AutoCloseable {
         process.waitFor(10, TimeUnit.SECONDS);
     }
 
+    /** SIGSTOP, as a GC pause, a VM migration or a stalled disk looks from outside: its sockets and sessions stay open. */
+    void freeze() throws IOException, InterruptedException {
+        signal("-STOP");
+    }
+
+    /** SIGCONT: it goes on from where it stopped. */
+    void thaw() throws IOException, InterruptedException {
+        signal("-CONT");
+    }
+
+    private void signal(String signal) throws IOException, InterruptedException {
+        int exit = new ProcessBuilder("kill", signal, Long.toString(process.pid())).inheritIO().start().waitFor();
+        if (exit != 0) {
+            throw new IOException("kill " + signal + " " + process.pid() + " exited with " + exit);
+        }
+    }
+
+    /** What it has logged so far. */
+    String log() throws IOException {
+        return output(0);
+    }
+
     /** SIGTERM and a bounded wait, then SIGKILL. */
     @Override
     public void close() throws InterruptedException {

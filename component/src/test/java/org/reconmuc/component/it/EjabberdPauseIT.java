@@ -1,0 +1,142 @@
+package org.reconmuc.component.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jivesoftware.smack.packet.Message;
+import org.jivesoftware.smack.tcp.XMPPTCPConnection;
+import org.jivesoftware.smackx.muc.MultiUserChat;
+import org.jivesoftware.smackx.muc.MultiUserChatManager;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.jxmpp.jid.EntityBareJid;
+import org.jxmpp.jid.impl.JidCreate;
+import org.jxmpp.jid.parts.Resourcepart;
+import org.reconmuc.servers.PostgresServer;
+import org.reconmuc.servers.ServerOptions;
+import org.reconmuc.servers.XmppServer;
+import org.reconmuc.servers.XmppServers;
+
+/**
+ * Two instances behind ejabberd (four buckets) on a shared PostgreSQL; one is stopped with
+ * SIGSTOP for three leases while its rooms keep getting messages, then continued. Its session
+ * keeps its instance lock, so nobody adopts it; its rooms' stanzas wait at its sockets, and once
+ * it runs again and has renewed its leases every message reaches every occupant: nobody is told
+ * to rejoin, no room moves.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class EjabberdPauseIT {
+    private static final int ROOMS = 8;
+    private static final int LEASE_SECONDS = 2;
+    private PostgresServer postgres;
+    private XmppServer server;
+    private final Map<String, ComponentJvm> instances = new HashMap<>();
+
+    @BeforeAll
+    void start() throws Exception {
+        Path dir = Path.of("target", "it-ejabberd-pause").toAbsolutePath();
+        postgres = PostgresServer.start();
+        server = XmppServers.start("ejabberd", Files.createDirectories(dir.resolve("ejabberd")),
+                ServerOptions.DEFAULT.withComponentBuckets(4));
+        for (String name : List.of("a", "b")) {
+            instances.put(name, ComponentJvm.start(server, dir.resolve("instance-" + name + ".log"),
+                    "--store", postgres.jdbcUrl(), "--instance", name, "--connections", "2",
+                    "--lease-seconds", Integer.toString(LEASE_SECONDS), "--room-default-persistent", "true",
+                    "--lock-new-rooms", "false", "--rate-messages-per-second", "1000", "--rate-burst", "1000"));
+        }
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        for (ComponentJvm c : instances.values()) {
+            c.thaw();
+            c.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+
+    private List<String> registeredInstances() throws Exception {
+        List<String> names = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection(postgres.jdbcUrl());
+             Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT id FROM reconmuc_instance")) {
+            while (rs.next()) {
+                names.add(rs.getString(1).substring(0, rs.getString(1).lastIndexOf('-')));
+            }
+        }
+        return names;
+    }
+
+    @Test
+    void anInstancePausedForThreeLeasesIsNotAdoptedAndItsOccupantsMissNothing() throws Exception {
+        XMPPTCPConnection romeoC = server.newClient("romeo");
+        XMPPTCPConnection julietC = server.newClient("juliet");
+        RoomWitness juliet = new RoomWitness(julietC);
+        RoomWitness romeo = new RoomWitness(romeoC);
+        List<EntityBareJid> rooms = new ArrayList<>();
+        for (int i = 0; i < ROOMS; i++) {
+            EntityBareJid room = JidCreate.entityBareFrom("mantua" + i + "@" + server.componentDomain());
+            rooms.add(room);
+            MultiUserChat r = MultiUserChatManager.getInstanceFor(romeoC).getMultiUserChat(room);
+            r.join(Resourcepart.from("Romeo"));
+            MultiUserChatManager.getInstanceFor(julietC).getMultiUserChat(room).join(Resourcepart.from("Juliet"));
+            r.sendMessage("before " + i);
+        }
+        for (int i = 0; i < ROOMS; i++) {
+            juliet.awaitMessage(rooms.get(i), "before " + i);
+        }
+        Map<String, String> owners = EjabberdClusterIT.owners(postgres);
+        List<Integer> onA = new ArrayList<>();
+        for (int i = 0; i < ROOMS; i++) {
+            if ("a".equals(owners.get(rooms.get(i).toString()))) {
+                onA.add(i);
+            }
+        }
+        assertThat(onA).as("rooms on a").isNotEmpty();
+
+        // a stops for three leases; Romeo goes on talking in every room, once a second
+        instances.get("a").freeze();
+        int rounds = 3 * LEASE_SECONDS;
+        for (int k = 0; k < rounds; k++) {
+            for (int i = 0; i < ROOMS; i++) {
+                romeoC.sendStanza(romeoC.getStanzaFactory().buildMessageStanza().to(rooms.get(i))
+                        .ofType(Message.Type.groupchat).setBody("round " + k + " in " + i).build());
+            }
+            Thread.sleep(1_000);
+        }
+        assertThat(registeredInstances()).as("a, paused, is still registered: nobody adopted it").contains("a", "b");
+        instances.get("a").thaw();
+
+        for (int k = 0; k < rounds; k++) {
+            for (int i = 0; i < ROOMS; i++) {
+                romeo.awaitMessage(rooms.get(i), "round " + k + " in " + i);
+                juliet.awaitMessage(rooms.get(i), "round " + k + " in " + i);
+            }
+        }
+        assertThat(juliet.toldToRejoin).isEmpty();
+        assertThat(romeo.toldToRejoin).isEmpty();
+        assertThat(EjabberdClusterIT.owners(postgres)).isEqualTo(owners);
+        assertThat(instances.get("b").log()).doesNotContain("an instance is gone", "stopped beating");
+        for (int i : onA) {
+            assertThat(EjabberdClusterIT.archived(postgres, rooms.get(i).toString())).isEqualTo(1 + rounds);
+        }
+        romeoC.disconnect();
+        julietC.disconnect();
+    }
+}
