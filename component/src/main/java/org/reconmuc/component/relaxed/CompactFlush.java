@@ -13,17 +13,29 @@ final class CompactFlush<O extends Recipient<O>> implements FlushForm<O> {
 
     @Override
     public void send(FanoutHost<O> room, O occupant, List<MessageLog.Entry<O>> entries) {
-        send(room, occupant, entries, false);
+        send(room, List.of(occupant), entries, false);
+    }
+
+    @Override
+    public boolean shareable() {
+        return true;
+    }
+
+    @Override
+    public void sendToAll(FanoutHost<O> room, List<O> occupants, List<MessageLog.Entry<O>> entries) {
+        send(room, occupants, entries, false);
     }
 
     @Override
     public void sendLive(FanoutHost<O> room, O occupant, List<MessageLog.Entry<O>> entries) {
-        send(room, occupant, entries, true);
+        send(room, List.of(occupant), entries, true);
     }
 
-    private void send(FanoutHost<O> room, O occupant, List<MessageLog.Entry<O>> entries, boolean live) {
-        room.send(occupant, FlushForm.batchMessage(room.roomJid(), Batch.compact(items(room.log(), entries), live), null));
-        FlushForm.countBatch(room, entries, live);
+    private void send(FanoutHost<O> room, List<O> occupants, List<MessageLog.Entry<O>> entries, boolean live) {
+        room.send(occupants, FlushForm.batchMessage(room.roomJid(), Batch.compact(items(room.log(), entries), live), null));
+        for (int i = 0; i < occupants.size(); i++) {
+            FlushForm.countBatch(room, entries, live);
+        }
     }
 
     static <O> List<CompactItem> items(MessageLog<O> log, List<MessageLog.Entry<O>> entries) {

@@ -3,6 +3,7 @@ package org.reconmuc.component.relaxed;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -156,8 +157,9 @@ public final class Fanout<O extends Recipient<O>> {
      */
     private void deliverLive(List<Delivery<O>> deliveries, MessageLog.Entry<O> logged, RenderedStanza broadcast) {
         // Those who get the message as broadcast get it together, after the loop: one broadcast,
-        // and still after anything released to them before it.
+        // and still after anything released to them before it. Flushes it triggered go together too.
         List<O> atOnce = new ArrayList<>();
+        Map<O, long[]> flushes = new LinkedHashMap<>();
         for (Delivery<O> d : deliveries) {
             O o = d.owner();
             long[] seqs = d.seqs();
@@ -174,9 +176,10 @@ public final class Fanout<O extends Recipient<O>> {
                     atOnce.add(o);
                 }
             } else {
-                flush(o, seqs);
+                flushes.merge(o, seqs, Fanout::union);
             }
         }
+        flushTogether(flushes);
         if (!atOnce.isEmpty()) {
             room.send(atOnce, broadcast);
         }
@@ -189,14 +192,11 @@ public final class Fanout<O extends Recipient<O>> {
      * in room order; then the final flushes of occupants that returned to standard are done.
      */
     public void deliverFlushes(List<Delivery<O>> deliveries) {
-        Map<O, TreeSet<Long>> due = new LinkedHashMap<>();
+        Map<O, long[]> due = new LinkedHashMap<>();
         for (Delivery<O> d : deliveries) {
-            TreeSet<Long> seqs = due.computeIfAbsent(d.owner(), o -> new TreeSet<>());
-            for (long seq : d.seqs()) {
-                seqs.add(seq);
-            }
+            due.merge(d.owner(), d.seqs(), Fanout::union);
         }
-        due.forEach((o, seqs) -> flush(o, seqs.stream().mapToLong(Long::longValue).toArray()));
+        flushTogether(due);
         state.streams().turnEnded();
         state.leftRelaxedMode();
         armTimer();
@@ -208,6 +208,53 @@ public final class Fanout<O extends Recipient<O>> {
             wakeupAt = next;
             room.wakeUpAfter(Math.max(0, next - room.now().toEpochMilli()));
         }
+    }
+
+    /** The sequence numbers of both, once each, in order. */
+    private static long[] union(long[] a, long[] b) {
+        TreeSet<Long> seqs = new TreeSet<>();
+        for (long seq : a) {
+            seqs.add(seq);
+        }
+        for (long seq : b) {
+            seqs.add(seq);
+        }
+        return seqs.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /** Occupants due the same entries in the same aggregation. */
+    private record SharedFlush(Aggregation aggregation, List<Long> seqs) {
+    }
+
+    /**
+     * Each occupant's flush in its form, one per occupant in room order; occupants whose form is
+     * {@link FlushForm#shareable() shareable} and who are due the same entries share one rendering,
+     * sent as one broadcast (occupants with the same requirements flush together: the server's
+     * multicast then carries the batch once instead of once per occupant).
+     */
+    private void flushTogether(Map<O, long[]> due) {
+        Map<SharedFlush, List<O>> groups = new LinkedHashMap<>();
+        Map<SharedFlush, List<MessageLog.Entry<O>>> entriesOf = new HashMap<>();
+        due.forEach((o, seqs) -> {
+            List<MessageLog.Entry<O>> entries = entries(o, seqs);
+            if (entries.isEmpty()) {
+                return;
+            }
+            Aggregation aggregation = state.aggregationOf(o);
+            FlushForm<O> form = forms.get(aggregation);
+            if (!form.shareable()) {
+                form.send(room, o, entries);
+                return;
+            }
+            List<Long> key = new ArrayList<>(entries.size());
+            for (MessageLog.Entry<O> e : entries) {
+                key.add(e.seq());
+            }
+            SharedFlush shared = new SharedFlush(aggregation, key);
+            entriesOf.putIfAbsent(shared, entries);
+            groups.computeIfAbsent(shared, k -> new ArrayList<>()).add(o);
+        });
+        groups.forEach((shared, occupants) -> forms.get(shared.aggregation()).sendToAll(room, occupants, entriesOf.get(shared)));
     }
 
     /**

@@ -18,13 +18,25 @@ final class ForwardedFlush<O extends Recipient<O>> implements FlushForm<O> {
 
     @Override
     public void send(FanoutHost<O> room, O occupant, List<MessageLog.Entry<O>> entries) {
+        sendToAll(room, List.of(occupant), entries);
+    }
+
+    @Override
+    public boolean shareable() {
+        return true;
+    }
+
+    @Override
+    public void sendToAll(FanoutHost<O> room, List<O> occupants, List<MessageLog.Entry<O>> entries) {
         String roomJid = room.roomJid();
         List<String> items = new ArrayList<>(entries.size());
         for (MessageLog.Entry<O> e : entries) {
             items.add(e.forwardedXml(roomJid));
         }
         String batch = deflate ? Batch.deflate(items, DEFLATE_LEVEL) : Batch.plain(items);
-        room.send(occupant, FlushForm.batchMessage(roomJid, batch, room.ids().messageId()));
-        room.counters().batchSent(items.size());
+        room.send(occupants, FlushForm.batchMessage(roomJid, batch, room.ids().messageId()));
+        for (int i = 0; i < occupants.size(); i++) {
+            room.counters().batchSent(items.size());
+        }
     }
 }

@@ -8,9 +8,21 @@ final class OneByOneFlush<O extends Recipient<O>> implements FlushForm<O> {
 
     @Override
     public void send(FanoutHost<O> room, O occupant, List<MessageLog.Entry<O>> entries) {
+        sendToAll(room, List.of(occupant), entries);
+    }
+
+    @Override
+    public boolean shareable() {
+        return true;
+    }
+
+    @Override
+    public void sendToAll(FanoutHost<O> room, List<O> occupants, List<MessageLog.Entry<O>> entries) {
         for (MessageLog.Entry<O> e : entries) {
-            room.send(occupant, RenderedStanza.of(e.heldDelayed(room.roomJid())));
-            room.counters().delayedSent();
+            room.send(occupants, RenderedStanza.of(e.heldDelayed(room.roomJid())));
+            for (int i = 0; i < occupants.size(); i++) {
+                room.counters().delayedSent();
+            }
         }
     }
 }

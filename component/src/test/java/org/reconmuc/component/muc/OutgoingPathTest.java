@@ -63,6 +63,42 @@ class OutgoingPathTest {
                 .extracting(OutgoingStanza::to).contains(ALICE).doesNotContain(BOB, CAROL);
     }
 
+    private void relaxed(String who, int volume, String aggregation) {
+        muc.send("<iq from='" + who + "' to='" + ROOM + "' type='set' id='req'><consistency-requirements xmlns='"
+                + XmlNamespaces.RECONMUC + "'><volume>" + volume + "</volume><aggregation>" + aggregation
+                + "</aggregation></consistency-requirements></iq>");
+    }
+
+    /**
+     * Alice and Carol ask for the same (volume 2, plain batches): Bob's two lines reach both as one
+     * batch handed over once for the two of them, so the server's multicast carries it once.
+     */
+    @Test
+    void occupantsDueTheSameBatchShareOneBroadcast() {
+        relaxed(ALICE, 2, "plain");
+        relaxed(CAROL, 2, "plain");
+        muc.clear();
+        muc.broadcasts.clear();
+        muc.say(BOB, ROOM, "first");
+        muc.say(BOB, ROOM, "second");
+        assertThat(muc.broadcasts).filteredOn(b -> b.stanza().to((String) null).xml().contains("urn:xmpp:forward:0"))
+                .singleElement().satisfies(b -> assertThat(b.recipients()).containsExactlyInAnyOrder(ALICE, CAROL));
+        assertThat(handedOverWith("urn:xmpp:forward:0")).extracting(OutgoingStanza::to).containsExactlyInAnyOrder(ALICE, CAROL);
+    }
+
+    /** Alice wants plain batches, Carol compact ones: due the same lines, each still gets her own form. */
+    @Test
+    void occupantsInDifferentFormsGetTheirOwnBatches() {
+        relaxed(ALICE, 2, "plain");
+        relaxed(CAROL, 2, "compact");
+        muc.clear();
+        muc.say(BOB, ROOM, "first");
+        muc.say(BOB, ROOM, "second");
+        List<OutgoingStanza> batches = handedOverWith("<batch ");
+        assertThat(batches).extracting(OutgoingStanza::to).containsExactlyInAnyOrder(ALICE, CAROL);
+        assertThat(batches.get(0).rendered()).isNotSameAs(batches.get(1).rendered());
+    }
+
     @Test
     void aBatchIsRenderedOnceForEverySessionOfItsOccupant() {
         muc.send("<presence from='" + ALICE_PHONE + "' to='" + ROOM + "/Alice'><x xmlns='http://jabber.org/protocol/muc'/></presence>");
