@@ -22,8 +22,8 @@ for arg in sys.argv[1:]:
             comp = proc.get("component", {})
             link = comp.get("link_bytes_to_server")
             ROWS.append((p.get("server"), s["bots"], s["scenario"],
-                         lat["all_deliveries"].get("p99", 0) / 1000, now.get("p99", 0) / 1000,
-                         lat["direct_replies_at_parent_author"].get("p99", 0) / 1000,
+                         (lat["all_deliveries"].get("p99") or 0) / 1000, (now.get("p99") or 0) / 1000,
+                         (lat["direct_replies_at_parent_author"].get("p99") or 0) / 1000,
                          c["lost"], c.get("late", "—"), proc["xmpp_server"]["cpu_seconds"],
                          comp.get("cpu_seconds", 0), str(summary.parent),
                          "—" if link is None else f"{link / 1e6:.1f}",

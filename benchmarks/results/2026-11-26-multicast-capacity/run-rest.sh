@@ -4,6 +4,9 @@
 # the 1,000 and 1,200 runs would have said nothing more), with relaxed occupants due the same batch
 # sharing one broadcast (commit after run-all's): Prosody 800 relaxed beside Prosody's own MUC again,
 # ejabberd 800 with and without multicast, then the paper's bandwidth phase for the occupants' bytes.
+# It stopped after the ejabberd multicast run (that replay exits 1: ejabberd's own MUC lost
+# deliveries, see README.md); the ejabberd unicast run was then started by hand with the same line
+# (command in its run.txt), and the paper's bandwidth phase was not run this session.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 out=$root/benchmarks/results/2026-11-26-multicast-capacity
