@@ -5,13 +5,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import org.reconmuc.component.cluster.ClusterNode;
+import org.reconmuc.component.cluster.ConnectionOfInstance;
 import org.reconmuc.component.config.ClusterConfig;
 import org.reconmuc.component.config.ServiceConfig;
-import org.reconmuc.component.transport.ConnectionListener;
-import org.xmpp.component.Component;
-import org.xmpp.component.ComponentManager;
-import org.xmpp.packet.JID;
-import org.xmpp.packet.Packet;
 import org.reconmuc.component.metrics.ServiceMetrics;
 import java.util.function.Consumer;
 import org.reconmuc.component.muc.MucService;
@@ -93,46 +89,6 @@ public final class ReconMuc implements AutoCloseable {
                     + e.getMessage(), e);
         }
         return muc;
-    }
-
-    /** What one of an instance's connections hands on: stanzas tagged with the connection, and its loss. */
-    private record ConnectionOfInstance(MucService service, int index) implements Component, ConnectionListener {
-        @Override
-        public String getName() {
-            return service.getName();
-        }
-
-        @Override
-        public String getDescription() {
-            return service.getDescription();
-        }
-
-        @Override
-        public void processPacket(Packet packet) {
-            service.processPacket(packet, index);
-        }
-
-        @Override
-        public void initialize(JID jid, ComponentManager componentManager) {
-        }
-
-        @Override
-        public void start() {
-        }
-
-        @Override
-        public void shutdown() {
-        }
-
-        @Override
-        public void connected() {
-            // Nothing to check: the rooms whose stanzas came through a lost connection were given up.
-        }
-
-        @Override
-        public void disconnected() {
-            service.connectionLost(index);
-        }
     }
 
     /**

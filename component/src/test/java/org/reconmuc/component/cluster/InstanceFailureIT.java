@@ -38,14 +38,9 @@ import org.reconmuc.component.store.InstanceLock;
 import org.reconmuc.component.store.Store;
 import org.reconmuc.component.store.StoreLocation;
 import org.reconmuc.component.testing.Await;
-import org.reconmuc.component.transport.ConnectionListener;
 import org.reconmuc.component.transport.ExternalComponentConnection;
 import org.reconmuc.servers.PostgresServer;
-import org.xmpp.component.Component;
-import org.xmpp.component.ComponentManager;
-import org.xmpp.packet.JID;
 import org.xmpp.packet.Message;
-import org.xmpp.packet.Packet;
 import org.xmpp.packet.Presence;
 
 /**
@@ -195,45 +190,6 @@ class InstanceFailureIT {
         }
     }
 
-    /** What one connection hands on to the service (as the instance's assembly does). */
-    private record Through(MucService service, int index) implements Component, ConnectionListener {
-        @Override
-        public String getName() {
-            return service.getName();
-        }
-
-        @Override
-        public String getDescription() {
-            return service.getDescription();
-        }
-
-        @Override
-        public void processPacket(Packet packet) {
-            service.processPacket(packet, index);
-        }
-
-        @Override
-        public void initialize(JID jid, ComponentManager componentManager) {
-        }
-
-        @Override
-        public void start() {
-        }
-
-        @Override
-        public void shutdown() {
-        }
-
-        @Override
-        public void connected() {
-        }
-
-        @Override
-        public void disconnected() {
-            service.connectionLost(index);
-        }
-    }
-
     /** One instance: its store, rooms, cluster node and component port, in this JVM. */
     private final class Instance implements AutoCloseable {
         final String id;
@@ -253,7 +209,7 @@ class InstanceFailureIT {
             ClusterNode[] self = new ClusterNode[1];
             service = new MucService(config, clock, rooms, stanza -> self[0].send(stanza), null, store);
             node = new ClusterNode(new ClusterConfig(name, 1, LEASE), service, () -> store.leases(id), clock,
-                    i -> new ExternalComponentConnection(config, new Through(service, i)));
+                    i -> new ExternalComponentConnection(config, new ConnectionOfInstance(service, i)));
             self[0] = node;
             node.start();
             toClose.push(this);
