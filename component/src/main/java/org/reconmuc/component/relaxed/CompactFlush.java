@@ -9,17 +9,7 @@ import org.reconmuc.codec.batch.CompactItem;
  * Aggregations {@code compact} and {@code compact-live} (reconmuc.md §5.9 rules 7 and 8.6): one
  * batch of compact items, each the entry's cached item.
  */
-final class CompactFlush<O extends Recipient<O>> implements FlushForm<O> {
-
-    @Override
-    public void send(FanoutHost<O> room, O occupant, List<MessageLog.Entry<O>> entries) {
-        send(room, List.of(occupant), entries, false);
-    }
-
-    @Override
-    public boolean shareable() {
-        return true;
-    }
+final class CompactFlush<O extends Recipient<O>> implements ShareableFlush<O> {
 
     @Override
     public void sendToAll(FanoutHost<O> room, List<O> occupants, List<MessageLog.Entry<O>> entries) {

@@ -222,27 +222,26 @@ public final class Fanout<O extends Recipient<O>> {
         return seqs.stream().mapToLong(Long::longValue).toArray();
     }
 
-    /** Occupants due the same entries in the same aggregation. */
-    private record SharedFlush(Aggregation aggregation, List<Long> seqs) {
+    /** Occupants due the same entries in the same form (one instance per aggregation). */
+    private record SharedFlush<O extends Recipient<O>>(ShareableFlush<O> form, List<Long> seqs) {
     }
 
     /**
      * Each occupant's flush in its form, one per occupant in room order; occupants whose form is
-     * {@link FlushForm#shareable() shareable} and who are due the same entries share one rendering,
+     * {@link ShareableFlush shareable} and who are due the same entries share one rendering,
      * sent as one broadcast (occupants with the same requirements flush together: the server's
      * multicast then carries the batch once instead of once per occupant).
      */
     private void flushTogether(Map<O, long[]> due) {
-        Map<SharedFlush, List<O>> groups = new LinkedHashMap<>();
-        Map<SharedFlush, List<MessageLog.Entry<O>>> entriesOf = new HashMap<>();
+        Map<SharedFlush<O>, List<O>> groups = new LinkedHashMap<>();
+        Map<SharedFlush<O>, List<MessageLog.Entry<O>>> entriesOf = new HashMap<>();
         due.forEach((o, seqs) -> {
             List<MessageLog.Entry<O>> entries = entries(o, seqs);
             if (entries.isEmpty()) {
                 return;
             }
-            Aggregation aggregation = state.aggregationOf(o);
-            FlushForm<O> form = forms.get(aggregation);
-            if (!form.shareable()) {
+            FlushForm<O> form = forms.get(state.aggregationOf(o));
+            if (!(form instanceof ShareableFlush<O> shareable)) {
                 form.send(room, o, entries);
                 return;
             }
@@ -250,11 +249,11 @@ public final class Fanout<O extends Recipient<O>> {
             for (MessageLog.Entry<O> e : entries) {
                 key.add(e.seq());
             }
-            SharedFlush shared = new SharedFlush(aggregation, key);
+            SharedFlush<O> shared = new SharedFlush<>(shareable, key);
             entriesOf.putIfAbsent(shared, entries);
             groups.computeIfAbsent(shared, k -> new ArrayList<>()).add(o);
         });
-        groups.forEach((shared, occupants) -> forms.get(shared.aggregation()).sendToAll(room, occupants, entriesOf.get(shared)));
+        groups.forEach((shared, occupants) -> shared.form().sendToAll(room, occupants, entriesOf.get(shared)));
     }
 
     /**

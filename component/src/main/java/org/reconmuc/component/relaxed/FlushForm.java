@@ -20,25 +20,6 @@ public interface FlushForm<O extends Recipient<O>> {
     void send(FanoutHost<O> room, O occupant, List<MessageLog.Entry<O>> entries);
 
     /**
-     * True if the form renders nothing that is the occupant's own (no stream state, no per-session
-     * counter): occupants due the same entries at the same time may then share one rendering.
-     */
-    default boolean shareable() {
-        return false;
-    }
-
-    /**
-     * Sends these entries to every session of each of {@code occupants}, all due the same entries
-     * now: a {@link #shareable()} form renders them once and hands them on as one broadcast, which
-     * the server's XEP-0033 multicast carries once.
-     */
-    default void sendToAll(FanoutHost<O> room, List<O> occupants, List<MessageLog.Entry<O>> entries) {
-        for (O o : occupants) {
-            send(room, o, entries);
-        }
-    }
-
-    /**
      * Sends these entries as one batch whose last is the message sent at once, as its live item,
      * and the others what was retained, carried along (reconmuc.md §5.9 rule 8.6). Only the forms
      * of aggregations that {@link Aggregation#carriesLive() carry live items} are asked.

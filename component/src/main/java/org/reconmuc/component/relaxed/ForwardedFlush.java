@@ -8,22 +8,12 @@ import org.reconmuc.codec.batch.Batch;
  * Aggregations {@code plain} and {@code deflate} (reconmuc.md §5.9 rules 2 and 3): one batch of
  * XEP-0297 items, each the entry's cached text, deflated on its own for {@code deflate}.
  */
-final class ForwardedFlush<O extends Recipient<O>> implements FlushForm<O> {
+final class ForwardedFlush<O extends Recipient<O>> implements ShareableFlush<O> {
     private static final int DEFLATE_LEVEL = 6;
     private final boolean deflate;
 
     ForwardedFlush(boolean deflate) {
         this.deflate = deflate;
-    }
-
-    @Override
-    public void send(FanoutHost<O> room, O occupant, List<MessageLog.Entry<O>> entries) {
-        sendToAll(room, List.of(occupant), entries);
-    }
-
-    @Override
-    public boolean shareable() {
-        return true;
     }
 
     @Override

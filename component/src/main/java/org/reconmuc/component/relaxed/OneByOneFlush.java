@@ -4,17 +4,7 @@ import java.util.List;
 import org.reconmuc.component.transport.RenderedStanza;
 
 /** Aggregation {@code none} (reconmuc.md §5.9 rule 4): each message on its own, as broadcast, with its delay. */
-final class OneByOneFlush<O extends Recipient<O>> implements FlushForm<O> {
-
-    @Override
-    public void send(FanoutHost<O> room, O occupant, List<MessageLog.Entry<O>> entries) {
-        sendToAll(room, List.of(occupant), entries);
-    }
-
-    @Override
-    public boolean shareable() {
-        return true;
-    }
+final class OneByOneFlush<O extends Recipient<O>> implements ShareableFlush<O> {
 
     @Override
     public void sendToAll(FanoutHost<O> room, List<O> occupants, List<MessageLog.Entry<O>> entries) {
