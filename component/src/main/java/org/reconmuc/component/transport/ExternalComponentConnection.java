@@ -1,12 +1,7 @@
 package org.reconmuc.component.transport;
 
-import static org.reconmuc.component.transport.LogThrottle.suppressedNote;
 import static org.reconmuc.component.transport.StreamXml.CLOSE_STREAM;
-import static org.reconmuc.component.transport.StreamXml.NS_STREAM;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -16,11 +11,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
-import org.dom4j.Element;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.transport.ServerStream.Attempt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xmpp.component.Component;
@@ -29,9 +22,7 @@ import org.xmpp.component.ComponentManager;
 import org.xmpp.component.IQResultListener;
 import org.xmpp.packet.IQ;
 import org.xmpp.packet.JID;
-import org.xmpp.packet.Message;
 import org.xmpp.packet.Packet;
-import org.xmpp.packet.Presence;
 
 /**
  * Connects one {@link Component} to an XMPP server as an external component (XEP-0114) and keeps
@@ -66,6 +57,12 @@ import org.xmpp.packet.Presence;
  * handshake and every loss. {@link #close()} ends it all and calls {@code component.shutdown()}.
  * A wrong secret ends the connection for good: {@link #awaitTermination()} then returns
  * {@link Termination#AUTHENTICATION_FAILED} (the caller should still call {@link #close()}).
+ *
+ * <p><b>Parts.</b> This class is the facade and the lifecycle (start, the reconnect loop, close);
+ * {@link ConnectionState} is where the connection is and the waits on it, {@link ServerStream}
+ * one attempt's handshake and read loop, {@link InboundStanzas} what is done with what arrives,
+ * {@link OutboundStanzas} the checks and the queue on the way out, {@link OutageLog} what an
+ * outage logs.
  */
 public final class ExternalComponentConnection implements ComponentManager, AutoCloseable {
 
@@ -112,41 +109,23 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
     /** Outlives connections: what could not be sent yet goes out on the next one. */
     private final OutgoingQueue queue;
     private final PendingQueries queries = new PendingQueries();
+    private final ConnectionState state = new ConnectionState();
+    private final OutboundStanzas outbound;
+    private final InboundStanzas inbound;
+    private final ServerStream stream;
 
     private final AtomicBoolean started = new AtomicBoolean();
-    private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean initialized;
     private volatile Thread readerThread;
     /** The connection being set up or in use; null between attempts. */
     private volatile ComponentSession session;
 
-    private final ReentrantLock stateLock = new ReentrantLock();
-    private final Condition stateChanged = stateLock.newCondition();
-    private boolean connectedNow;          // guarded by stateLock
-    private Termination termination;       // guarded by stateLock
-
-    private final AtomicLong droppedAfterClose = new AtomicLong();
-    private final AtomicLong droppedInvalid = new AtomicLong();
-    private final AtomicLong discardedIncoming = new AtomicLong();
-    private final AtomicLong reportedEvictions = new AtomicLong();
     private final AtomicLong bytesWritten = new AtomicLong();
-    private final AtomicLong stanzasQueued = new AtomicLong();
     private final AtomicLong connections = new AtomicLong();
-    private final AtomicLong multicastStanzas = new AtomicLong();
-    private final AtomicLong multicastCopies = new AtomicLong();
-    /** The server's XEP-0033 service this connection sends broadcasts through, or null: a copy each. */
-    private volatile ServerMulticast.Service multicast;
-    private final LogThrottle evictionWarnings = new LogThrottle(Duration.ofSeconds(10));
-    private final LogThrottle invalidWarnings = new LogThrottle(Duration.ofSeconds(10));
-    private final LogThrottle processingErrors = new LogThrottle(Duration.ofSeconds(10));
-    private final LogThrottle discardReports = new LogThrottle(Duration.ofSeconds(10));
 
     // Used by the reader thread only.
     private boolean componentStarted;
-    private boolean inOutage;
-    private String lastWarnedProblem;
-    private int failedAttempts;
-    private long outageStartNanos;
+    private final OutageLog outages;
 
     public ExternalComponentConnection(ServiceConfig config, Component component) {
         this(config, component, Tuning.defaults().withMaxQueuedChars(config.maxQueuedChars()));
@@ -160,6 +139,22 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         this.tuning = tuning;
         this.where = config.serverHost() + ":" + config.serverPort();
         this.queue = new OutgoingQueue(tuning.maxQueuedChars());
+        this.outbound = new OutboundStanzas(config.domain(), where, queue, state, () -> readerThread);
+        this.inbound = new InboundStanzas(config.domain(), config.maxStanzaBytes(), component, queries, outbound, state);
+        this.stream = new ServerStream(config, tuning, where, queue, state, inbound, new ServerStream.Hooks() {
+            @Override
+            public void established(ComponentSession s) {
+                queue.setConnected(true);
+                s.startWriter();
+                onEstablished(s);
+            }
+
+            @Override
+            public void lost() {
+                onLost();
+            }
+        });
+        this.outages = new OutageLog(where, config.domain(), config.reconnectMaxBackoff());
     }
 
     /**
@@ -183,7 +178,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
      * @throws IllegalStateException if called twice or after {@link #close()}
      */
     public void start() throws ComponentException {
-        if (closed.get()) {
+        if (state.closed()) {
             throw new IllegalStateException("closed");
         }
         if (!started.compareAndSet(false, true)) {
@@ -200,7 +195,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         Thread t = new Thread(this::readerLoop, "reconmuc-component-reader");
         t.setDaemon(true);
         readerThread = t;
-        if (closed.get()) {
+        if (state.closed()) {
             return;   // closed while initializing
         }
         t.start();
@@ -213,39 +208,17 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
      * the secret.
      */
     public boolean awaitConnected(Duration timeout) throws InterruptedException {
-        long left = timeout.toNanos();
-        stateLock.lock();
-        try {
-            while (!connectedNow && termination == null && !closed.get() && left > 0) {
-                left = stateChanged.awaitNanos(left);
-            }
-            return connectedNow;
-        } finally {
-            stateLock.unlock();
-        }
+        return state.awaitConnected(timeout);
     }
 
     /** True while a handshake has succeeded and the connection has not been lost since. */
     public boolean isConnected() {
-        stateLock.lock();
-        try {
-            return connectedNow;
-        } finally {
-            stateLock.unlock();
-        }
+        return state.connected();
     }
 
     /** Blocks until {@link #close()} was called or the server refused our secret. */
     public Termination awaitTermination() throws InterruptedException {
-        stateLock.lock();
-        try {
-            while (termination == null) {
-                stateChanged.await();
-            }
-            return termination;
-        } finally {
-            stateLock.unlock();
-        }
+        return state.awaitTermination();
     }
 
     /**
@@ -256,10 +229,9 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
      */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
+        if (!state.close()) {
             return;
         }
-        signalState();
         ComponentSession s = session;
         if (s != null && s.writerStarted() && s.claimEnd()) {
             queue.finish(CLOSE_STREAM);   // what is queued goes out first, within the flush timeout
@@ -299,7 +271,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         queries.cancelAll();
         int unsent = queue.discard();
         if (unsent > 0) {
-            droppedAfterClose.addAndGet(unsent);
+            outbound.droppedAtClose(unsent);
             log.info("{} stanzas were still waiting for the server when the connection was closed", unsent);
         }
         if (initialized) {
@@ -309,7 +281,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
                 log.error("component.shutdown() failed", e);
             }
         }
-        terminate(Termination.CLOSED);
+        state.terminate(Termination.CLOSED);
         log.info("component connection to {} closed", where);
     }
 
@@ -330,7 +302,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
 
     /** Stanzas refused because they came after {@link #close()} or were still queued then. */
     public long droppedAfterClose() {
-        return droppedAfterClose.get();
+        return outbound.droppedAfterClose();
     }
 
     /** Stanzas refused, oldest first, because the queue was full while the server was unreachable. */
@@ -340,12 +312,12 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
 
     /** Packets refused by {@link #sendPacket} because the server would have closed the stream over them. */
     public long droppedInvalid() {
-        return droppedInvalid.get();
+        return outbound.droppedInvalid();
     }
 
     /** Received stanzas discarded for being too large or nested too deeply. */
     public long discardedIncoming() {
-        return discardedIncoming.get();
+        return inbound.discardedCount();
     }
 
     /** Stanzas waiting for the server now. */
@@ -365,7 +337,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
 
     /** Stanzas accepted for sending so far. */
     public long stanzasQueued() {
-        return stanzasQueued.get();
+        return outbound.stanzasQueued();
     }
 
     /** Bytes written to the server's socket so far, over all connections. */
@@ -380,17 +352,17 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
 
     /** The XEP-0033 service broadcasts go through now, or null (none found yet, or none usable). */
     public String multicastService() {
-        ServerMulticast.Service m = multicast;
+        ServerMulticast.Service m = outbound.multicast();
         return m == null ? null : m.jid();
     }
 
     /** Multicast stanzas sent so far, and the copies the server made of them. */
     public long multicastStanzas() {
-        return multicastStanzas.get();
+        return outbound.multicastStanzas();
     }
 
     public long multicastCopies() {
-        return multicastCopies.get();
+        return outbound.multicastCopies();
     }
 
     // ---------------------------------------------------------------- ComponentManager
@@ -402,23 +374,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
      */
     @Override
     public void sendPacket(Component sender, Packet packet) {
-        send(packet);
-    }
-
-    /** Returns true if the packet was queued. */
-    private boolean send(Packet packet) {
-        if (packet == null) {
-            return false;
-        }
-        OutgoingStanza stanza;
-        try {
-            stanza = OutgoingStanza.of(packet);
-        } catch (RuntimeException e) {
-            droppedInvalid.incrementAndGet();
-            log.warn("cannot serialize an outgoing packet; dropped", e);
-            return false;
-        }
-        return send(stanza);
+        outbound.send(packet);
     }
 
     /**
@@ -426,22 +382,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
      * renders nothing again). Never throws; waits as {@link #sendPacket} does. True if queued.
      */
     public boolean send(OutgoingStanza stanza) {
-        String problem = StreamXml.outgoingProblem(config.domain(), stanza.from(), stanza.forbiddenCharacter());
-        if (problem != null) {
-            droppedInvalid.incrementAndGet();
-            long suppressed = invalidWarnings.acquire();
-            if (suppressed >= 0) {
-                log.warn("dropping an outgoing <{}>: {}; the server would close the stream over it{}",
-                        stanza.name(), problem, suppressedNote(suppressed));
-            }
-            return false;
-        }
-        ServerMulticast.Service m = multicast;
-        if (m != null && !m.inOrder() && stanza.rendered() != null && stanza.to() != null && stanza.rendered().multicastable()) {
-            // The service reorders against direct stanzas: what goes to an occupant goes through it.
-            return enqueueMulticast(m.render(stanza.rendered(), List.of(stanza.to())), 1);
-        }
-        return enqueue(stanza.xml());
+        return outbound.send(stanza);
     }
 
     /**
@@ -450,63 +391,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
      * each. Never throws; waits as {@link #sendPacket} does. True if all of it was queued.
      */
     public boolean broadcast(RenderedStanza stanza, List<String> recipients) {
-        ServerMulticast.Service m = multicast;
-        if (m == null || !stanza.multicastable() || recipients.size() < 2 && m.inOrder()) {
-            boolean queued = true;
-            for (String recipient : recipients) {
-                queued &= send(stanza.to(recipient));
-            }
-            return queued;
-        }
-        String problem = StreamXml.outgoingProblem(config.domain(), stanza.from(), stanza.forbiddenCharacter());
-        if (problem != null) {
-            return send(stanza.to(recipients.get(0)));   // dropped there, and said why
-        }
-        return enqueueMulticast(m.render(stanza, recipients), recipients.size());
-    }
-
-    private boolean enqueueMulticast(List<String> stanzas, int copies) {
-        boolean queued = true;
-        for (String xml : stanzas) {
-            queued &= enqueue(xml);
-        }
-        multicastStanzas.addAndGet(stanzas.size());
-        multicastCopies.addAndGet(copies);
-        return queued;
-    }
-
-    private boolean enqueue(String xml) {
-        if (closed.get()) {
-            droppedAfterClose.incrementAndGet();
-            log.debug("connection closed: dropping an outgoing stanza");
-            return false;
-        }
-        // The reader thread must keep reading (and answering) whatever the server does: it only
-        // waits at twice the bound. Everyone else waits at the bound.
-        boolean mayWait = Thread.currentThread() != readerThread;
-        if (queue.put(xml, mayWait) == OutgoingQueue.Offer.FINISHED) {
-            droppedAfterClose.incrementAndGet();
-            log.debug("connection closing: dropping an outgoing stanza");
-            return false;
-        }
-        stanzasQueued.incrementAndGet();
-        if (log.isTraceEnabled()) {
-            log.trace("SEND {}", xml);
-        }
-        reportEvictions();
-        return true;
-    }
-
-    private void reportEvictions() {
-        long evicted = queue.evicted();
-        long reported = reportedEvictions.get();
-        if (evicted > reported && reportedEvictions.compareAndSet(reported, evicted)) {
-            long suppressed = evictionWarnings.acquire();
-            if (suppressed >= 0) {
-                log.warn("not connected to {} and {} chars are waiting for it: refused the oldest stanzas"
-                        + " ({} so far)", where, queue.queuedChars(), evicted);
-            }
-        }
+        return outbound.broadcast(stanza, recipients);
     }
 
     /**
@@ -554,11 +439,11 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
     }
 
     private String register(IQ packet, IQResultListener resultListener, long timeoutMillis) throws ComponentException {
-        if (closed.get()) {
+        if (state.closed()) {
             throw new ComponentException("closed");
         }
         String id = queries.register(packet, resultListener, timeoutMillis);
-        if (!send(packet)) {
+        if (!outbound.send(packet)) {
             queries.cancel(id);
             throw new ComponentException("IQ " + id + " was not sent (connection closed, or the IQ is invalid)");
         }
@@ -608,21 +493,9 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
 
     // ---------------------------------------------------------------- reader thread
 
-    /** What one connection attempt came to. */
-    private record Attempt(boolean established, boolean authenticationFailed, String problemKind, String problem) {
-
-        static Attempt closed(boolean established) {
-            return new Attempt(established, false, null, null);
-        }
-
-        static Attempt failed(boolean established, String kind, String problem) {
-            return new Attempt(established, false, kind, problem);
-        }
-    }
-
     private void readerLoop() {
         Backoff backoff = new Backoff(tuning.initialBackoff(), config.reconnectMaxBackoff());
-        while (!closed.get()) {
+        while (!state.closed()) {
             Attempt attempt;
             try {
                 attempt = connectAndServe();
@@ -631,179 +504,37 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
                 log.error("unexpected error in the component connection to {}", where, e);
                 attempt = Attempt.failed(false, "unexpected", String.valueOf(e));
             }
-            if (closed.get()) {
+            if (state.closed()) {
                 break;
             }
             if (attempt.authenticationFailed()) {
-                terminate(Termination.AUTHENTICATION_FAILED);
+                state.terminate(Termination.AUTHENTICATION_FAILED);
                 return;
             }
             if (attempt.established()) {
                 backoff.reset();
             }
             Duration delay = backoff.next();
-            reportProblem(attempt, delay);
-            sleepUnlessClosed(delay);
+            outages.ended(attempt, delay);
+            state.sleepUnlessClosed(delay);
         }
-    }
-
-    private void reportProblem(Attempt attempt, Duration delay) {
-        if (attempt.established()) {
-            log.warn("component connection to {} lost: {}; reconnecting", where, attempt.problem());
-            startOutage(attempt.problemKind());
-            return;
-        }
-        if (!inOutage) {
-            startOutage(null);
-        }
-        failedAttempts++;
-        if (!attempt.problemKind().equals(lastWarnedProblem)) {
-            lastWarnedProblem = attempt.problemKind();
-            log.warn("component connection to {} as {} failed: {}; retrying with backoff (at most {} apart)",
-                    where, config.domain(), attempt.problem(), human(config.reconnectMaxBackoff()));
-        } else {
-            log.debug("component connection attempt {} to {} failed: {}; next attempt in {} ms",
-                    failedAttempts, where, attempt.problem(), delay.toMillis());
-        }
-    }
-
-    private void startOutage(String warnedKind) {
-        inOutage = true;
-        lastWarnedProblem = warnedKind;
-        failedAttempts = 0;
-        outageStartNanos = System.nanoTime();
     }
 
     private Attempt connectAndServe() {
         ComponentSession s = new ComponentSession(queue, where, config.keepaliveInterval(), bytesWritten);
         session = s;
-        if (closed.get()) {
-            s.abort(tuning.closeFlushTimeout());
-            return Attempt.closed(false);
-        }
-        boolean established = false;
         try {
-            s.connect(new InetSocketAddress(config.serverHost(), config.serverPort()), tuning.connectTimeout());
-            s.socket.setSoTimeout((int) tuning.handshakeTimeout().toMillis());
-            s.writeNow(StreamXml.streamHeader(config.domain()));
-
-            XmlFramer framer = new XmlFramer(s.socket.getInputStream(), config.maxStanzaBytes(), MAX_STANZA_DEPTH);
-            StanzaParser parser = new StanzaParser();
-            XmlFramer.Frame headerFrame = framer.next();   // the framer returns the header first
-            StanzaParser.Parsed header = parser.parseHeader(headerFrame.bytes(), headerFrame.name());
-            if (!header.is("stream", NS_STREAM)) {
-                throw new StreamException("invalid-namespace", "the server's stream header is <"
-                        + headerFrame.name() + "> in namespace " + header.namespace());
-            }
-            String id = header.element().attributeValue("id");
-            if (id == null || id.isEmpty()) {
-                s.closeGracefully(CLOSE_STREAM, tuning.closeFlushTimeout());
-                return Attempt.failed(false, "protocol", "the server's stream header has no id");
-            }
-            s.writeNow(StreamXml.handshake(id, config.secret()));
-
-            while (true) {
-                XmlFramer.Frame f = framer.next();
-                if (f.kind() == XmlFramer.Kind.STREAM_END) {
-                    s.closeGracefully(CLOSE_STREAM, tuning.closeFlushTimeout());
-                    return Attempt.failed(false, "closed", "the server closed the stream during the handshake");
-                }
-                if (f.kind() != XmlFramer.Kind.ELEMENT) {
-                    continue;
-                }
-                StanzaParser.Parsed p = parser.parseElement(headerFrame.bytes(), headerFrame.name(), f.bytes());
-                if (p.is("handshake", StreamXml.NS_ACCEPT)) {
-                    break;
-                }
-                if (p.is("error", NS_STREAM)) {
-                    return onServerStreamError(s, p.element(), false);
-                }
-                log.debug("ignoring <{}> received before the handshake completed", p.element().getName());
-            }
-
-            s.socket.setSoTimeout(0);
-            established = true;
-            queue.setConnected(true);
-            s.startWriter();
-            onEstablished();
-            boolean reportedStrayText = false;
-
-            // Reads until the stream ends, also while a local close() is under way: stopping at
-            // the close could reset the connection before the server has read our last stanzas.
-            while (true) {
-                XmlFramer.Frame f = framer.next();
-                switch (f.kind()) {
-                    case ELEMENT -> {
-                        StanzaParser.Parsed p = parser.parseElement(headerFrame.bytes(), headerFrame.name(), f.bytes());
-                        if (p.is("error", NS_STREAM)) {
-                            return onServerStreamError(s, p.element(), true);
-                        }
-                        handleElement(p);
-                    }
-                    case DISCARDED -> handleDiscarded(parser, headerFrame, f);
-                    case STREAM_END -> {
-                        s.closeGracefully(CLOSE_STREAM, tuning.closeFlushTimeout());
-                        return Attempt.failed(true, "closed", "the server closed the stream");
-                    }
-                    default -> log.debug("ignoring a second stream header");
-                }
-                if (!reportedStrayText && framer.sawNonWhitespaceText()) {
-                    reportedStrayText = true;
-                    log.debug("ignoring character data between stanzas");
-                }
-            }
-        } catch (StreamException e) {
-            if (closed.get()) {
-                return Attempt.closed(established);
-            }
-            s.closeGracefully(StreamXml.streamError(e.condition(), null) + CLOSE_STREAM, tuning.closeFlushTimeout());
-            return Attempt.failed(established, "local:" + e.condition(),
-                    "closed the stream with stream error '" + e.condition() + "': " + e.getMessage());
-        } catch (SocketTimeoutException e) {
-            if (closed.get()) {
-                return Attempt.closed(established);
-            }
-            s.closeGracefully(CLOSE_STREAM, tuning.closeFlushTimeout());
-            return Attempt.failed(established, "io", "no answer from the server within "
-                    + tuning.handshakeTimeout().toSeconds() + " s during the handshake");
-        } catch (IOException e) {
-            if (closed.get()) {
-                return Attempt.closed(established);
-            }
-            return Attempt.failed(established, "io", describe(e));
+            return stream.serve(s);
         } finally {
-            if (established) {
-                multicast = null;            // the next server (or the same, restarted) is asked again
-                queue.setConnected(false);   // senders stop waiting for this server
-                setConnected(false);
-                if (!closed.get() && listener != null) {
-                    try {
-                        listener.disconnected();
-                    } catch (RuntimeException e) {
-                        log.error("ConnectionListener.disconnected() failed", e);
-                    }
-                }
-            }
-            s.abort(tuning.closeFlushTimeout());
-            if (established && !closed.get() && !queue.isEmpty()) {
-                log.info("{} stanzas wait for the next connection to {}", queue.size(), where);
-            }
             if (session == s) {
                 session = null;
             }
         }
     }
 
-    private void onEstablished() {
+    private void onEstablished(ComponentSession s) {
         connections.incrementAndGet();
-        if (inOutage) {
-            log.info("component reconnected to {} as {} after {} failed attempts ({})", where, config.domain(),
-                    failedAttempts, human(Duration.ofNanos(System.nanoTime() - outageStartNanos)));
-        } else {
-            log.info("component connected to {} as {}", where, config.domain());
-        }
-        inOutage = false;
-        lastWarnedProblem = null;
+        outages.connected();
         if (!componentStarted) {
             componentStarted = true;
             try {
@@ -820,9 +551,22 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
             }
         }
         // Last: whoever awaits the connection may rely on the component being started.
-        setConnected(true);
+        state.connected(true);
         if (config.multicast()) {
-            discoverMulticast(session);
+            discoverMulticast(s);
+        }
+    }
+
+    private void onLost() {
+        outbound.multicastThrough(null);   // the next server (or the same, restarted) is asked again
+        queue.setConnected(false);         // senders stop waiting for this server
+        state.connected(false);
+        if (!state.closed() && listener != null) {
+            try {
+                listener.disconnected();
+            } catch (RuntimeException e) {
+                log.error("ConnectionListener.disconnected() failed", e);
+            }
         }
     }
 
@@ -839,14 +583,14 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
 
             @Override
             public void send(String xml) {
-                enqueue(xml);
+                outbound.enqueue(xml);
             }
         };
         Thread discovery = new Thread(() -> {
             try {
                 ServerMulticast.Service found = ServerMulticast.discover(link, config.domain(), MULTICAST_DISCOVERY_TIMEOUT);
-                if (session == on && !closed.get()) {
-                    multicast = found;
+                if (session == on && !state.closed()) {
+                    outbound.multicastThrough(found);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -856,154 +600,5 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         }, "reconmuc-multicast-discovery");
         discovery.setDaemon(true);
         discovery.start();
-    }
-
-    private Attempt onServerStreamError(ComponentSession s, Element error, boolean established) {
-        StreamXml.ServerStreamError e = StreamXml.ServerStreamError.of(error);
-        s.closeGracefully(CLOSE_STREAM, tuning.closeFlushTimeout());
-        if ("not-authorized".equals(e.condition()) && !established) {
-            log.error("component handshake refused: wrong secret for {} at {}", config.domain(), where);
-            return new Attempt(false, true, "not-authorized", "not-authorized");
-        }
-        return Attempt.failed(established, "stream-error:" + e.condition(), e.describe());
-    }
-
-    /** A complete element arrived on an established connection. */
-    private void handleElement(StanzaParser.Parsed parsed) {
-        Element e = parsed.element();
-        String name = e.getName();
-        boolean stanza = (name.equals("message") || name.equals("presence") || name.equals("iq"))
-                && parsed.namespace() != null && StanzaParser.CONTENT_NAMESPACES.contains(parsed.namespace());
-        if (!stanza) {
-            log.debug("ignoring top-level element <{}> in namespace {}", name, parsed.namespace());
-            return;
-        }
-        if (closed.get() || ServerMulticast.takeProbe(e, config.domain())) {
-            return;
-        }
-        Packet packet;
-        try {
-            packet = switch (name) {
-                case "message" -> new Message(e, true);
-                case "presence" -> new Presence(e, true);
-                default -> new IQ(e, true);
-            };
-        } catch (RuntimeException ex) {
-            // Tinder still splits the addresses and refuses e.g. "a@" or "b/".
-            log.debug("dropping a received <{}> with an unusable address: {}", name, ex.getMessage());
-            bounce(e, "jid-malformed", "Malformed address");
-            return;
-        }
-        if (log.isTraceEnabled()) {
-            log.trace("RECV {}", packet.toXML());
-        }
-        if (packet instanceof IQ iq && queries.deliver(e, iq)) {
-            return;
-        }
-        try {
-            component.processPacket(packet);
-        } catch (RuntimeException | StackOverflowError | AssertionError ex) {
-            long suppressed = processingErrors.acquire();
-            if (suppressed >= 0) {
-                log.error("the component failed to process a <{}>; the connection carries on{}",
-                        name, suppressedNote(suppressed), ex);
-            }
-        }
-    }
-
-    private void handleDiscarded(StanzaParser parser, XmlFramer.Frame header, XmlFramer.Frame f) {
-        discardedIncoming.incrementAndGet();
-        String text = f.tooDeep()
-                ? "Stanza nested too deeply: limit is " + MAX_STANZA_DEPTH + " levels"
-                : "Stanza too large: limit is " + config.maxStanzaBytes() + " bytes";
-        long suppressed = discardReports.acquire();
-        if (suppressed >= 0) {
-            log.info("discarded a received <{}> of {} bytes: {}{}", f.name(), f.size(), text, suppressedNote(suppressed));
-        }
-        if (f.bytes() == null) {
-            log.debug("cannot answer the discarded <{}>: its start tag alone exceeds the limit", f.name());
-            return;
-        }
-        Element start;
-        try {
-            start = parser.parseStartTag(header.bytes(), header.name(), f.bytes(), f.name()).element();
-        } catch (StreamException e) {
-            log.debug("cannot answer the discarded <{}>: {}", f.name(), e.getMessage());
-            return;
-        }
-        log.debug("discarded a received <{}> of {} bytes from {}: {}", f.name(), f.size(), start.attributeValue("from"), text);
-        bounce(start, "policy-violation", text);
-    }
-
-    /** Answers a received stanza we will not hand to the component with an error of the same kind. */
-    private void bounce(Element original, String condition, String text) {
-        Element reply = StreamXml.errorReply(original, config.domain(), condition, text);
-        if (reply == null) {
-            return;
-        }
-        String xml = reply.asXML();
-        String problem = StreamXml.outgoingProblem(config.domain(), reply.attributeValue("from"), xml);
-        if (problem != null) {
-            log.debug("not answering a discarded stanza: {}", problem);
-            return;
-        }
-        enqueue(xml);
-    }
-
-    // ---------------------------------------------------------------- helpers
-
-    private static String describe(IOException e) {
-        String m = e.getMessage();
-        return e.getClass().getSimpleName() + (m == null ? "" : ": " + m);
-    }
-
-    private static String human(Duration d) {
-        return d.toMillis() < 1000 ? d.toMillis() + " ms" : d.toSeconds() + " s";
-    }
-
-    private void setConnected(boolean value) {
-        stateLock.lock();
-        try {
-            connectedNow = value;
-            stateChanged.signalAll();
-        } finally {
-            stateLock.unlock();
-        }
-    }
-
-    private void terminate(Termination t) {
-        stateLock.lock();
-        try {
-            if (termination == null) {
-                termination = t;
-            }
-            connectedNow = false;
-            stateChanged.signalAll();
-        } finally {
-            stateLock.unlock();
-        }
-    }
-
-    private void signalState() {
-        stateLock.lock();
-        try {
-            stateChanged.signalAll();
-        } finally {
-            stateLock.unlock();
-        }
-    }
-
-    private void sleepUnlessClosed(Duration delay) {
-        long left = delay.toNanos();
-        stateLock.lock();
-        try {
-            while (!closed.get() && left > 0) {
-                left = stateChanged.awaitNanos(left);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            stateLock.unlock();
-        }
     }
 }
