@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Group commit: rooms submit writes and go on; one writer thread commits whatever has queued up
  * in one transaction, then lets each room whose writes it carried release the stanzas it held
- * for them. Writes are committed in submission order (tickets) and never dropped: a failed
+ * for them — on a thread of its own ({@code store-release}), in commit order: sending waits while
+ * the XMPP server reads slowly, and that must hold up no commit of any room. Writes are committed in submission order (tickets) and never dropped: a failed
  * commit is retried, with a growing pause, until it succeeds or the store closes. The queue is
  * bounded: a room that would overfill it waits (back-pressure, as for a slow server).
  */
@@ -41,6 +42,9 @@ final class StoreWriter implements AutoCloseable {
     private volatile long committed;
     private boolean closed;
     private Thread thread;
+    /** Runs the releases after each commit, in order: inline until {@link #start()} (tests), then its own thread. */
+    private java.util.concurrent.Executor releasing = Runnable::run;
+    private java.util.concurrent.ExecutorService releaseThread;
 
     private volatile boolean failing;
     private volatile long commitStartedNanos;
@@ -59,6 +63,12 @@ final class StoreWriter implements AutoCloseable {
 
     /** Starts the writer thread. Tests drive {@link #commitQueued()} by hand instead. */
     synchronized void start() {
+        releaseThread = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "store-release");
+            t.setDaemon(true);
+            return t;
+        });
+        releasing = releaseThread;
         thread = new Thread(this::run, "store-writer");
         thread.setDaemon(true);
         thread.start();
@@ -164,13 +174,15 @@ final class StoreWriter implements AutoCloseable {
                 journals.add(p.journal());
             }
         }
-        for (RoomJournal j : journals) {
-            if (fencedOut.contains(j.room())) {
-                j.fencedOut();
-            } else {
-                j.committed(upTo);
+        releasing.execute(() -> {
+            for (RoomJournal j : journals) {
+                if (fencedOut.contains(j.room())) {
+                    j.fencedOut();
+                } else {
+                    j.committed(upTo);
+                }
             }
-        }
+        });
         return true;
     }
 
@@ -252,22 +264,32 @@ final class StoreWriter implements AutoCloseable {
 
     void close(long timeoutMillis) {
         Thread t;
+        java.util.concurrent.ExecutorService release;
         synchronized (this) {
             closed = true;
             notifyAll();
             t = thread;
+            release = releaseThread;
         }
         if (t == null) {
             return;
         }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         try {
             t.join(timeoutMillis);
             if (t.isAlive()) {
                 LOG.error("store: the writer did not finish within {} ms; {} writes are not committed", timeoutMillis, queued());
                 t.interrupt();
             }
+            release.shutdown();   // what the last commits released still goes out
+            if (!release.awaitTermination(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                LOG.error("store: stanzas held for committed writes were not all sent within {} ms (is the XMPP server"
+                        + " reading?)", timeoutMillis);
+                release.shutdownNow();
+            }
         } catch (InterruptedException e) {
             t.interrupt();
+            release.shutdownNow();
             Thread.currentThread().interrupt();
         }
     }

@@ -12,7 +12,10 @@ import org.junit.jupiter.api.Test;
 import org.reconmuc.component.transport.OutgoingStanza;
 import org.xmpp.packet.Message;
 
-/** Group commit without a database or threads: batching, order, retries, and the settings it is opened with. */
+/**
+ * Group commit without a database: batching, order, retries, and the settings it is opened with
+ * (driven by hand, without threads); and, on its threads, that a slow server holds up no commit.
+ */
 class StoreWriterTest {
     private final List<List<Write>> committed = new ArrayList<>();
     private int failuresToCome;
@@ -76,6 +79,40 @@ class StoreWriterTest {
         assertThat(committed).hasSize(1);
         assertThat(sent).hasSize(1);
         assertThat(writer.failures()).isEqualTo(2);
+    }
+
+    @Test
+    void aServerThatReadsSlowlyHoldsUpNoRoomsCommit() throws Exception {
+        java.util.concurrent.CountDownLatch aIsSending = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch serverReads = new java.util.concurrent.CountDownLatch(1);
+        StoreWriter started = new StoreWriter(batch -> Set.of(), 100, 3);
+        HeldBudget budget = new HeldBudget(1 << 20);
+        RoomJournal a = new RoomJournal("a@x", started, budget, stanza -> {
+            aIsSending.countDown();
+            try {
+                serverReads.await(20, java.util.concurrent.TimeUnit.SECONDS);   // the server does not read
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        RoomJournal b = new RoomJournal("b@x", started, budget, stanza -> { });
+        started.start();
+        try {
+            a.archive(message(1));
+            a.send(body("echo in a"));
+            assertThat(aIsSending.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+            b.archive(message(1));
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+            while (started.committed() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(started.committed()).as("room b's write, committed while a's echo waits for the server")
+                    .isEqualTo(2);
+        } finally {
+            serverReads.countDown();
+            started.close();
+        }
     }
 
     @Test
