@@ -10,7 +10,8 @@ final class Help {
               java -jar irc-replay.jar replay [options] SCENARIO...
               java -jar irc-replay.jar paper [--quick] [--out DIR] [--phases LIST] [--forms A/B] [--messages N] [--scenarios LIST] [--with-5000]
               java -jar irc-replay.jar rooms --out DIR [--rooms 40] [--bots-per-room 20] [--instances 3]
-                  [--connections 2] [--messages 60] [--rate 1] [--kill-at SECONDS] [--drain 20]
+                  [--connections 2] [--messages 60] [--rate 1] [--drain 20]
+                  [--kill-at SECONDS | --pause-at SECONDS [--pause-seconds 10] | --rolling-restart-at SECONDS]
               java -jar irc-replay.jar help
 
             Run from the repository (or its irc-replay/ folder): the servers' configuration templates are
@@ -124,12 +125,15 @@ final class Help {
               Many rooms, several instances: the logs replayed into --rooms rooms of --bots-per-room bots (the same
               messages in every room, --rate per room), served by --instances instances x --connections connections
               behind ejabberd (a bucket per connection) with a shared PostgreSQL started for the run. --kill-at S
-              kills the instance serving the most rooms (SIGKILL) S seconds in; bots told their room moved (110 +
+              kills the instance serving the most rooms (SIGKILL) S seconds in; --pause-at S stops it (SIGSTOP) for
+              --pause-seconds and lets it go on (SIGCONT); --rolling-restart-at S stops each instance cleanly in turn
+              (its standard input closed), starts it again and waits 5 s before the next; bots told their room moved (110 +
               333) join again with the history since the last message they saw. summary.json: acknowledged
               (echoed) messages and whether each reached every bot of its room exactly once (lost, duplicated,
               out of order among live deliveries), unacknowledged ones bounced (an error came back) or dropped,
-              per killed room the seconds from the kill to its next acknowledged message, CPU/RSS/heap per
-              instance. Exit code 0 when no acknowledged message was lost, duplicated or out of order.
+              per killed or paused room the seconds from the fault to its next acknowledged message, per room the
+              longest wait between acknowledgements from the fault on, what the instances logged (adoptions, rooms
+              lost to another instance), CPU/RSS/heap per instance. Exit code 0 when no acknowledged message was lost, duplicated or out of order.
 
             What it measures (per second, per bot and in total):
               socket bytes      bytes read from each bot's socket (compressed when XEP-0138 is negotiated)

@@ -43,7 +43,8 @@ import org.reconmuc.servers.XmppServers;
  * {@code irc-replay rooms}: many rooms, several instances. The IRC logs replayed into R rooms of B
  * bots each (the same messages in every room, at the same pace), served by N instances of the
  * service behind ejabberd (a bucket per connection) sharing a PostgreSQL; optionally the instance
- * serving the most rooms is killed with SIGKILL part-way. A bot told that its room moved (110 +
+ * serving the most rooms is killed with SIGKILL part-way, or paused (SIGSTOP, then SIGCONT), or every
+ * instance is stopped cleanly and started again in turn (a rolling restart). A bot told that its room moved (110 +
  * 333) joins again and asks for the discussion history since the last message it saw, as a
  * XEP-0410 client with MUC history would. Counted per room: what its senders had acknowledged
  * (their message echoed) and whether every bot of the room got it — live or from the history on
@@ -62,6 +63,9 @@ final class RoomsCommand {
     private int messages = 60;
     private double rate = 1.0;
     private double killAt = -1;
+    private double pauseAt = -1;
+    private double pauseSeconds = 10;
+    private double rollingAt = -1;
     private double drain = 20;
     private Path out;
     private Path logs;
@@ -90,6 +94,9 @@ final class RoomsCommand {
                 case "--messages" -> c.messages = Integer.parseInt(v);
                 case "--rate" -> c.rate = Double.parseDouble(v);
                 case "--kill-at" -> c.killAt = Double.parseDouble(v);
+                case "--pause-at" -> c.pauseAt = Double.parseDouble(v);
+                case "--pause-seconds" -> c.pauseSeconds = Double.parseDouble(v);
+                case "--rolling-restart-at" -> c.rollingAt = Double.parseDouble(v);
                 case "--drain" -> c.drain = Double.parseDouble(v);
                 case "--out" -> c.out = Path.of(v);
                 case "--logs" -> c.logs = Path.of(v);
@@ -100,9 +107,11 @@ final class RoomsCommand {
             }
         }
         if (c.out == null || c.rooms < 1 || c.botsPerRoom < 2 || c.instances < 1 || c.connections < 1
-                || c.messages < 1 || c.messages > 100 || c.rate <= 0) {
+                || c.messages < 1 || c.messages > 100 || c.rate <= 0 || c.pauseSeconds <= 0
+                || (c.killAt >= 0 ? 1 : 0) + (c.pauseAt >= 0 ? 1 : 0) + (c.rollingAt >= 0 ? 1 : 0) > 1) {
             err.println("rooms: --out DIR is required; rooms >= 1, bots-per-room >= 2, instances >= 1,"
-                    + " messages 1..100 (the rooms' history must hold them), rate > 0");
+                    + " messages 1..100 (the rooms' history must hold them), rate > 0, pause-seconds > 0;"
+                    + " at most one of --kill-at, --pause-at, --rolling-restart-at");
             return 2;
         }
         if (c.logs == null) {
@@ -138,23 +147,26 @@ final class RoomsCommand {
 
     private int execute(PrintStream console) throws Exception {
         Files.createDirectories(out);
+        try (var old = Files.list(out)) {   // the instances append to their logs: start them anew
+            for (Path log : old.filter(f -> f.getFileName().toString().startsWith("instance-")).toList()) {
+                Files.delete(log);
+            }
+        }
         Workload w = Workload.build(IrcLogs.load(logs), messages, rate, 0, messages / rate + 5, botsPerRoom,
                 Workload.Replies.NONE);
         console.printf("rooms: %d rooms x %d bots, %d instances x %d connections, %d messages per room at %.2f/s%s%n",
                 rooms, botsPerRoom, instances, connections, w.messages().size(), rate,
-                killAt >= 0 ? ", the busiest instance killed at " + killAt + " s" : "");
+                killAt >= 0 ? ", the busiest instance killed at " + killAt + " s"
+                        : pauseAt >= 0 ? ", the busiest instance paused at " + pauseAt + " s for " + pauseSeconds + " s"
+                        : rollingAt >= 0 ? ", every instance restarted in turn from " + rollingAt + " s" : "");
         String load0 = Files.readString(Path.of("/proc/loadavg")).trim();
         Map<String, Object> summary = new LinkedHashMap<>();
         try (PostgresServer db = PostgresServer.start();
              XmppServer server = XmppServers.start("ejabberd", Files.createDirectories(out.resolve("ejabberd")),
                      ServerOptions.DEFAULT.withComponentBuckets(Math.max(2, instances * connections)))) {
-            List<ComponentProcess> procs = new ArrayList<>();
+            List<ComponentProcess> procs = new java.util.concurrent.CopyOnWriteArrayList<>();
             for (int n = 1; n <= instances; n++) {
-                List<String> extra = List.of("--store", db.jdbcUrl(), "--room-default-persistent", "true",
-                        "--lock-new-rooms", "false", "--instance", "i" + n, "--connections", Integer.toString(connections),
-                        "--lease-seconds", "3");
-                procs.add(ComponentProcess.start(server, ServerPlacement.LOOPBACK, 100, "512m", extra,
-                        out.resolve("instance-" + n + ".log")));
+                procs.add(startInstance(server, db, n, out.resolve("instance-" + n + ".log")));
             }
             // Joins, eight at a time.
             List<Bot> bots = new ArrayList<>();
@@ -202,6 +214,9 @@ final class RoomsCommand {
             }
             long start = System.nanoTime();
             long killNanos = -1;
+            double faultAt = killAt >= 0 ? killAt : pauseAt >= 0 ? pauseAt : rollingAt;
+            Thread faultThread = null;
+            List<Map<String, Object>> restarts = java.util.Collections.synchronizedList(new ArrayList<>());
             java.util.concurrent.CompletableFuture<Double> adoptedAfter = null;
             String killed = null;
             Set<String> killedRooms = Set.of();
@@ -210,18 +225,40 @@ final class RoomsCommand {
             for (int i = 0; i < schedule.size(); i++) {
                 Workload.Msg m = schedule.get(i);
                 long due = start + m.offsetNanos();
-                if (killAt >= 0 && killNanos < 0 && due >= start + (long) (killAt * 1e9)) {
-                    Map<String, String> owners = owners(db);
-                    killed = busiest(owners);
-                    String victim = killed;
-                    killedRooms = new java.util.HashSet<>(owners.entrySet().stream()
-                            .filter(e -> victim.equals(e.getValue())).map(Map.Entry::getKey).toList());
-                    ComponentProcess p = procs.get(Integer.parseInt(killed.substring(1)) - 1);
-                    killNanos = System.nanoTime();
-                    ProcessHandle.of(p.pid()).ifPresent(ProcessHandle::destroyForcibly);
-                    adoptedAfter = watchAdoption(db, killed, killNanos);
-                    console.printf("rooms: killed instance %s (%d rooms) at %.1f s%n", killed, killedRooms.size(),
-                            (killNanos - start) / 1e9);
+                if (faultAt >= 0 && killNanos < 0 && due >= start + (long) (faultAt * 1e9)) {
+                    long faultDue = start + (long) (faultAt * 1e9) - System.nanoTime();
+                    if (faultDue > 0) {
+                        TimeUnit.NANOSECONDS.sleep(faultDue);   // at its time, not with the message before
+                    }
+                    if (rollingAt >= 0) {
+                        killNanos = System.nanoTime();
+                        faultThread = new Thread(() -> restartInTurn(server, db, procs, restarts, console, start),
+                                "rolling-restart");
+                        faultThread.setDaemon(true);
+                        faultThread.start();
+                    } else {
+                        Map<String, String> owners = owners(db);
+                        killed = busiest(owners);
+                        String victim = killed;
+                        killedRooms = new java.util.HashSet<>(owners.entrySet().stream()
+                                .filter(e -> victim.equals(e.getValue())).map(Map.Entry::getKey).toList());
+                        ComponentProcess p = procs.get(Integer.parseInt(killed.substring(1)) - 1);
+                        killNanos = System.nanoTime();
+                        if (killAt >= 0) {
+                            ProcessHandle.of(p.pid()).ifPresent(ProcessHandle::destroyForcibly);
+                            adoptedAfter = watchAdoption(db, killed, killNanos);
+                        } else {
+                            signal("STOP", p.pid());
+                            faultThread = new Thread(() -> {
+                                pause((long) (pauseSeconds * 1000));
+                                signal("CONT", p.pid());
+                            }, "pause-" + victim);
+                            faultThread.setDaemon(true);
+                            faultThread.start();
+                        }
+                        console.printf("rooms: %s instance %s (%d rooms) at %.1f s%n", killAt >= 0 ? "killed" : "paused",
+                                killed, killedRooms.size(), (killNanos - start) / 1e9);
+                    }
                 }
                 long wait = due - System.nanoTime();
                 if (wait > 0) {
@@ -241,9 +278,15 @@ final class RoomsCommand {
                     }
                 }
             }
-            // Drain: until every acknowledged message reached every bot of its room, or the drain is over.
+            if (faultThread != null) {
+                faultThread.join(TimeUnit.SECONDS.toMillis(60L * instances + 60));   // the fault is over before the drain
+            }
+            // Drain: until every message sent was answered (echoed or bounced) and every acknowledged one
+            // reached every bot of its room, or the drain is over.
             long drainEnd = System.nanoTime() + (long) (drain * 1e9);
-            while (System.nanoTime() < drainEnd && !allDelivered(acksLive, byRoom)) {
+            while (System.nanoTime() < drainEnd
+                    && (acksLive.size() + bouncesLive.stream().filter(k -> !acksLive.containsKey(k)).count() < sent.size()
+                        || !allDelivered(acksLive, byRoom))) {
                 Thread.sleep(200);
             }
             double waited = (System.nanoTime() - start) / 1e9;
@@ -299,6 +342,12 @@ final class RoomsCommand {
             if (adoptedAfter != null) {
                 summary.put("killed_instance_adopted_after_seconds", adoptedAfter.getNow(null));
             }
+            if (!restarts.isEmpty()) {
+                summary.put("restarts", List.copyOf(restarts));
+            }
+            summary.put("logged", loggedFailover(out));
+            summary.put("longest_acknowledgement_gap_after_fault_seconds", killNanos > 0
+                    ? longestGaps(sent, acknowledged, rooms, killNanos) : null);
             if (killNanos > 0) {
                 for (String room : killedRooms) {
                     int r = Integer.parseInt(room.substring("replay".length(), room.indexOf('@')));
@@ -330,7 +379,7 @@ final class RoomsCommand {
                 ComponentProcess p = procs.get(n);
                 Map<String, Object> one = new LinkedHashMap<>();
                 one.put("rooms_at_start", ownersBefore.getOrDefault("i" + (n + 1), 0));
-                one.put("killed", ("i" + (n + 1)).equals(killed));
+                one.put(killAt >= 0 ? "killed" : "paused", ("i" + (n + 1)).equals(killed));
                 if (p.isAlive()) {
                     one.put("cpu_seconds", ProcSampler.cpuSeconds(p.pid()));
                     one.put("rss_mb", ProcSampler.rssBytes(p.pid()) / 1e6);
@@ -347,6 +396,9 @@ final class RoomsCommand {
             parameters.put("messages_per_room", schedule.size());
             parameters.put("rate_per_room", rate);
             parameters.put("kill_at_seconds", killAt >= 0 ? killAt : null);
+            parameters.put("pause_at_seconds", pauseAt >= 0 ? pauseAt : null);
+            parameters.put("pause_seconds", pauseAt >= 0 ? pauseSeconds : null);
+            parameters.put("rolling_restart_at_seconds", rollingAt >= 0 ? rollingAt : null);
             parameters.put("lease_seconds", 3);
             summary.put("parameters", parameters);
             Map<String, Object> totals = new LinkedHashMap<>();
@@ -385,6 +437,109 @@ final class RoomsCommand {
             }
             return lost == 0 && duplicated == 0 && outOfOrder == 0 ? 0 : 1;
         }
+    }
+
+    private ComponentProcess startInstance(XmppServer server, PostgresServer db, int n, Path log) throws Exception {
+        List<String> extra = List.of("--store", db.jdbcUrl(), "--room-default-persistent", "true",
+                "--lock-new-rooms", "false", "--instance", "i" + n, "--connections", Integer.toString(connections),
+                "--lease-seconds", "3");
+        return ComponentProcess.start(server, ServerPlacement.LOOPBACK, 100, "512m", extra, log);
+    }
+
+    /**
+     * A rolling restart: each instance in turn stopped cleanly (its standard input closed, as an
+     * operator's stop), started again, and given {@value #SETTLE_SECONDS} s before the next.
+     */
+    private void restartInTurn(XmppServer server, PostgresServer db, List<ComponentProcess> procs,
+                               List<Map<String, Object>> restarts, PrintStream console, long start) {
+        for (int n = 1; n <= procs.size(); n++) {
+            try {
+                long stopAt = System.nanoTime();
+                procs.get(n - 1).close();
+                long stopped = System.nanoTime();
+                procs.set(n - 1, startInstance(server, db, n, out.resolve("instance-" + n + "-restarted.log")));
+                long started = System.nanoTime();
+                Map<String, Object> one = new LinkedHashMap<>();
+                one.put("instance", "i" + n);
+                one.put("stop_at_seconds", (stopAt - start) / 1e9);
+                one.put("stop_took_seconds", (stopped - stopAt) / 1e9);
+                one.put("start_took_seconds", (started - stopped) / 1e9);
+                restarts.add(one);
+                console.printf("rooms: restarted instance i%d at %.1f s (stop %.1f s, start %.1f s)%n", n,
+                        (stopAt - start) / 1e9, (stopped - stopAt) / 1e9, (started - stopped) / 1e9);
+            } catch (Exception e) {
+                console.printf("rooms: restarting instance i%d failed: %s%n", n, e);
+                return;
+            }
+            if (!pause(SETTLE_SECONDS * 1000L)) {
+                return;
+            }
+        }
+    }
+
+    private static final int SETTLE_SECONDS = 5;
+
+    private static void signal(String signal, long pid) {
+        try {
+            new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start().waitFor(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("kill -" + signal + " " + pid + " failed", e);
+        }
+    }
+
+    /** What the instances logged of failover: adoptions of an instance taken for dead, rooms lost to another. */
+    private static Map<String, Object> loggedFailover(Path out) throws java.io.IOException {
+        long adoptions = 0;
+        long roomsLost = 0;
+        long gateHeld = 0;
+        try (var logs = Files.list(out)) {
+            for (Path log : logs.filter(f -> f.getFileName().toString().startsWith("instance-")).toList()) {
+                for (String line : Files.readAllLines(log)) {
+                    if (line.contains("an instance is gone")) {
+                        adoptions++;
+                    } else if (line.contains("lost its lease")) {
+                        roomsLost++;
+                    } else if (line.contains("leases are unconfirmed")) {
+                        gateHeld++;
+                    }
+                }
+            }
+        }
+        Map<String, Object> logged = new LinkedHashMap<>();
+        logged.put("adoptions", adoptions);
+        logged.put("rooms_lost_to_another_instance", roomsLost);
+        logged.put("stanzas_held_for_unconfirmed_leases", gateHeld);
+        return logged;
+    }
+
+    /**
+     * Per room, the longest wait between two acknowledgements from the fault on (the room's pace
+     * is one message a 1/rate s): the median and the largest over the rooms.
+     */
+    private static Map<String, Object> longestGaps(List<Sent> sent, Map<String, Long> acknowledged, int rooms, long fromNanos) {
+        List<Double> gaps = new ArrayList<>();
+        for (int r = 0; r < rooms; r++) {
+            List<Long> acks = new ArrayList<>();
+            for (Sent x : sent) {
+                Long ack = acknowledged.get(x.room() + ":" + x.seq());
+                if (x.room() == r && ack != null && ack >= fromNanos) {
+                    acks.add(ack);
+                }
+            }
+            java.util.Collections.sort(acks);
+            long longest = 0;
+            long previous = fromNanos;
+            for (long a : acks) {
+                longest = Math.max(longest, a - previous);
+                previous = a;
+            }
+            gaps.add(longest / 1e9);
+        }
+        java.util.Collections.sort(gaps);
+        Map<String, Object> g = new LinkedHashMap<>();
+        g.put("median", gaps.isEmpty() ? null : gaps.get(gaps.size() / 2));
+        g.put("max", gaps.isEmpty() ? null : gaps.get(gaps.size() - 1));
+        return g;
     }
 
     private Bot join(XmppServer server, int room, String nick) throws Exception {
