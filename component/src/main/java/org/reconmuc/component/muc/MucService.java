@@ -20,6 +20,7 @@ import org.reconmuc.component.relaxed.RelaxedCounters;
 import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.Store;
 import org.reconmuc.component.store.StoreException;
+import org.reconmuc.component.store.StoredOccupants;
 import org.reconmuc.component.store.StoredRoom;
 import org.reconmuc.component.transport.ConnectionListener;
 import org.reconmuc.component.transport.Outbox;
@@ -488,7 +489,7 @@ public final class MucService implements Component, ConnectionListener {
         RoomJournal journal = entry.room().context().journal();
         journal.fence(epoch, () -> entry.mailbox().submit(() -> lost(entry, epoch)));
         java.util.Optional<StoredRoom> stored;
-        java.util.Map<String, String> formerOccupants;
+        StoredOccupants formerOccupants;
         try {
             stored = store.loadRoom(jid.toString(), config.historySize());
             formerOccupants = store.occupants(jid.toString());
@@ -498,20 +499,30 @@ public final class MucService implements Component, ConnectionListener {
             abandon(entry, Condition.RESOURCE_CONSTRAINT, "The room cannot be loaded right now; try again");
             return;
         }
+        Room room = entry.room();
         if (stored.isPresent()) {
-            entry.room().persistence().restore(stored.get());
+            room.persistence().restore(stored.get());
         }
-        for (java.util.Map.Entry<String, String> o : formerOccupants.entrySet()) {
-            if (!o.getKey().equals(joiner)) {
-                send(MucPresences.movedAway(jid, o.getValue(), new JID(o.getKey())));
+        // The occupants of its last owner carry on, told nothing; those whose state cannot be
+        // restored are told to rejoin (110 + 333) and catch up from the archive.
+        List<String> toRejoin = formerOccupants.isEmpty() ? List.of() : room.carryOn(formerOccupants);
+        for (String session : toRejoin) {
+            if (!session.equals(joiner)) {
+                send(MucPresences.movedAway(jid, formerOccupants.sessions().get(session), new JID(session)));
             }
-            journal.occupantOut(o.getKey());
+            journal.occupantOut(session);
+            journal.occupantState(formerOccupants.sessions().get(session), null);
         }
-        if (!formerOccupants.isEmpty()) {
+        if (!toRejoin.isEmpty()) {
             LOG.info("room {}: taken over under epoch {}; told {} sessions of its last owner to rejoin", jid, epoch,
-                    formerOccupants.size());
+                    toRejoin.size());
         }
-        if (stored.isEmpty() && !join) {
+        // Whoever serves the room next finds its occupant ids, and what was sent up to now.
+        if (!room.persistence().archivedInStore() && room.occupantIds() != null) {
+            journal.occupantIdKey(room.occupantIds().key());
+        }
+        room.carry().fannedOut(room.history().head());
+        if (stored.isEmpty() && !join && room.occupants().isEmpty()) {
             owner.release(jid, epoch);
             abandon(entry, Condition.ITEM_NOT_FOUND, null);
         }

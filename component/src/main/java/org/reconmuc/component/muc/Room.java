@@ -55,6 +55,7 @@ final class Room {
     private final RoomPersistence persistence = new RoomPersistence(this);
     private final RoomOutput output;
     private final RoomPresence presence = new RoomPresence(this);
+    private final RoomCarry carry = new RoomCarry(this);
 
     Room(RoomJid jid, RoomContext context) {
         this.jid = jid;
@@ -114,6 +115,7 @@ final class Room {
             output.error(packet, Condition.INTERNAL_SERVER_ERROR, "The room could not process this stanza");
         } finally {
             justCreated = false;
+            carry.writeChanges();
             if (!destroyed && presence.occupants().isEmpty() && !config.get(PersistentOption.PERSISTENT)) {
                 destroyed = true;
                 context.discard(this);
@@ -207,6 +209,7 @@ final class Room {
     void onTimer() {
         if (!destroyed) {
             fanout.onTimer();
+            carry.writeChanges();
         }
     }
 
@@ -261,6 +264,30 @@ final class Room {
         }
         this.justCreated = false;
         refreshListing();
+    }
+
+    /**
+     * Takes over occupants of the room's last owner (several instances): the room exists already,
+     * and is not created by the next join; a temporary room keeps the XEP-0421 key it had
+     * ({@code storedIdKey}, null if none), so everyone keeps their occupant id. Returns the
+     * sessions that could not be restored (see {@link RoomCarry#carryOn}).
+     */
+    java.util.List<String> carryOn(org.reconmuc.component.store.StoredOccupants stored) {
+        if (!persistence.archivedInStore() && occupantIds != null && stored.occupantIdKey() != null) {
+            this.occupantIds = OccupantIds.withKey(stored.occupantIdKey());
+        }
+        java.util.List<String> notRestored = carry.carryOn(stored);
+        if (!presence.occupants().isEmpty()) {
+            justCreated = false;
+        }
+        carry.writeChanges();
+        refreshListing();
+        return notRestored;
+    }
+
+    /** What the room's next owner needs to carry on with its occupants (several instances). */
+    RoomCarry carry() {
+        return carry;
     }
 
     Occupant occupantBySession(RealJid session) {

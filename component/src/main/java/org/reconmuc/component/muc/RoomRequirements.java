@@ -85,10 +85,23 @@ final class RoomRequirements {
             state.relax(sender, next, deliveries);
         }
         answer(iq, request, sender);
+        room.carry().changed(sender);
         // A successful set starts the occupant's deflate streams anew (§5.9 rule 8): a client that lost
         // its stream asks again for its aggregation.
         state.restartStreams(sender);
         fanout.deliverFlushes(deliveries);
+    }
+
+    /**
+     * An occupant's requirements as its room's last owner wrote them ({@link RoomCarry}), within
+     * today's limits.
+     */
+    Requirements carried(org.dom4j.Element stored) throws ProtocolException {
+        RequirementsRequest request = RequirementsRequest.parse(stored);
+        if (request.standard()) {
+            throw new ProtocolException(ProtocolException.Kind.BAD_REQUEST, "no requirements");
+        }
+        return merge(null, request);
     }
 
     private void answer(IQ iq, RequirementsRequest request, Occupant sender) {

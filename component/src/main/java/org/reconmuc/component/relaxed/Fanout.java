@@ -75,6 +75,49 @@ public final class Fanout<O extends Recipient<O>> {
     }
 
     /**
+     * The room's log was restored from its archive under a new owner (several instances): the
+     * engine learns when each message came, its parent and its keys, for the relaxed occupants
+     * carried over ({@link RelaxedState#carryOver}).
+     */
+    public void restoredLog() {
+        MessageLog<O> log = room.log();
+        String roomJid = room.roomJid();
+        for (long seq = Math.max(1, log.head() - log.capacity() + 1); seq <= log.head(); seq++) {
+            MessageLog.Entry<O> e = log.get(seq);
+            if (e == null) {
+                continue;
+            }
+            Message m = e.broadcast();
+            java.util.Set<org.reconmuc.component.consistency.FilterKey> keys = new java.util.HashSet<>(
+                    MessageMarks.topics(m.getElement()));
+            if (m.getFrom() != null && m.getFrom().getResource() != null) {
+                keys.add(org.reconmuc.component.consistency.FilterKey.nick(m.getFrom().getResource()));
+            }
+            state.engine().restoredMessage(seq, e.at().toEpochMilli(), parentOf(m, log, roomJid), keys);
+        }
+    }
+
+    /**
+     * Under a new owner (several instances), the messages after {@code seq} that every standard
+     * occupant was perhaps not sent by the last owner go to them again, as discussion history
+     * replays them: the same stanza-id (a client that keeps stanza-ids drops a copy it has) and a
+     * delay saying when the room received them.
+     */
+    public void resendAfter(long seq) {
+        MessageLog<O> log = room.log();
+        List<O> standard = new ArrayList<>(state.standardOccupants());
+        if (standard.isEmpty()) {
+            return;
+        }
+        for (long s = Math.max(seq + 1, log.head() - log.capacity() + 1); s <= log.head(); s++) {
+            MessageLog.Entry<O> e = log.get(s);
+            if (e != null && !e.retracted()) {
+                room.send(standard, RenderedStanza.of(e.delayed(room.roomJid())));
+            }
+        }
+    }
+
+    /**
      * The relaxed occupants that still hold message {@code seq} (retained, not yet sent to them):
      * those a retraction, moderation or correction of it must not reach (reconmuc.md §5.14).
      */

@@ -36,6 +36,13 @@ public final class RoomJournal {
     private final ArrayDeque<Held> held = new ArrayDeque<>();
     /** The ticket of this room's latest write. */
     private long barrier;
+    /**
+     * Delivery positions whose stanzas have reached the outbox, not yet taken by a commit
+     * (several instances, guarded by this): relaxed occupants' by nick, and the fan-out watermark.
+     */
+    private final java.util.Map<String, String> releasedPositions = new java.util.LinkedHashMap<>();
+    private long releasedFannedOut;
+    private long writtenFannedOut;
 
     RoomJournal(String room, StoreWriter writer, HeldBudget budget, Outbox outbox) {
         this.room = room;
@@ -61,6 +68,11 @@ public final class RoomJournal {
 
     String room() {
         return room;
+    }
+
+    /** True while the room's writes are fenced by a lease (several instances). */
+    public boolean fenced() {
+        return fence != 0;
     }
 
     /** True if writes reach a store (the room can be persistent across restarts). */
@@ -160,6 +172,64 @@ public final class RoomJournal {
     public void release() {
         if (fence != 0) {
             submit(new Write.Release(room, fence));
+        }
+    }
+
+    /** An occupant's state changed (null: it is gone), for whoever serves the room next (written only when fenced). */
+    public void occupantState(String nick, String state) {
+        if (fence != 0) {
+            submit(new Write.OccupantState(room, fence, nick, state));
+        }
+    }
+
+    /** The room's XEP-0421 key, for a room the store keeps no record of (written only when fenced). */
+    public void occupantIdKey(String key) {
+        if (fence != 0) {
+            submit(new Write.RoomKey(room, fence, key));
+        }
+    }
+
+    /**
+     * Every standard occupant has been sent the messages up to {@code seq} (when fenced). Passes
+     * in order with the room's stanzas: once what was sent before it has reached the outbox, the
+     * next commit writes it, never per message (see {@link #takePositions}).
+     */
+    public void fannedOut(long seq) {
+        if (fence != 0 && writer != null) {
+            pass(() -> {
+                releasedFannedOut = Math.max(releasedFannedOut, seq);
+                writer.positionsReleased(this);
+            }, 0);
+        }
+    }
+
+    /** A relaxed occupant's delivery position after what the room sent it so far (when fenced), as {@link #fannedOut}. */
+    public void position(String nick, String position) {
+        if (fence != 0 && writer != null) {
+            pass(() -> {
+                releasedPositions.put(nick, position);
+                writer.positionsReleased(this);
+            }, 0);
+        }
+    }
+
+    /** The positions released since the last commit that took them, as one write (null: none); called by the writer. */
+    synchronized Write.Positions takePositions() {
+        if (fencedOut || releasedPositions.isEmpty() && releasedFannedOut <= writtenFannedOut) {
+            return null;
+        }
+        Write.Positions w = new Write.Positions(room, fence, java.util.Map.copyOf(releasedPositions),
+                releasedFannedOut > writtenFannedOut ? releasedFannedOut : 0);
+        releasedPositions.clear();
+        writtenFannedOut = Math.max(writtenFannedOut, releasedFannedOut);
+        return w;
+    }
+
+    /** A commit that carried {@code w} failed: its positions are written by the next one, unless newer ones came. */
+    synchronized void positionsNotWritten(Write.Positions w) {
+        w.positions().forEach(releasedPositions::putIfAbsent);
+        if (w.fannedOutUpTo() > 0) {
+            writtenFannedOut = Math.min(writtenFannedOut, w.fannedOutUpTo() - 1);
         }
     }
 

@@ -3,7 +3,9 @@ package org.reconmuc.component.store;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -37,6 +39,8 @@ final class StoreWriter implements AutoCloseable {
     private final int maxQueued;
     private final int maxBatch;
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+    /** Journals with delivery positions released since the last commit (several instances): the next commit writes them. */
+    private final Set<RoomJournal> positionsReleased = new LinkedHashSet<>();
     private long lastTicket;
     private volatile long committed;
     private boolean closed;
@@ -95,6 +99,16 @@ final class StoreWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * {@code journal} has delivery positions to write ({@link RoomJournal#takePositions}): the next
+     * commit takes them, whatever else it carries (the writer wakes up for them alone too).
+     */
+    synchronized void positionsReleased(RoomJournal journal) {
+        if (positionsReleased.add(journal)) {
+            notifyAll();
+        }
+    }
+
     /** Every write with a ticket up to this one is committed. */
     long committed() {
         return committed;
@@ -106,8 +120,9 @@ final class StoreWriter implements AutoCloseable {
      */
     boolean commitQueued() {
         List<Pending> batch;
+        List<RoomJournal> withPositions;
         synchronized (this) {
-            if (queue.isEmpty()) {
+            if (queue.isEmpty() && positionsReleased.isEmpty()) {
                 return true;
             }
             batch = new ArrayList<>(Math.min(queue.size(), maxBatch));
@@ -117,10 +132,24 @@ final class StoreWriter implements AutoCloseable {
                 }
                 batch.add(p);
             }
+            withPositions = new ArrayList<>(positionsReleased);
+            positionsReleased.clear();
         }
-        List<Write> writes = new ArrayList<>(batch.size());
+        List<Write> writes = new ArrayList<>(batch.size() + withPositions.size());
         for (Pending p : batch) {
             writes.add(p.write());
+        }
+        // Positions go last: what they say was handed over went out before this commit started.
+        Map<RoomJournal, Write.Positions> positions = new LinkedHashMap<>();
+        for (RoomJournal j : withPositions) {
+            Write.Positions w = j.takePositions();
+            if (w != null) {
+                positions.put(j, w);
+                writes.add(w);
+            }
+        }
+        if (writes.isEmpty()) {
+            return true;
         }
         long t0 = System.nanoTime();
         commitStartedNanos = t0;
@@ -128,6 +157,10 @@ final class StoreWriter implements AutoCloseable {
         try {
             fencedOut = sink.commit(writes);
         } catch (Exception e) {
+            positions.forEach((j, w) -> {
+                j.positionsNotWritten(w);
+                positionsReleased(j);
+            });
             failures.incrementAndGet();
             if (!failing) {
                 LOG.error("store: committing {} writes failed; they are kept and retried, and rooms hold what"
@@ -147,9 +180,17 @@ final class StoreWriter implements AutoCloseable {
         failing = false;
         commits.incrementAndGet();
         commitNanos.addAndGet(took);
-        writesCommitted.addAndGet(batch.size());
+        writesCommitted.addAndGet(writes.size());
         lastCommitNanos = took;
-        lastBatch = batch.size();
+        lastBatch = writes.size();
+        for (RoomJournal j : positions.keySet()) {
+            if (fencedOut.contains(j.room())) {
+                j.fencedOut();
+            }
+        }
+        if (batch.isEmpty()) {
+            return true;
+        }
         long upTo = batch.get(batch.size() - 1).ticket();
         synchronized (this) {
             for (int i = 0; i < batch.size(); i++) {
@@ -178,14 +219,14 @@ final class StoreWriter implements AutoCloseable {
         long pauseMillis = 100;
         while (true) {
             synchronized (this) {
-                while (queue.isEmpty() && !closed) {
+                while (queue.isEmpty() && positionsReleased.isEmpty() && !closed) {
                     try {
                         wait();
                     } catch (InterruptedException e) {
                         return;
                     }
                 }
-                if (queue.isEmpty()) {
+                if (queue.isEmpty() && positionsReleased.isEmpty()) {
                     return;   // closed and drained
                 }
             }

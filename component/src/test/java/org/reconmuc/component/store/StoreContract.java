@@ -342,7 +342,7 @@ abstract class StoreContract {
             j.occupantOut("juliet@capulet.lit/balcony");
             j.listing("Lobby", true);
             fenced.commitQueued();
-            assertThat(fenced.occupants(ROOM)).containsExactly(Map.entry("romeo@montague.lit/orchard", "Romeo"));
+            assertThat(fenced.occupants(ROOM).sessions()).containsExactly(Map.entry("romeo@montague.lit/orchard", "Romeo"));
             assertThat(fenced.listedRooms()).containsExactly(Map.entry(ROOM, "Lobby"));
             j.release();
             fenced.commitQueued();
