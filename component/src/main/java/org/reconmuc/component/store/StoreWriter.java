@@ -41,6 +41,13 @@ final class StoreWriter implements AutoCloseable {
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     /** Journals with delivery positions released since the last commit (several instances): the next commit writes them. */
     private final Set<RoomJournal> positionsReleased = new LinkedHashSet<>();
+    /** When the positions released so far are committed even if no other write comes. */
+    private long positionsDueNanos;
+    /**
+     * How long positions wait for a commit to ride with. The longer, the more an idle room's
+     * occupants may be sent again after a move (never less): a quiet room's last messages.
+     */
+    static final long POSITIONS_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     private long lastTicket;
     private volatile long committed;
     private boolean closed;
@@ -101,12 +108,15 @@ final class StoreWriter implements AutoCloseable {
 
     /**
      * {@code journal} has delivery positions to write ({@link RoomJournal#takePositions}): the next
-     * commit takes them, whatever else it carries (the writer wakes up for them alone too).
+     * commit takes them, whatever else it carries; with nothing else to write, the writer commits
+     * them alone {@link #POSITIONS_DELAY_NANOS} later (a busy store never commits for them alone).
      */
     synchronized void positionsReleased(RoomJournal journal) {
-        if (positionsReleased.add(journal)) {
+        if (positionsReleased.isEmpty()) {
+            positionsDueNanos = System.nanoTime() + POSITIONS_DELAY_NANOS;
             notifyAll();
         }
+        positionsReleased.add(journal);
     }
 
     /** Every write with a ticket up to this one is committed. */
@@ -219,9 +229,17 @@ final class StoreWriter implements AutoCloseable {
         long pauseMillis = 100;
         while (true) {
             synchronized (this) {
-                while (queue.isEmpty() && positionsReleased.isEmpty() && !closed) {
+                while (queue.isEmpty() && !closed) {
+                    long wait = positionsReleased.isEmpty() ? 0 : positionsDueNanos - System.nanoTime();
+                    if (!positionsReleased.isEmpty() && wait <= 0) {
+                        break;
+                    }
                     try {
-                        wait();
+                        if (wait == 0) {
+                            wait();
+                        } else {
+                            TimeUnit.NANOSECONDS.timedWait(this, wait);
+                        }
                     } catch (InterruptedException e) {
                         return;
                     }
