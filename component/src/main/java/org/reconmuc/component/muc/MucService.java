@@ -454,9 +454,8 @@ public final class MucService implements Component, ConnectionListener {
 
     /**
      * A room's lease was decided (on the claims' thread): if ours, its first task loads it if the
-     * store has it and tells the sessions that were in it under its last owner that they are no
-     * longer (they rejoin, XEP-0410, and catch up from the archive), then the stanzas that waited
-     * for the claim follow, in order; if another instance kept it, they are refused with a wait.
+     * store has it and carries on with the occupants of its last owner ({@link RoomCarry}), then
+     * the stanzas that waited for the claim follow, in order; if another instance kept it, they are refused with a wait.
      * A room nobody has, for a stanza that is not a join, is refused as missing.
      */
     private void decided(RoomOwnership owner, RoomEntry entry, long epoch, boolean join, String joiner) {
