@@ -486,7 +486,7 @@ public final class MucService implements Component, ConnectionListener {
         RoomJid jid = entry.room().jid();
         entry.epoch = epoch;
         RoomJournal journal = entry.room().context().journal();
-        journal.fence(epoch, () -> entry.mailbox().submit(() -> lost(entry, epoch)));
+        journal.fence(epoch, () -> entry.mailbox().submit(() -> lost(entry, epoch)), owner::sending);
         java.util.Optional<StoredRoom> stored;
         StoredOccupants formerOccupants;
         try {

@@ -23,6 +23,8 @@ public final class RoomJournal {
     private final String room;
     /** The epoch of the room's lease its writes are made under (0: not fenced, the service runs alone). */
     private volatile long fence;
+    /** Whether what the outbox is handed leaves now (see {@link #fence(long, Runnable, java.util.function.BooleanSupplier)}). */
+    private volatile java.util.function.BooleanSupplier leaving = () -> true;
     /** Runs once if a commit finds the fence gone: the room belongs to another instance now. */
     private volatile Runnable lost = () -> { };
     /** The listing last written (several instances). */
@@ -62,8 +64,18 @@ public final class RoomJournal {
      * was not stored) and {@code onLost} runs (on the store's writer thread).
      */
     public void fence(long epoch, Runnable onLost) {
+        fence(epoch, onLost, () -> true);
+    }
+
+    /**
+     * As above; delivery positions count what was handed over only while {@code leaving} says
+     * what the outbox is handed leaves at once (several instances: false while the lease gate
+     * holds the service's stanzas, which it may yet drop if the room was taken meanwhile).
+     */
+    public void fence(long epoch, Runnable onLost, java.util.function.BooleanSupplier leaving) {
         this.fence = epoch;
         this.lost = onLost;
+        this.leaving = leaving;
     }
 
     String room() {
@@ -197,8 +209,10 @@ public final class RoomJournal {
     public void fannedOut(long seq) {
         if (fence != 0 && writer != null) {
             pass(() -> {
-                releasedFannedOut = Math.max(releasedFannedOut, seq);
-                writer.positionsReleased(this);
+                if (leaving.getAsBoolean()) {
+                    releasedFannedOut = Math.max(releasedFannedOut, seq);
+                    writer.positionsReleased(this);
+                }
             }, 0);
         }
     }
@@ -207,8 +221,10 @@ public final class RoomJournal {
     public void position(String nick, String position) {
         if (fence != 0 && writer != null) {
             pass(() -> {
-                releasedPositions.put(nick, position);
-                writer.positionsReleased(this);
+                if (leaving.getAsBoolean()) {   // else the next position says it (a held one may yet be dropped)
+                    releasedPositions.put(nick, position);
+                    writer.positionsReleased(this);
+                }
             }, 0);
         }
     }
