@@ -286,6 +286,43 @@ class SeveralInstancesTest {
     }
 
     @Test
+    void aNickChangedAPresenceSetAndARoleGivenBeforeTheMoveAreWhatTheNextOwnerShows() throws Exception {
+        Claims[] claims = new Claims[1];
+        MucBench a = instance("a", claims);
+        a.send(join(MucBench.ROOM, "Juliet", JULIET));
+        claims[0].decideAll();
+        a.commit();
+        a.send(join(MucBench.ROOM, "Romeo", ROMEO));
+        a.commit();
+        a.send("<presence from='" + JULIET + "' to='" + MucBench.ROOM + "/Jules'/>");
+        a.commit();
+        a.send("<presence from='" + JULIET + "' to='" + MucBench.ROOM + "/Jules'><show>away</show></presence>");
+        a.commit();
+        a.send("<iq from='" + JULIET + "' to='" + MucBench.ROOM + "' type='set' id='mod'><query xmlns='"
+                + "http://jabber.org/protocol/muc#admin'><item nick='Romeo' role='moderator'/></query></iq>");
+        a.commit();
+        crash();
+        MucBench b = instance("b", claims);
+        claims[0].now = LEASE + 1;
+        b.send(join(MucBench.ROOM, "Mercutio", MERCUTIO));
+        claims[0].decideAll();
+        b.commit();
+        assertThat(b.receivedBy(JULIET)).as("told nothing but that Mercutio came").hasSize(1);
+        List<Packet> mercutio = b.receivedBy(MERCUTIO);
+        Packet jules = mercutio.stream().filter(p -> p.getFrom().toString().equals(MucBench.ROOM + "/Jules"))
+                .findFirst().orElseThrow();
+        assertThat(jules.getElement().elementText("show")).isEqualTo("away");
+        assertThat(mercutio).noneMatch(p -> p.getFrom().toString().equals(MucBench.ROOM + "/Juliet"));
+        Packet romeo = mercutio.stream().filter(p -> p.getFrom().toString().equals(MucBench.ROOM + "/Romeo"))
+                .findFirst().orElseThrow();
+        assertThat(MucBench.item(romeo).attributeValue("role")).isEqualTo("moderator");
+        // Jules speaks under her nick, to everyone.
+        b.send(say(MucBench.ROOM, JULIET, "still here"));
+        b.commit();
+        assertThat(b.lastReceivedBy(ROMEO).getFrom().toString()).isEqualTo(MucBench.ROOM + "/Jules");
+    }
+
+    @Test
     void aSessionWhoseStoredStateCannotBeReadIsToldToJoinAgain() throws Exception {
         Claims[] claims = new Claims[1];
         MucBench a = instance("a", claims);
