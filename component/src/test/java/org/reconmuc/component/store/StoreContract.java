@@ -390,4 +390,20 @@ abstract class StoreContract {
             fenced.close();
         }
     }
+
+    @Test
+    void aServiceRunningAloneWritesNoOccupantStatesNorPositions() throws Exception {
+        Store alone = Store.openWithoutThreads(location());
+        try {
+            RoomJournal j = alone.journal(ROOM, sent::add);
+            j.occupantState("Carol", "<occupant/>");
+            j.occupantIdKey("a2V5");
+            j.position("Carol", "3:5");
+            j.fannedOut(4);
+            alone.commitQueued();
+            assertThat(alone.stats().commits()).isZero();
+        } finally {
+            alone.close();
+        }
+    }
 }
