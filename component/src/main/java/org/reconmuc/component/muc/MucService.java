@@ -455,8 +455,9 @@ public final class MucService implements Component, ConnectionListener {
     /**
      * A room's lease was decided (on the claims' thread): if ours, its first task loads it if the
      * store has it and carries on with the occupants of its last owner ({@link RoomCarry}), then
-     * the stanzas that waited for the claim follow, in order; if another instance kept it, they are refused with a wait.
-     * A room nobody has, for a stanza that is not a join, is refused as missing.
+     * the stanzas that waited for the claim follow, in order; if another instance kept it, they
+     * are refused with a wait. A room nobody has, for a stanza that is not a join, is refused as
+     * missing.
      */
     private void decided(RoomOwnership owner, RoomEntry entry, long epoch, boolean join, String joiner) {
         List<Packet> refused = new ArrayList<>();

@@ -3,6 +3,7 @@ package org.reconmuc.component.muc;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.dom4j.Element;
 import org.reconmuc.component.jid.RealJid;
@@ -12,6 +13,7 @@ import org.reconmuc.component.relaxed.Fanout;
 import org.reconmuc.component.relaxed.MessageLog;
 import org.reconmuc.component.relaxed.RelaxedState;
 import org.reconmuc.component.relaxed.StanzaIds;
+import org.reconmuc.component.store.StoredOccupants;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xmpp.packet.IQ;
@@ -272,11 +274,11 @@ final class Room {
      * ({@code storedIdKey}, null if none), so everyone keeps their occupant id. Returns the
      * sessions that could not be restored (see {@link RoomCarry#carryOn}).
      */
-    java.util.List<String> carryOn(org.reconmuc.component.store.StoredOccupants stored) {
+    List<String> carryOn(StoredOccupants stored) {
         if (!persistence.archivedInStore() && occupantIds != null && stored.occupantIdKey() != null) {
             this.occupantIds = OccupantIds.withKey(stored.occupantIdKey());
         }
-        java.util.List<String> notRestored = carry.carryOn(stored);
+        List<String> notRestored = carry.carryOn(stored);
         if (!presence.occupants().isEmpty()) {
             justCreated = false;
         }

@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.dom4j.Element;
 import org.reconmuc.component.consistency.Aggregation;
 import org.reconmuc.component.consistency.Delivery;
 import org.reconmuc.component.consistency.FilterKey;
@@ -96,7 +97,7 @@ final class RoomRequirements {
      * An occupant's requirements as its room's last owner wrote them ({@link RoomCarry}), within
      * today's limits.
      */
-    Requirements carried(org.dom4j.Element stored) throws ProtocolException {
+    Requirements carried(Element stored) throws ProtocolException {
         RequirementsRequest request = RequirementsRequest.parse(stored);
         if (request.standard()) {
             throw new ProtocolException(ProtocolException.Kind.BAD_REQUEST, "no requirements");

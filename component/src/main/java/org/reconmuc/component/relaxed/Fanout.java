@@ -4,12 +4,15 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import org.reconmuc.component.consistency.Aggregation;
 import org.reconmuc.component.consistency.Delivery;
+import org.reconmuc.component.consistency.FilterKey;
 import org.reconmuc.component.consistency.Reader;
 import org.reconmuc.component.consistency.Urgency;
 import org.reconmuc.component.protocol.MessageMarks;
@@ -88,10 +91,9 @@ public final class Fanout<O extends Recipient<O>> {
                 continue;
             }
             Message m = e.broadcast();
-            java.util.Set<org.reconmuc.component.consistency.FilterKey> keys = new java.util.HashSet<>(
-                    MessageMarks.topics(m.getElement()));
+            Set<FilterKey> keys = new HashSet<>(MessageMarks.topics(m.getElement()));
             if (m.getFrom() != null && m.getFrom().getResource() != null) {
-                keys.add(org.reconmuc.component.consistency.FilterKey.nick(m.getFrom().getResource()));
+                keys.add(FilterKey.nick(m.getFrom().getResource()));
             }
             state.engine().restoredMessage(seq, e.at().toEpochMilli(), parentOf(m, log, roomJid), keys);
         }

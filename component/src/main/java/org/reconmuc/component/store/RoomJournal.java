@@ -1,7 +1,10 @@
 package org.reconmuc.component.store;
 
 import java.util.ArrayDeque;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
 import org.reconmuc.component.transport.OutgoingStanza;
 import org.reconmuc.component.transport.Outbox;
 import org.reconmuc.component.transport.RenderedStanza;
@@ -23,8 +26,8 @@ public final class RoomJournal {
     private final String room;
     /** The epoch of the room's lease its writes are made under (0: not fenced, the service runs alone). */
     private volatile long fence;
-    /** Whether what the outbox is handed leaves now (see {@link #fence(long, Runnable, java.util.function.BooleanSupplier)}). */
-    private volatile java.util.function.BooleanSupplier leaving = () -> true;
+    /** Whether what the outbox is handed leaves now (see {@link #fence(long, Runnable, BooleanSupplier)}). */
+    private volatile BooleanSupplier leaving = () -> true;
     /** Runs once if a commit finds the fence gone: the room belongs to another instance now. */
     private volatile Runnable lost = () -> { };
     /** The listing last written (several instances). */
@@ -42,7 +45,7 @@ public final class RoomJournal {
      * Delivery positions whose stanzas have reached the outbox, not yet taken by a commit
      * (several instances, guarded by this): relaxed occupants' by nick, and the fan-out watermark.
      */
-    private final java.util.Map<String, String> releasedPositions = new java.util.LinkedHashMap<>();
+    private final Map<String, String> releasedPositions = new LinkedHashMap<>();
     private long releasedFannedOut;
     private long writtenFannedOut;
 
@@ -72,7 +75,7 @@ public final class RoomJournal {
      * what the outbox is handed leaves at once (several instances: false while the lease gate
      * holds the service's stanzas, which it may yet drop if the room was taken meanwhile).
      */
-    public void fence(long epoch, Runnable onLost, java.util.function.BooleanSupplier leaving) {
+    public void fence(long epoch, Runnable onLost, BooleanSupplier leaving) {
         this.fence = epoch;
         this.lost = onLost;
         this.leaving = leaving;
@@ -234,7 +237,7 @@ public final class RoomJournal {
         if (fencedOut || releasedPositions.isEmpty() && releasedFannedOut <= writtenFannedOut) {
             return null;
         }
-        Write.Positions w = new Write.Positions(room, fence, java.util.Map.copyOf(releasedPositions),
+        Write.Positions w = new Write.Positions(room, fence, Map.copyOf(releasedPositions),
                 releasedFannedOut > writtenFannedOut ? releasedFannedOut : 0);
         releasedPositions.clear();
         writtenFannedOut = Math.max(writtenFannedOut, releasedFannedOut);

@@ -1,6 +1,7 @@
 package org.reconmuc.component.store;
 
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * One change to the store, as rooms submit them; committed in submission order. {@code fence} is
@@ -71,7 +72,7 @@ sealed interface Write {
      * (one per journal per commit, made by the writer, never queued by rooms): relaxed occupants'
      * positions by nick (only the latest of each), and the room's fan-out watermark (0: unchanged).
      */
-    record Positions(String room, long fence, java.util.Map<String, String> positions, long fannedOutUpTo)
+    record Positions(String room, long fence, Map<String, String> positions, long fannedOutUpTo)
             implements Write {
     }
 }
