@@ -323,6 +323,40 @@ class SeveralInstancesTest {
     }
 
     @Test
+    void whatTheNextOwnerNeedsCostsOneWritePerRoomPerCommitNeverOnePerMessageOrOccupant() throws Exception {
+        ServiceConfig persistent = ServiceConfig.builder().domain(MucBench.SERVICE)
+                .roomLocking(ServiceConfig.RoomLocking.OFF).roomDefaultPersistent(true).build();
+        Claims[] claims = new Claims[1];
+        MucBench a = instance("a", claims, persistent);
+        a.send(join(MucBench.ROOM, "Romeo", ROMEO));
+        claims[0].decideAll();
+        a.commit();
+        for (String[] who : new String[][] {{"Juliet", JULIET}, {"Mercutio", MERCUTIO}, {"Carol", CAROL}}) {
+            a.send(join(MucBench.ROOM, who[0], who[1]));
+            a.commit();
+        }
+        a.send("<iq from='" + CAROL + "' to='" + MucBench.ROOM + "' type='set' id='req'><consistency-requirements xmlns='"
+                + NS + "'><time>600</time><volume>5</volume></consistency-requirements></iq>");
+        a.commit();
+        a.commit();
+        long writes = store.stats().writesCommitted();
+        long commits = store.stats().commits();
+        // Twenty messages, committed five at a time (a busy room): Carol is flushed four times.
+        for (int batch = 0; batch < 4; batch++) {
+            for (int i = 0; i < 5; i++) {
+                a.send(say(MucBench.ROOM, ROMEO, "m" + batch + i));
+            }
+            a.commit();
+        }
+        a.commit();
+        assertThat(store.stats().commits() - commits).isEqualTo(5);
+        assertThat(store.stats().writesCommitted() - writes)
+                .as("20 archived messages, and one write of positions per commit that followed a fan-out")
+                .isEqualTo(20 + 4);
+        crash();
+    }
+
+    @Test
     void aSessionWhoseStoredStateCannotBeReadIsToldToJoinAgain() throws Exception {
         Claims[] claims = new Claims[1];
         MucBench a = instance("a", claims);
