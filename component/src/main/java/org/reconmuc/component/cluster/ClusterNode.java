@@ -173,6 +173,12 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
         }
     }
 
+    /** False while the {@link LeaseGate} holds what the rooms send (delivery positions wait for it). */
+    @Override
+    public boolean sending() {
+        return !gate.holding();
+    }
+
     /** Sends a stanza of the service or of a room, through the {@link LeaseGate}. */
     public void send(OutgoingStanza stanza) {
         String sender = senderOf(stanza.from());

@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
  * (less a margin). Past that — the instance was paused (SIGSTOP, a GC or VM stall) or the store
  * could not be reached — another instance may have taken a room, so nothing of any room leaves:
  * it waits, in order, until a renewal says which rooms are still ours. Theirs then leave; those of
- * rooms taken over are dropped (the room is given up here, and its new owner tells its occupants to
- * rejoin), as is whatever they send afterwards until they are forgotten here — but for error
+ * rooms taken over are dropped (the room is given up here, and its new owner carries its occupants
+ * on, sending again what it cannot tell was sent), as is whatever they send afterwards until they are forgotten here — but for error
  * replies (a stanza refused because the room moved says nothing the new owner must back). The
  * service's own stanzas (disco, ping on the service) pass at all times: they speak for no room.
  */

@@ -118,6 +118,49 @@ public final class ConsistencyEngine<R> {
         head = seq;
     }
 
+    /**
+     * A message of a restored room's log (after {@link #startAfter}, before any new message): when
+     * the room received it, its parent and its filter keys, so that readers carried over from the
+     * room's last owner ({@link #carryOver}) are bound and matched as if nothing had moved. Messages
+     * older than the history are ignored.
+     */
+    public void restoredMessage(long seq, long at, long parentSeq, Set<FilterKey> keys) {
+        if (seq > head || seq <= head - capacity || seq < 1) {
+            return;
+        }
+        int slot = slot(seq);
+        postedAt[slot] = at;
+        parentOf[slot] = parentSeq > 0 && parentSeq < seq && parentSeq > seq - capacity ? parentSeq : NO_PARENT;
+        keysOf[slot] = keys.isEmpty() ? Collections.emptySet() : Set.copyOf(keys);
+    }
+
+    /**
+     * A reader carried over from the room's last owner: it was sent every message before
+     * {@code cursor} and the {@code early} ones after it; the rest up to the head is retained, its
+     * time bound running from when the room received the oldest (it may be due already: the next
+     * {@link #onTime} flushes it). A retained set already due by volume or span goes to {@code out}.
+     * A cursor older than the history starts at the history's oldest message (the older ones went
+     * out in the flush the span bound made).
+     */
+    public Reader<R> carryOver(R owner, Requirements requirements, long cursor, long[] early, List<Delivery<R>> out) {
+        checkVolume(requirements);
+        long from = Math.min(Math.max(cursor, Math.max(1, head - capacity + 1)), head + 1);
+        Reader<R> reader = new Reader<>(owner, requirements, from);
+        for (long seq : early) {
+            if (seq >= reader.cursor && seq <= head) {
+                reader.markEarly(seq);
+            }
+        }
+        index(reader);
+        link(reader, timeClass(requirements.timeMillis()));
+        if (reader.retained(head) > 0 && triggerOf(reader) <= head) {
+            flush(reader, out);
+        } else {
+            file(reader);
+        }
+        return reader;
+    }
+
     /** A new relaxed reader with nothing retained: everything up to now counts as delivered. */
     public Reader<R> relax(R owner, Requirements requirements) {
         checkVolume(requirements);
@@ -265,7 +308,8 @@ public final class ConsistencyEngine<R> {
     /** The filter keys of a message still in the window. */
     @SuppressWarnings("unchecked")
     public Set<FilterKey> keysAt(long seq) {
-        return (Set<FilterKey>) keysOf[slot(seq)];
+        Set<FilterKey> keys = (Set<FilterKey>) keysOf[slot(seq)];
+        return keys == null ? Set.of() : keys;   // a restored log's gap
     }
 
     public long postedAt(long seq) {

@@ -54,6 +54,23 @@ public final class Reader<R> {
         return requirements;
     }
 
+    /** The oldest message not yet sent to the reader: every one before it was. */
+    public long cursor() {
+        return cursor;
+    }
+
+    /** The messages after the cursor sent at once, in order: with {@link #cursor()}, the reader's delivery position. */
+    public long[] earlySeqs() {
+        long[] seqs = new long[earlyCount];
+        int i = 0;
+        for (int bit = 0; i < seqs.length && bit < words() * Long.SIZE; bit++) {
+            if ((word(bit >>> 6) & (1L << bit)) != 0) {
+                seqs[i++] = cursor + 1 + bit;
+            }
+        }
+        return seqs;
+    }
+
     /** Messages after the cursor delivered at once (not retained, not yet behind the cursor). */
     public int earlyCount() {
         return earlyCount;

@@ -20,6 +20,7 @@ import org.reconmuc.component.relaxed.RelaxedCounters;
 import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.Store;
 import org.reconmuc.component.store.StoreException;
+import org.reconmuc.component.store.StoredOccupants;
 import org.reconmuc.component.store.StoredRoom;
 import org.reconmuc.component.transport.ConnectionListener;
 import org.reconmuc.component.transport.Outbox;
@@ -453,10 +454,10 @@ public final class MucService implements Component, ConnectionListener {
 
     /**
      * A room's lease was decided (on the claims' thread): if ours, its first task loads it if the
-     * store has it and tells the sessions that were in it under its last owner that they are no
-     * longer (they rejoin, XEP-0410, and catch up from the archive), then the stanzas that waited
-     * for the claim follow, in order; if another instance kept it, they are refused with a wait.
-     * A room nobody has, for a stanza that is not a join, is refused as missing.
+     * store has it and carries on with the occupants of its last owner ({@link RoomCarry}), then
+     * the stanzas that waited for the claim follow, in order; if another instance kept it, they
+     * are refused with a wait. A room nobody has, for a stanza that is not a join, is refused as
+     * missing.
      */
     private void decided(RoomOwnership owner, RoomEntry entry, long epoch, boolean join, String joiner) {
         List<Packet> refused = new ArrayList<>();
@@ -486,9 +487,9 @@ public final class MucService implements Component, ConnectionListener {
         RoomJid jid = entry.room().jid();
         entry.epoch = epoch;
         RoomJournal journal = entry.room().context().journal();
-        journal.fence(epoch, () -> entry.mailbox().submit(() -> lost(entry, epoch)));
+        journal.fence(epoch, () -> entry.mailbox().submit(() -> lost(entry, epoch)), owner::sending);
         java.util.Optional<StoredRoom> stored;
-        java.util.Map<String, String> formerOccupants;
+        StoredOccupants formerOccupants;
         try {
             stored = store.loadRoom(jid.toString(), config.historySize());
             formerOccupants = store.occupants(jid.toString());
@@ -498,20 +499,30 @@ public final class MucService implements Component, ConnectionListener {
             abandon(entry, Condition.RESOURCE_CONSTRAINT, "The room cannot be loaded right now; try again");
             return;
         }
+        Room room = entry.room();
         if (stored.isPresent()) {
-            entry.room().persistence().restore(stored.get());
+            room.persistence().restore(stored.get());
         }
-        for (java.util.Map.Entry<String, String> o : formerOccupants.entrySet()) {
-            if (!o.getKey().equals(joiner)) {
-                send(MucPresences.movedAway(jid, o.getValue(), new JID(o.getKey())));
+        // The occupants of its last owner carry on, told nothing; those whose state cannot be
+        // restored are told to rejoin (110 + 333) and catch up from the archive.
+        List<String> toRejoin = formerOccupants.isEmpty() ? List.of() : room.carryOn(formerOccupants);
+        for (String session : toRejoin) {
+            if (!session.equals(joiner)) {
+                send(MucPresences.movedAway(jid, formerOccupants.sessions().get(session), new JID(session)));
             }
-            journal.occupantOut(o.getKey());
+            journal.occupantOut(session);
+            journal.occupantState(formerOccupants.sessions().get(session), null);
         }
-        if (!formerOccupants.isEmpty()) {
+        if (!toRejoin.isEmpty()) {
             LOG.info("room {}: taken over under epoch {}; told {} sessions of its last owner to rejoin", jid, epoch,
-                    formerOccupants.size());
+                    toRejoin.size());
         }
-        if (stored.isEmpty() && !join) {
+        // Whoever serves the room next finds its occupant ids, and what was sent up to now.
+        if (!room.persistence().archivedInStore() && room.occupantIds() != null) {
+            journal.occupantIdKey(room.occupantIds().key());
+        }
+        room.carry().fannedOut(room.history().head());
+        if (stored.isEmpty() && !join && room.occupants().isEmpty()) {
             owner.release(jid, epoch);
             abandon(entry, Condition.ITEM_NOT_FOUND, null);
         }

@@ -3,6 +3,7 @@ package org.reconmuc.component.muc;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.dom4j.Element;
 import org.reconmuc.component.jid.RealJid;
@@ -12,6 +13,7 @@ import org.reconmuc.component.relaxed.Fanout;
 import org.reconmuc.component.relaxed.MessageLog;
 import org.reconmuc.component.relaxed.RelaxedState;
 import org.reconmuc.component.relaxed.StanzaIds;
+import org.reconmuc.component.store.StoredOccupants;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xmpp.packet.IQ;
@@ -55,6 +57,7 @@ final class Room {
     private final RoomPersistence persistence = new RoomPersistence(this);
     private final RoomOutput output;
     private final RoomPresence presence = new RoomPresence(this);
+    private final RoomCarry carry = new RoomCarry(this);
 
     Room(RoomJid jid, RoomContext context) {
         this.jid = jid;
@@ -114,6 +117,7 @@ final class Room {
             output.error(packet, Condition.INTERNAL_SERVER_ERROR, "The room could not process this stanza");
         } finally {
             justCreated = false;
+            carry.writeChanges();
             if (!destroyed && presence.occupants().isEmpty() && !config.get(PersistentOption.PERSISTENT)) {
                 destroyed = true;
                 context.discard(this);
@@ -207,6 +211,7 @@ final class Room {
     void onTimer() {
         if (!destroyed) {
             fanout.onTimer();
+            carry.writeChanges();
         }
     }
 
@@ -261,6 +266,30 @@ final class Room {
         }
         this.justCreated = false;
         refreshListing();
+    }
+
+    /**
+     * Takes over occupants of the room's last owner (several instances): the room exists already,
+     * and is not created by the next join; a temporary room keeps the XEP-0421 key it had
+     * ({@code storedIdKey}, null if none), so everyone keeps their occupant id. Returns the
+     * sessions that could not be restored (see {@link RoomCarry#carryOn}).
+     */
+    List<String> carryOn(StoredOccupants stored) {
+        if (!persistence.archivedInStore() && occupantIds != null && stored.occupantIdKey() != null) {
+            this.occupantIds = OccupantIds.withKey(stored.occupantIdKey());
+        }
+        List<String> notRestored = carry.carryOn(stored);
+        if (!presence.occupants().isEmpty()) {
+            justCreated = false;
+        }
+        carry.writeChanges();
+        refreshListing();
+        return notRestored;
+    }
+
+    /** What the room's next owner needs to carry on with its occupants (several instances). */
+    RoomCarry carry() {
+        return carry;
     }
 
     Occupant occupantBySession(RealJid session) {

@@ -97,6 +97,7 @@ final class RoomMessages {
         logged.withholdFrom(withheldFrom);
         room.persistence().appended(logged);
         room.fanout().post(logged, out, message);
+        room.carry().fannedOut(logged.seq());
     }
 
     private static void privateMessage(Room room, Message message, Occupant sender, OccupantJid target) {

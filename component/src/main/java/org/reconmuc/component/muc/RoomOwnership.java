@@ -20,4 +20,12 @@ public interface RoomOwnership {
 
     /** {@code room} is no longer in memory here (whatever became of its lease). */
     void forgotten(RoomJid room);
+
+    /**
+     * Whether what the rooms send leaves now; false while it waits for a renewal to say which
+     * rooms are still ours (it may yet be dropped): a delivery position counts only what left.
+     */
+    default boolean sending() {
+        return true;
+    }
 }

@@ -48,6 +48,26 @@ final class RoomPresence {
         this.room = room;
     }
 
+    /**
+     * An occupant of the room's last owner, back as it was (see {@link RoomCarry}): nobody is sent
+     * anything, and nothing is written (the store has it already).
+     */
+    Occupant carryIn(OccupantJid jid, List<RealJid> sessions, Presence presence, Role role, boolean shown) {
+        long now = room.now().toEpochMilli();
+        Occupant occupant = new Occupant(jid, sessions.get(0), presence, role,
+                new RateLimiter(room.context().config().messagesPerSecond(), room.context().config().messageBurst(), now));
+        for (RealJid s : sessions.subList(1, sessions.size())) {
+            occupant.putSession(s, presence);
+        }
+        occupant.setShownToOthers(shown);
+        occupantsByNick.put(jid.nick(), occupant);
+        for (RealJid s : sessions) {
+            occupantsBySession.put(s, occupant);
+        }
+        room.consistency().joined(occupant);
+        return occupant;
+    }
+
     /** Sends an IQ ping to every session, so that sessions the server no longer has answer with an error. */
     void pingOccupants() {
         for (RealJid session : occupantsBySession.keySet()) {
@@ -92,6 +112,7 @@ final class RoomPresence {
                 // and its batches a new stream (its inflater is new too).
                 current.putSession(session, MucPresences.sanitize(presence));
                 room.consistency().sessionRejoined(session);
+                room.carry().changed(current);
                 sendRoomStateTo(current, session, presence, Set.of());
             } else {
                 current.putSession(session, MucPresences.sanitize(presence));
@@ -163,6 +184,7 @@ final class RoomPresence {
             }
             occupant.setShownToOthers(true);
         }
+        room.carry().changed(occupant);
     }
 
     private void sendRoomStateTo(Occupant occupant, RealJid session, Presence request, Set<Integer> selfCodes) {
@@ -250,6 +272,7 @@ final class RoomPresence {
         }
         occupantsByNick.remove(occupant.nick());
         room.consistency().left(occupant);
+        room.carry().gone(occupant.nick());
         Presence self = unavailableOf(occupant, goodbye, occupant, Set.of(MucPresences.SELF));
         self.setTo(session.jid());
         self.setID(presence.getID());
@@ -285,8 +308,10 @@ final class RoomPresence {
         room.output().toOccupant(occupant, nickChanged.apply(occupant));
         sendToOthers(occupant, nickChanged);
         occupantsByNick.remove(occupant.nick());
+        room.carry().gone(occupant.nick());
         occupant.rename(target);
         occupantsByNick.put(target.nick(), occupant);
+        room.carry().changed(occupant);
         for (RealJid s : occupant.sessions()) {
             room.context().journal().occupantIn(s.toString(), target.nick());
         }
@@ -318,6 +343,7 @@ final class RoomPresence {
         }
         occupantsByNick.remove(occupant.nick());
         room.consistency().left(occupant);
+        room.carry().gone(occupant.nick());
         Presence goodbye = new Presence(Presence.Type.unavailable);
         sendToOthers(occupant, viewer -> unavailableOf(occupant, goodbye, viewer, Set.of(MucPresences.REMOVED_BY_ERROR)));
     }
@@ -333,6 +359,7 @@ final class RoomPresence {
         }
         occupantsByNick.remove(occupant.nick());
         room.consistency().left(occupant);
+        room.carry().gone(occupant.nick());
         Presence goodbye = new Presence(Presence.Type.unavailable);
         Function<Occupant, Presence> removed = viewer -> {
             Set<Integer> codes = new LinkedHashSet<>();
@@ -423,6 +450,7 @@ final class RoomPresence {
     /** Everyone has been sent {@code subject}'s current presence (see {@link #currentPresenceOf}). */
     void presenceShown(Occupant subject) {
         subject.setShownToOthers(showsToOthers(subject));
+        room.carry().changed(subject);
     }
 
     /**
@@ -479,6 +507,7 @@ final class RoomPresence {
             p.getChildElement("x", Namespaces.MUC_USER).add(notice.createCopy());
             room.output().toOccupant(o, p);
             room.consistency().left(o);
+            room.carry().gone(o.nick());
             for (RealJid s : o.sessions()) {
                 room.context().journal().occupantOut(s.toString());
             }

@@ -75,15 +75,21 @@ final class RoomRelaxedHost implements FanoutHost<Occupant> {
     @Override
     public void send(Occupant occupant, RenderedStanza stanza) {
         room.output().toOccupant(occupant, stanza);
+        room.carry().delivered(occupant);
     }
 
     @Override
     public void send(Collection<Occupant> occupants, RenderedStanza stanza) {
         room.output().toOccupants(occupants, stanza);
+        room.carry().delivered(occupants);
     }
 
     @Override
     public void send(RealJid session, RenderedStanza stanza) {
         room.output().toSession(session, stanza);
+        Occupant occupant = room.occupantBySession(session);
+        if (occupant != null) {
+            room.carry().delivered(occupant);
+        }
     }
 }

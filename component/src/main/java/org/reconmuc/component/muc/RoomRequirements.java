@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.dom4j.Element;
 import org.reconmuc.component.consistency.Aggregation;
 import org.reconmuc.component.consistency.Delivery;
 import org.reconmuc.component.consistency.FilterKey;
@@ -85,10 +86,23 @@ final class RoomRequirements {
             state.relax(sender, next, deliveries);
         }
         answer(iq, request, sender);
+        room.carry().changed(sender);
         // A successful set starts the occupant's deflate streams anew (§5.9 rule 8): a client that lost
         // its stream asks again for its aggregation.
         state.restartStreams(sender);
         fanout.deliverFlushes(deliveries);
+    }
+
+    /**
+     * An occupant's requirements as its room's last owner wrote them ({@link RoomCarry}), within
+     * today's limits.
+     */
+    Requirements carried(Element stored) throws ProtocolException {
+        RequirementsRequest request = RequirementsRequest.parse(stored);
+        if (request.standard()) {
+            throw new ProtocolException(ProtocolException.Kind.BAD_REQUEST, "no requirements");
+        }
+        return merge(null, request);
     }
 
     private void answer(IQ iq, RequirementsRequest request, Occupant sender) {

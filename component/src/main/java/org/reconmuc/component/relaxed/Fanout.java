@@ -4,12 +4,15 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import org.reconmuc.component.consistency.Aggregation;
 import org.reconmuc.component.consistency.Delivery;
+import org.reconmuc.component.consistency.FilterKey;
 import org.reconmuc.component.consistency.Reader;
 import org.reconmuc.component.consistency.Urgency;
 import org.reconmuc.component.protocol.MessageMarks;
@@ -72,6 +75,48 @@ public final class Fanout<O extends Recipient<O>> {
         state.engine().onMessage(logged.seq(), logged.at().toEpochMilli(), parentSeq, urgency.keys(), urgency.direct(),
                 deliveries);
         deliverLive(deliveries, logged, rendered);
+    }
+
+    /**
+     * The room's log was restored from its archive under a new owner (several instances): the
+     * engine learns when each message came, its parent and its keys, for the relaxed occupants
+     * carried over ({@link RelaxedState#carryOver}).
+     */
+    public void restoredLog() {
+        MessageLog<O> log = room.log();
+        String roomJid = room.roomJid();
+        for (long seq = Math.max(1, log.head() - log.capacity() + 1); seq <= log.head(); seq++) {
+            MessageLog.Entry<O> e = log.get(seq);
+            if (e == null) {
+                continue;
+            }
+            Message m = e.broadcast();
+            Set<FilterKey> keys = new HashSet<>(MessageMarks.topics(m.getElement()));
+            if (m.getFrom() != null && m.getFrom().getResource() != null) {
+                keys.add(FilterKey.nick(m.getFrom().getResource()));
+            }
+            state.engine().restoredMessage(seq, e.at().toEpochMilli(), parentOf(m, log, roomJid), keys);
+        }
+    }
+
+    /**
+     * Under a new owner (several instances), the messages after {@code seq} that every standard
+     * occupant was perhaps not sent by the last owner go to them again, as discussion history
+     * replays them: the same stanza-id (a client that keeps stanza-ids drops a copy it has) and a
+     * delay saying when the room received them.
+     */
+    public void resendAfter(long seq) {
+        MessageLog<O> log = room.log();
+        List<O> standard = new ArrayList<>(state.standardOccupants());
+        if (standard.isEmpty()) {
+            return;
+        }
+        for (long s = Math.max(seq + 1, log.head() - log.capacity() + 1); s <= log.head(); s++) {
+            MessageLog.Entry<O> e = log.get(s);
+            if (e != null && !e.retracted()) {
+                room.send(standard, RenderedStanza.of(e.delayed(room.roomJid())));
+            }
+        }
     }
 
     /**

@@ -110,6 +110,18 @@ public final class RelaxedState<O extends Recipient<O>> {
         }
     }
 
+    /**
+     * An occupant carried over from the room's last owner (several instances) with these
+     * requirements and its delivery position there (see {@link ConsistencyEngine#carryOver}); what
+     * is due already goes to {@code out}. Its deflate streams start anew: the room has none for its
+     * sessions, so the next batch says {@code n='1'} (reconmuc.md §5.9 rule 8.4).
+     */
+    public void carryOver(O occupant, Requirements requirements, long cursor, long[] early, List<Delivery<O>> out) {
+        occupant.setReader(engine.carryOver(occupant, requirements, cursor, early, out));
+        standard.remove(occupant);
+        host.counters().relaxed(1);
+    }
+
     /** Back to standard MUC: what was retained is flushed (in its last form) into {@code out}. */
     public void returnToStandard(O occupant, List<Delivery<O>> out) {
         if (occupant.reader() != null) {

@@ -202,6 +202,13 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
                     + " heartbeat_ms BIGINT NOT NULL, started_ms BIGINT NOT NULL, connections INT NOT NULL)");
             s.execute("CREATE TABLE IF NOT EXISTS reconmuc_occupant (room VARCHAR(3071) NOT NULL,"
                     + " session VARCHAR(3071) NOT NULL, nick VARCHAR(1023) NOT NULL, PRIMARY KEY (room, session))");
+            // Occupants carry on when their room moves (StoredOccupants): each occupant's state, written
+            // when it changes, and its delivery position, written with the commit after a delivery.
+            s.execute("CREATE TABLE IF NOT EXISTS reconmuc_occupant_state (room VARCHAR(3071) NOT NULL,"
+                    + " nick VARCHAR(1023) NOT NULL, state " + text + " NOT NULL, position " + text + ","
+                    + " PRIMARY KEY (room, nick))");
+            s.execute("CREATE TABLE IF NOT EXISTS reconmuc_room_state (room VARCHAR(3071) NOT NULL PRIMARY KEY,"
+                    + " fanned_out_seq BIGINT DEFAULT 0 NOT NULL, occupant_id_key VARCHAR(64))");
         }
         if (!c.getAutoCommit()) {
             c.commit();
@@ -261,6 +268,20 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
                             l.listed() ? 1 : 0, l.room());
                 } else if (w instanceof Write.Release r) {
                     update(writeConnection, RoomLeases.RELEASE, r.room(), fenceOwner, r.fence());
+                    // Forgotten for good (empty, or destroyed): nobody carries on in it.
+                    update(writeConnection, "DELETE FROM reconmuc_occupant_state WHERE room = ?", r.room());
+                    update(writeConnection, "DELETE FROM reconmuc_room_state WHERE room = ?", r.room());
+                } else if (w instanceof Write.OccupantState st) {
+                    update(writeConnection, "DELETE FROM reconmuc_occupant_state WHERE room = ? AND nick = ?", st.room(),
+                            st.nick());
+                    if (st.state() != null) {
+                        update(writeConnection, "INSERT INTO reconmuc_occupant_state (room, nick, state) VALUES (?, ?, ?)",
+                                st.room(), st.nick(), st.state());
+                    }
+                } else if (w instanceof Write.RoomKey k) {
+                    upsertRoomState(writeConnection, k.room(), "occupant_id_key", k.occupantIdKey());
+                } else if (w instanceof Write.Positions pos) {
+                    writePositions(writeConnection, pos);
                 } else if (w instanceof Write.OccupantOut out) {
                     update(writeConnection, "DELETE FROM reconmuc_occupant WHERE room = ? AND session = ?", out.room(),
                             out.session());
@@ -281,6 +302,31 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
             writeConnection = null;
             insertMessage = null;
             throw e;
+        }
+    }
+
+    /** One update per occupant whose position moved, one per room whose fan-out did: never per message. */
+    private static void writePositions(Connection c, Write.Positions w) throws SQLException {
+        if (!w.positions().isEmpty()) {
+            try (PreparedStatement p = c.prepareStatement(
+                    "UPDATE reconmuc_occupant_state SET position = ? WHERE room = ? AND nick = ?")) {
+                for (Map.Entry<String, String> e : w.positions().entrySet()) {
+                    p.setString(1, e.getValue());
+                    p.setString(2, w.room());
+                    p.setString(3, e.getKey());
+                    p.addBatch();
+                }
+                p.executeBatch();
+            }
+        }
+        if (w.fannedOutUpTo() > 0) {
+            upsertRoomState(c, w.room(), "fanned_out_seq", w.fannedOutUpTo());
+        }
+    }
+
+    private static void upsertRoomState(Connection c, String room, String column, Object value) throws SQLException {
+        if (update(c, "UPDATE reconmuc_room_state SET " + column + " = ? WHERE room = ?", value, room) == 0) {
+            update(c, "INSERT INTO reconmuc_room_state (room, " + column + ") VALUES (?, ?)", room, value);
         }
     }
 
@@ -505,9 +551,36 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
     }
 
     @Override
-    public synchronized Map<String, String> occupants(String room) throws StoreException {
+    public synchronized StoredOccupants occupants(String room) throws StoreException {
         try {
-            return pairs(readConnection(), "SELECT session, nick FROM reconmuc_occupant WHERE room = ?", room);
+            Connection c = readConnection();
+            Map<String, String> sessions = pairs(c, "SELECT session, nick FROM reconmuc_occupant WHERE room = ?", room);
+            if (sessions.isEmpty()) {
+                return StoredOccupants.NONE;
+            }
+            Map<String, StoredOccupants.Carried> occupants = new LinkedHashMap<>();
+            try (PreparedStatement p = c.prepareStatement(
+                    "SELECT nick, state, position FROM reconmuc_occupant_state WHERE room = ?")) {
+                p.setString(1, room);
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) {
+                        occupants.put(rs.getString(1), new StoredOccupants.Carried(rs.getString(2), rs.getString(3)));
+                    }
+                }
+            }
+            long fannedOut = 0;
+            String key = null;
+            try (PreparedStatement p = c.prepareStatement(
+                    "SELECT fanned_out_seq, occupant_id_key FROM reconmuc_room_state WHERE room = ?")) {
+                p.setString(1, room);
+                try (ResultSet rs = p.executeQuery()) {
+                    if (rs.next()) {
+                        fannedOut = rs.getLong(1);
+                        key = rs.getString(2);
+                    }
+                }
+            }
+            return new StoredOccupants(sessions, occupants, fannedOut, key);
         } catch (SQLException | IOException e) {
             dropReadConnection();
             throw new StoreException("cannot read the occupants of " + room + ": " + e.getMessage(), e);

@@ -1,7 +1,10 @@
 package org.reconmuc.component.store;
 
 import java.util.ArrayDeque;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
 import org.reconmuc.component.transport.OutgoingStanza;
 import org.reconmuc.component.transport.Outbox;
 import org.reconmuc.component.transport.RenderedStanza;
@@ -23,6 +26,8 @@ public final class RoomJournal {
     private final String room;
     /** The epoch of the room's lease its writes are made under (0: not fenced, the service runs alone). */
     private volatile long fence;
+    /** Whether what the outbox is handed leaves now (see {@link #fence(long, Runnable, BooleanSupplier)}). */
+    private volatile BooleanSupplier leaving = () -> true;
     /** Runs once if a commit finds the fence gone: the room belongs to another instance now. */
     private volatile Runnable lost = () -> { };
     /** The listing last written (several instances). */
@@ -36,6 +41,13 @@ public final class RoomJournal {
     private final ArrayDeque<Held> held = new ArrayDeque<>();
     /** The ticket of this room's latest write. */
     private long barrier;
+    /**
+     * Delivery positions whose stanzas have reached the outbox, not yet taken by a commit
+     * (several instances, guarded by this): relaxed occupants' by nick, and the fan-out watermark.
+     */
+    private final Map<String, String> releasedPositions = new LinkedHashMap<>();
+    private long releasedFannedOut;
+    private long writtenFannedOut;
 
     RoomJournal(String room, StoreWriter writer, HeldBudget budget, Outbox outbox) {
         this.room = room;
@@ -55,12 +67,27 @@ public final class RoomJournal {
      * was not stored) and {@code onLost} runs (on the store's writer thread).
      */
     public void fence(long epoch, Runnable onLost) {
+        fence(epoch, onLost, () -> true);
+    }
+
+    /**
+     * As above; delivery positions count what was handed over only while {@code leaving} says
+     * what the outbox is handed leaves at once (several instances: false while the lease gate
+     * holds the service's stanzas, which it may yet drop if the room was taken meanwhile).
+     */
+    public void fence(long epoch, Runnable onLost, BooleanSupplier leaving) {
         this.fence = epoch;
         this.lost = onLost;
+        this.leaving = leaving;
     }
 
     String room() {
         return room;
+    }
+
+    /** True while the room's writes are fenced by a lease (several instances). */
+    public boolean fenced() {
+        return fence != 0;
     }
 
     /** True if writes reach a store (the room can be persistent across restarts). */
@@ -160,6 +187,68 @@ public final class RoomJournal {
     public void release() {
         if (fence != 0) {
             submit(new Write.Release(room, fence));
+        }
+    }
+
+    /** An occupant's state changed (null: it is gone), for whoever serves the room next (written only when fenced). */
+    public void occupantState(String nick, String state) {
+        if (fence != 0) {
+            submit(new Write.OccupantState(room, fence, nick, state));
+        }
+    }
+
+    /** The room's XEP-0421 key, for a room the store keeps no record of (written only when fenced). */
+    public void occupantIdKey(String key) {
+        if (fence != 0) {
+            submit(new Write.RoomKey(room, fence, key));
+        }
+    }
+
+    /**
+     * Every standard occupant has been sent the messages up to {@code seq} (when fenced). Passes
+     * in order with the room's stanzas: once what was sent before it has reached the outbox, the
+     * next commit writes it, never per message (see {@link #takePositions}).
+     */
+    public void fannedOut(long seq) {
+        if (fence != 0 && writer != null) {
+            pass(() -> {
+                if (leaving.getAsBoolean()) {
+                    releasedFannedOut = Math.max(releasedFannedOut, seq);
+                    writer.positionsReleased(this);
+                }
+            }, 0);
+        }
+    }
+
+    /** A relaxed occupant's delivery position after what the room sent it so far (when fenced), as {@link #fannedOut}. */
+    public void position(String nick, String position) {
+        if (fence != 0 && writer != null) {
+            pass(() -> {
+                if (leaving.getAsBoolean()) {   // else the next position says it (a held one may yet be dropped)
+                    releasedPositions.put(nick, position);
+                    writer.positionsReleased(this);
+                }
+            }, 0);
+        }
+    }
+
+    /** The positions released since the last commit that took them, as one write (null: none); called by the writer. */
+    synchronized Write.Positions takePositions() {
+        if (fencedOut || releasedPositions.isEmpty() && releasedFannedOut <= writtenFannedOut) {
+            return null;
+        }
+        Write.Positions w = new Write.Positions(room, fence, Map.copyOf(releasedPositions),
+                releasedFannedOut > writtenFannedOut ? releasedFannedOut : 0);
+        releasedPositions.clear();
+        writtenFannedOut = Math.max(writtenFannedOut, releasedFannedOut);
+        return w;
+    }
+
+    /** A commit that carried {@code w} failed: its positions are written by the next one, unless newer ones came. */
+    synchronized void positionsNotWritten(Write.Positions w) {
+        w.positions().forEach(releasedPositions::putIfAbsent);
+        if (w.fannedOutUpTo() > 0) {
+            writtenFannedOut = Math.min(writtenFannedOut, w.fannedOutUpTo() - 1);
         }
     }
 

@@ -25,8 +25,8 @@ public interface Store extends AutoCloseable {
         }
 
         @Override
-        public Map<String, String> occupants(String room) {
-            return Map.of();
+        public StoredOccupants occupants(String room) {
+            return StoredOccupants.NONE;
         }
 
         @Override
@@ -110,8 +110,8 @@ public interface Store extends AutoCloseable {
     /** One persistent room with its newest {@code newest} messages, if the store has it. */
     Optional<StoredRoom> loadRoom(String jid, int newest) throws StoreException;
 
-    /** The sessions last known in {@code room} (session JID to nick), as written by fenced journals. */
-    Map<String, String> occupants(String room) throws StoreException;
+    /** Who was last known in {@code room}, and with what state, as written by fenced journals. */
+    StoredOccupants occupants(String room) throws StoreException;
 
     /** The rooms listed by any instance (fenced journals' {@link RoomJournal#listing}): room JID to name, by JID. */
     Map<String, String> listedRooms() throws StoreException;

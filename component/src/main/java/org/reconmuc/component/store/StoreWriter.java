@@ -3,7 +3,9 @@ package org.reconmuc.component.store;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -38,6 +40,15 @@ final class StoreWriter implements AutoCloseable {
     private final int maxQueued;
     private final int maxBatch;
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+    /** Journals with delivery positions released since the last commit (several instances): the next commit writes them. */
+    private final Set<RoomJournal> positionsReleased = new LinkedHashSet<>();
+    /** When the positions released so far are committed even if no other write comes. */
+    private long positionsDueNanos;
+    /**
+     * How long positions wait for a commit to ride with. The longer, the more an idle room's
+     * occupants may be sent again after a move (never less): a quiet room's last messages.
+     */
+    static final long POSITIONS_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     private long lastTicket;
     private volatile long committed;
     private boolean closed;
@@ -105,6 +116,19 @@ final class StoreWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * {@code journal} has delivery positions to write ({@link RoomJournal#takePositions}): the next
+     * commit takes them, whatever else it carries; with nothing else to write, the writer commits
+     * them alone {@link #POSITIONS_DELAY_NANOS} later (a busy store never commits for them alone).
+     */
+    synchronized void positionsReleased(RoomJournal journal) {
+        if (positionsReleased.isEmpty()) {
+            positionsDueNanos = System.nanoTime() + POSITIONS_DELAY_NANOS;
+            notifyAll();
+        }
+        positionsReleased.add(journal);
+    }
+
     /** Every write with a ticket up to this one is committed. */
     long committed() {
         return committed;
@@ -116,8 +140,9 @@ final class StoreWriter implements AutoCloseable {
      */
     boolean commitQueued() {
         List<Pending> batch;
+        List<RoomJournal> withPositions;
         synchronized (this) {
-            if (queue.isEmpty()) {
+            if (queue.isEmpty() && positionsReleased.isEmpty()) {
                 return true;
             }
             batch = new ArrayList<>(Math.min(queue.size(), maxBatch));
@@ -127,10 +152,24 @@ final class StoreWriter implements AutoCloseable {
                 }
                 batch.add(p);
             }
+            withPositions = new ArrayList<>(positionsReleased);
+            positionsReleased.clear();
         }
-        List<Write> writes = new ArrayList<>(batch.size());
+        List<Write> writes = new ArrayList<>(batch.size() + withPositions.size());
         for (Pending p : batch) {
             writes.add(p.write());
+        }
+        // Positions go last: what they say was handed over went out before this commit started.
+        Map<RoomJournal, Write.Positions> positions = new LinkedHashMap<>();
+        for (RoomJournal j : withPositions) {
+            Write.Positions w = j.takePositions();
+            if (w != null) {
+                positions.put(j, w);
+                writes.add(w);
+            }
+        }
+        if (writes.isEmpty()) {
+            return true;
         }
         long t0 = System.nanoTime();
         commitStartedNanos = t0;
@@ -138,6 +177,10 @@ final class StoreWriter implements AutoCloseable {
         try {
             fencedOut = sink.commit(writes);
         } catch (Exception e) {
+            positions.forEach((j, w) -> {
+                j.positionsNotWritten(w);
+                positionsReleased(j);
+            });
             failures.incrementAndGet();
             if (!failing) {
                 LOG.error("store: committing {} writes failed; they are kept and retried, and rooms hold what"
@@ -157,9 +200,17 @@ final class StoreWriter implements AutoCloseable {
         failing = false;
         commits.incrementAndGet();
         commitNanos.addAndGet(took);
-        writesCommitted.addAndGet(batch.size());
+        writesCommitted.addAndGet(writes.size());
         lastCommitNanos = took;
-        lastBatch = batch.size();
+        lastBatch = writes.size();
+        for (RoomJournal j : positions.keySet()) {
+            if (fencedOut.contains(j.room())) {
+                j.fencedOut();
+            }
+        }
+        if (batch.isEmpty()) {
+            return true;
+        }
         long upTo = batch.get(batch.size() - 1).ticket();
         synchronized (this) {
             for (int i = 0; i < batch.size(); i++) {
@@ -191,13 +242,21 @@ final class StoreWriter implements AutoCloseable {
         while (true) {
             synchronized (this) {
                 while (queue.isEmpty() && !closed) {
+                    long wait = positionsReleased.isEmpty() ? 0 : positionsDueNanos - System.nanoTime();
+                    if (!positionsReleased.isEmpty() && wait <= 0) {
+                        break;
+                    }
                     try {
-                        wait();
+                        if (wait == 0) {
+                            wait();
+                        } else {
+                            TimeUnit.NANOSECONDS.timedWait(this, wait);
+                        }
                     } catch (InterruptedException e) {
                         return;
                     }
                 }
-                if (queue.isEmpty()) {
+                if (queue.isEmpty() && positionsReleased.isEmpty()) {
                     return;   // closed and drained
                 }
             }

@@ -1,6 +1,7 @@
 package org.reconmuc.component.store;
 
 import java.time.Instant;
+import java.util.Map;
 
 /**
  * One change to the store, as rooms submit them; committed in submission order. {@code fence} is
@@ -53,5 +54,25 @@ sealed interface Write {
 
     /** A session left the room. */
     record OccupantOut(String room, long fence, String session) implements Write {
+    }
+
+    /**
+     * An occupant's state as the room renders it (role, affiliation, presence, requirements),
+     * for whoever serves the room next; null {@code state}: the occupant left (or changed nick).
+     */
+    record OccupantState(String room, long fence, String nick, String state) implements Write {
+    }
+
+    /** The XEP-0421 key of a room the store keeps no record of (a temporary room), so ids survive a move. */
+    record RoomKey(String room, long fence, String occupantIdKey) implements Write {
+    }
+
+    /**
+     * Delivery positions the room's stanzas reached the outgoing queue with before this commit
+     * (one per journal per commit, made by the writer, never queued by rooms): relaxed occupants'
+     * positions by nick (only the latest of each), and the room's fan-out watermark (0: unchanged).
+     */
+    record Positions(String room, long fence, Map<String, String> positions, long fannedOutUpTo)
+            implements Write {
     }
 }

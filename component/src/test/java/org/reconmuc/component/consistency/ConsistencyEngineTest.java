@@ -255,4 +255,29 @@ class ConsistencyEngineTest {
         assertThatThrownBy(() -> engine.relax("alice", wants(null, 60, 101)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("history size");
     }
+    @Test
+    void aReaderCarriedOverFromAnotherOwnerKeepsItsPositionAndItsTimeBoundRunsFromTheOldestItStillHolds() {
+        // The new owner's engine: the log restored up to 5, received 10 s apart from 'now'.
+        ConsistencyEngine<String> moved = new ConsistencyEngine<>(100);
+        moved.startAfter(5);
+        for (long s = 1; s <= 5; s++) {
+            moved.restoredMessage(s, now + s * 10_000, 0, s == 4 ? Set.of(FilterKey.topic("gossip")) : Set.of());
+        }
+        // Sent everything before 2, and 3 early: 2, 4 and 5 are still owed.
+        Reader<String> alice = moved.carryOver("alice", wants(null, 60, 20), 2, new long[] {3}, out);
+        assertThat(take()).isEmpty();
+        assertThat(moved.retainedSeqs(alice)).containsExactly(2, 4, 5);
+        assertThat(moved.nextDeadline()).isEqualTo(now + 20_000 + 60_000);
+        moved.onTime(now + 80_000, out);
+        List<Delivery<String>> d = take();
+        assertThat(d).hasSize(1);
+        assertThat(d.get(0).seqs()).containsExactly(2, 4, 5);
+        // Its filters match the restored messages' keys: a change that now wants gossip releases 4.
+        Reader<String> bob = moved.carryOver("bob", wants(null, 60, 20), 4, new long[0], out);
+        moved.update(bob, wants("gossip", 60, 20), now + 60_000, out);
+        assertThat(take()).extracting(Delivery::seqs).containsExactly(new long[] {4});
+        // A retained set due by volume goes out at once.
+        moved.carryOver("carol", wants(null, 60, 2), 3, new long[0], out);
+        assertThat(take()).extracting(Delivery::seqs).containsExactly(new long[] {3, 4, 5});
+    }
 }

@@ -18,10 +18,13 @@ import org.reconmuc.servers.XmppServer;
 final class ComponentJvm implements AutoCloseable {
     private final Process process;
     private final Path log;
+    /** Where this process's lines start in its log (a rerun in the same target appends to the last run's). */
+    private final long logStart;
 
-    private ComponentJvm(Process process, Path log) {
+    private ComponentJvm(Process process, Path log, long logStart) {
         this.process = process;
         this.log = log;
+        this.logStart = logStart;
     }
 
     /** Starts the component with {@code extraFlags}; returns once it has attached to {@code server}. */
@@ -61,7 +64,7 @@ final class ComponentJvm implements AutoCloseable {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         b.environment().keySet().removeIf(k -> k.startsWith("RECONMUC_"));
-        ComponentJvm jvm = new ComponentJvm(b.start(), log);
+        ComponentJvm jvm = new ComponentJvm(b.start(), log, logStart);
         if (!waitForAttach) {
             return jvm;
         }
@@ -106,7 +109,7 @@ final class ComponentJvm implements AutoCloseable {
 
     /** What it has logged so far. */
     String log() throws IOException {
-        return output(0);
+        return output(logStart);
     }
 
     /** SIGTERM and a bounded wait, then SIGKILL. */

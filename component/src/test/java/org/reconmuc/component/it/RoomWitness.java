@@ -36,10 +36,6 @@ final class RoomWitness {
         await(messages, room + " " + body);
     }
 
-    void awaitToldToRejoin(Object room) throws InterruptedException {
-        await(toldToRejoin, room.toString());
-    }
-
     private static void await(Set<String> set, String element) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
         while (!set.contains(element) && System.nanoTime() < deadline) {

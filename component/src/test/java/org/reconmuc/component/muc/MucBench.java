@@ -65,6 +65,14 @@ final class MucBench {
      * committed until {@link #commit()}), with the rooms it holds restored.
      */
     MucBench(ServiceConfig config, Instant start, Store store) {
+        this(config, start, store, true);
+    }
+
+    /**
+     * As above; without {@code restore}, rooms are loaded only when they are claimed (one of
+     * several instances: {@link MucService#serveUnderLeases}).
+     */
+    MucBench(ServiceConfig config, Instant start, Store store, boolean restore) {
         clock = new ManualClock(start);
         this.store = store;
         service = new MucService(config, clock, Runnable::run, new Outbox() {
@@ -82,7 +90,9 @@ final class MucBench {
                 },
                 (delay, task) -> timers.add(new Timed(clock.millis() + delay, task)), store);
         try {
-            service.restoreRooms();
+            if (restore) {
+                service.restoreRooms();
+            }
         } catch (StoreException e) {
             throw new AssertionError(e);
         }

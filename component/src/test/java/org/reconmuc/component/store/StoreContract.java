@@ -342,7 +342,7 @@ abstract class StoreContract {
             j.occupantOut("juliet@capulet.lit/balcony");
             j.listing("Lobby", true);
             fenced.commitQueued();
-            assertThat(fenced.occupants(ROOM)).containsExactly(Map.entry("romeo@montague.lit/orchard", "Romeo"));
+            assertThat(fenced.occupants(ROOM).sessions()).containsExactly(Map.entry("romeo@montague.lit/orchard", "Romeo"));
             assertThat(fenced.listedRooms()).containsExactly(Map.entry(ROOM, "Lobby"));
             j.release();
             fenced.commitQueued();
@@ -350,6 +350,60 @@ abstract class StoreContract {
             assertThat(fenced.listedRooms()).containsExactly(Map.entry(ROOM, "Lobby"));
         } finally {
             fenced.close();
+        }
+    }
+    @Test
+    void deliveryPositionsAreWrittenByTheCommitAfterWhatTheyCoverWasHandedOverOncePerOccupantNeverPerMessage()
+            throws Exception {
+        Store fenced = Store.openFencedWithoutThreads(location(), "a");
+        try (RoomLeases a = fenced.leases("a")) {
+            RoomJournal j = fenced.journal(ROOM, sent::add);
+            j.fence(((RoomLeases.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
+            j.occupantIn("carol@example.org/pda", "Carol");
+            j.occupantState("Carol", "<occupant/>");
+            j.occupantIdKey("a2V5");
+            // Held behind the writes above, as the stanzas they follow would be.
+            j.position("Carol", "1");
+            j.fannedOut(1);
+            j.position("Carol", "3:5");
+            j.fannedOut(4);
+            long commits = fenced.stats().commits();
+            fenced.commitQueued();
+            StoredOccupants stored = fenced.occupants(ROOM);
+            assertThat(stored.occupants().get("Carol")).isEqualTo(new StoredOccupants.Carried("<occupant/>", null));
+            assertThat(stored.fannedOutUpTo()).as("not yet handed over when that commit began").isZero();
+            fenced.commitQueued();
+            stored = fenced.occupants(ROOM);
+            assertThat(stored.occupants().get("Carol").position()).isEqualTo("3:5");
+            assertThat(stored.fannedOutUpTo()).isEqualTo(4);
+            assertThat(stored.occupantIdKey()).isEqualTo("a2V5");
+            assertThat(fenced.stats().commits() - commits).isEqualTo(2);
+            assertThat(fenced.stats().lastBatchSize()).as("the four markers: one write").isEqualTo(1);
+            fenced.commitQueued();
+            assertThat(fenced.stats().commits() - commits).as("nothing new: no commit").isEqualTo(2);
+            j.occupantOut("carol@example.org/pda");
+            j.occupantState("Carol", null);
+            j.release();
+            fenced.commitQueued();
+            assertThat(fenced.occupants(ROOM)).isEqualTo(StoredOccupants.NONE);
+        } finally {
+            fenced.close();
+        }
+    }
+
+    @Test
+    void aServiceRunningAloneWritesNoOccupantStatesNorPositions() throws Exception {
+        Store alone = Store.openWithoutThreads(location());
+        try {
+            RoomJournal j = alone.journal(ROOM, sent::add);
+            j.occupantState("Carol", "<occupant/>");
+            j.occupantIdKey("a2V5");
+            j.position("Carol", "3:5");
+            j.fannedOut(4);
+            alone.commitQueued();
+            assertThat(alone.stats().commits()).isZero();
+        } finally {
+            alone.close();
         }
     }
 }
