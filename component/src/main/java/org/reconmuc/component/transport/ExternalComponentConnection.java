@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -120,6 +121,13 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
     /** The connection being set up or in use; null between attempts. */
     private volatile ComponentSession session;
 
+    /** Set by {@link #holdHandshake()}: the first attempt waits for it after the server's stream header. */
+    private volatile CountDownLatch handshakeHeld;
+    /** Counted down once a held attempt waits at its handshake. */
+    private final CountDownLatch readyForHandshake = new CountDownLatch(1);
+    /** True once the server ended its stream (after ejabberd has dropped this connection's bucket). */
+    private volatile boolean serverEndedStream;
+
     private final ReentrantLock stateLock = new ReentrantLock();
     private final Condition stateChanged = stateLock.newCondition();
     private boolean connectedNow;          // guarded by stateLock
@@ -204,6 +212,38 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
             return;   // closed while initializing
         }
         t.start();
+    }
+
+    /**
+     * Makes the first attempt stop after the server has opened its stream, until
+     * {@link #releaseHandshake()}: ejabberd gives a connection a bucket when its handshake
+     * succeeds, and only an empty one, so a connection that is to take over a bucket another
+     * connection gives up is set up beforehand and authenticates the moment the bucket is empty.
+     * Call before {@link #start()}.
+     */
+    public void holdHandshake() {
+        handshakeHeld = new CountDownLatch(1);
+    }
+
+    /** Waits up to {@code timeout} until a held attempt waits at its handshake (see {@link #holdHandshake()}). */
+    public boolean awaitReadyForHandshake(Duration timeout) throws InterruptedException {
+        return readyForHandshake.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Lets a held attempt authenticate (see {@link #holdHandshake()}). */
+    public void releaseHandshake() {
+        CountDownLatch held = handshakeHeld;
+        if (held != null) {
+            held.countDown();
+        }
+    }
+
+    /**
+     * True once the server has ended its stream on this connection: after {@link #close()}, that
+     * ejabberd has unregistered the connection (its bucket is empty: another connection can take it).
+     */
+    public boolean serverEndedStream() {
+        return serverEndedStream;
     }
 
     /**
@@ -700,6 +740,16 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
                 s.closeGracefully(CLOSE_STREAM, tuning.closeFlushTimeout());
                 return Attempt.failed(false, "protocol", "the server's stream header has no id");
             }
+            CountDownLatch held = handshakeHeld;
+            if (held != null) {
+                handshakeHeld = null;   // only the first attempt waits
+                readyForHandshake.countDown();
+                while (!held.await(50, TimeUnit.MILLISECONDS)) {
+                    if (closed.get()) {
+                        return Attempt.closed(false);
+                    }
+                }
+            }
             s.writeNow(StreamXml.handshake(id, config.secret()));
 
             while (true) {
@@ -742,6 +792,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
                     }
                     case DISCARDED -> handleDiscarded(parser, headerFrame, f);
                     case STREAM_END -> {
+                        serverEndedStream = true;
                         s.closeGracefully(CLOSE_STREAM, tuning.closeFlushTimeout());
                         return Attempt.failed(true, "closed", "the server closed the stream");
                     }
@@ -771,6 +822,9 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
                 return Attempt.closed(established);
             }
             return Attempt.failed(established, "io", describe(e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Attempt.closed(established);
         } finally {
             if (established) {
                 multicast = null;            // the next server (or the same, restarted) is asked again

@@ -276,7 +276,7 @@ abstract class StoreContract {
                 assertThat(c.adoptDeadInstances(9_001, LEASE)).isZero();
                 assertThat(b.owners()).containsEntry(ROOM, null);
                 // a clean stop frees the lock last: adopted then
-                c.unregister();
+                c.unregister(1);
                 assertThat(b.adoptDeadInstances(9_100, LEASE)).isZero();
                 cAlive.close();
                 assertThat(adoptedOnceFreed(() -> b.adoptDeadInstances(9_100, LEASE))).isEqualTo(1);
@@ -286,7 +286,7 @@ abstract class StoreContract {
                 assertThat(b.adoptDeadInstances(4_001, LEASE)).isEqualTo(2);
                 assertThat(c.adoptDeadInstances(4_002, LEASE)).isZero();
                 // c stops cleanly: adopted at once, without waiting a lease
-                c.unregister();
+                c.unregister(1);
                 assertThat(b.adoptDeadInstances(9_100, LEASE)).isEqualTo(1);
             }
         }
