@@ -148,7 +148,7 @@ public final class ReconMuc implements AutoCloseable {
     }
 
     public Termination awaitTermination() throws InterruptedException {
-        return connection().awaitTermination();
+        return cluster != null ? cluster.awaitTermination() : connection.awaitTermination();
     }
 
     public MucService service() {

@@ -47,6 +47,12 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
      * yet: the bucket drops its stanzas from the giver's close until the taker has authenticated.
      */
     static final long VACANCY_POLL_MILLIS = 2;
+    /**
+     * How long a giver whose connection closed without the server's end of stream waits before it
+     * calls the bucket vacant: a taker that authenticates before the server has dropped the giver's
+     * connection gets no bucket at all.
+     */
+    static final long VACANCY_MARGIN_MILLIS = 100;
     /** Room stanzas that may wait for a renewal before the rooms sending them wait too. */
     private static final int MAX_WAITING_STANZAS = 65_536;
 
@@ -71,6 +77,8 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
      * nothing) that what the rooms still send leaves through once their own connections are handed over.
      */
     private volatile ExternalComponentConnection departures;
+    /** Counted down when this instance is closed. */
+    private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
     /** Connections closed without being handed over: whoever adopts this instance opens as many. */
     private volatile int closedUnhandedOver;
     /** The connection each room's stanzas leave through (see {@link #send}). */
@@ -206,6 +214,9 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
             connections.remove(c);
             long closing = System.nanoTime();
             c.close();
+            if (!c.serverEndedStream()) {
+                sleepQuietly(VACANCY_MARGIN_MILLIS);   // the socket closed without the server's end: a margin
+            }
             handOvers.vacated(h.id());
             service.handOver(number);
             given++;
@@ -215,6 +226,14 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
             renewSoon();
         }
         return given;
+    }
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Connection {@code number}, or for -1 the newest one beyond this instance's share; null if none. */
@@ -450,6 +469,21 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
         return renewal.instance();
     }
 
+    /**
+     * Blocks until this instance is closed, or the server refused a connection's secret. Its
+     * connections come and go (buckets handed over), so no one connection's end says.
+     */
+    public org.reconmuc.component.transport.Termination awaitTermination() throws InterruptedException {
+        while (!stopped.await(200, TimeUnit.MILLISECONDS)) {
+            for (ExternalComponentConnection c : connections) {
+                if (c.termination() == org.reconmuc.component.transport.Termination.AUTHENTICATION_FAILED) {
+                    return c.termination();
+                }
+            }
+        }
+        return org.reconmuc.component.transport.Termination.CLOSED;
+    }
+
     /** True while the rooms' stanzas wait for a renewal (this instance's leases may have run out). */
     public boolean holdingRoomStanzas() {
         return gate.holding();
@@ -555,5 +589,6 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
         watch.close();
         claiming.close();
         handOvers.close();
+        stopped.countDown();
     }
 }

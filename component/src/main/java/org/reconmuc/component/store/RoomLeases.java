@@ -471,13 +471,13 @@ public final class RoomLeases implements AutoCloseable {
         });
     }
 
-    /** Ends every hand-over this instance gives or takes (it stops). */
+    /** Ends every hand-over this instance gives or takes (it stops), but for the buckets it emptied. */
     public synchronized void endHandOvers() throws SQLException {
         inTransaction(c -> endHandOversOf(c, instance));
     }
 
     /**
-     * Ends every hand-over {@code instance} gives or takes; returns how many buckets it was
+     * Ends every hand-over {@code instance} gives (but for the buckets it emptied) or takes; returns how many buckets it was
      * taking that its giver had emptied already (whoever adopts it opens as many).
      */
     private static int endHandOversOf(Connection c, String instance) throws SQLException {
@@ -490,7 +490,9 @@ public final class RoomLeases implements AutoCloseable {
                 vacant = rs.getInt(1);
             }
         }
-        try (PreparedStatement p = c.prepareStatement("DELETE FROM reconmuc_handover WHERE giver = ? OR taker = ?")) {
+        // A bucket it emptied is left to its taker, which deletes the row once it holds the bucket.
+        try (PreparedStatement p = c.prepareStatement("DELETE FROM reconmuc_handover"
+                + " WHERE giver = ? AND state <> '" + VACANT + "' OR taker = ?")) {
             p.setString(1, instance);
             p.setString(2, instance);
             p.executeUpdate();

@@ -275,6 +275,16 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         }
     }
 
+    /** Why the connection ended ({@link #awaitTermination()}), or null while it has not. */
+    public Termination termination() {
+        stateLock.lock();
+        try {
+            return termination;
+        } finally {
+            stateLock.unlock();
+        }
+    }
+
     /** Blocks until {@link #close()} was called or the server refused our secret. */
     public Termination awaitTermination() throws InterruptedException {
         stateLock.lock();
@@ -305,7 +315,12 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
             queue.finish(CLOSE_STREAM);   // what is queued goes out first, within the flush timeout
             s.awaitWriter(tuning.closeFlushTimeout());
             // Our end of the stream, then the server's: closing the socket while its answer is
-            // unread would reset the connection, and the server could lose our last stanzas.
+            // unread would reset the connection, and the server could lose our last stanzas. The
+            // server's end says it has let the connection go (ejabberd ends the stream after
+            // unregistering it: its bucket is empty), which our FIN would cut short (ejabberd
+            // closes a socket its peer half-closed at once), so the FIN only follows if the
+            // answer is slow.
+            awaitReader(tuning.closeFlushTimeout());
             s.shutdownOutput();
             awaitReader(tuning.closeFlushTimeout());
             s.abort(tuning.closeFlushTimeout());
@@ -741,8 +756,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
                 return Attempt.failed(false, "protocol", "the server's stream header has no id");
             }
             CountDownLatch held = handshakeHeld;
-            if (held != null) {
-                handshakeHeld = null;   // only the first attempt waits
+            if (held != null && readyForHandshake.getCount() > 0) {   // only the first attempt waits
                 readyForHandshake.countDown();
                 while (!held.await(50, TimeUnit.MILLISECONDS)) {
                     if (closed.get()) {
