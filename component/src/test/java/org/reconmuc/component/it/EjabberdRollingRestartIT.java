@@ -48,6 +48,7 @@ import org.reconmuc.servers.XmppServers;
 class EjabberdRollingRestartIT {
     private static final int ROOMS = 18;
     private static final int CONNECTIONS = 2;
+    private static final Map<String, Integer> EVEN = Map.of("a", CONNECTIONS, "b", CONNECTIONS, "c", CONNECTIONS);
     /** One message every this many ms, the rooms and the two users in turn: ~2.5 a second per bucket. */
     private static final long SEND_EVERY_MILLIS = 70;
     private PostgresServer postgres;
@@ -178,13 +179,13 @@ class EjabberdRollingRestartIT {
         return held;
     }
 
-    private void awaitShares(String why) throws Exception {
-        Map<String, Integer> even = Map.of("a", CONNECTIONS, "b", CONNECTIONS, "c", CONNECTIONS);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
-        while (!connectionsByInstance().equals(even) && System.nanoTime() < deadline) {
+    /** Waits until every instance holds its share of the buckets again; returns who held how many then. */
+    private Map<String, Integer> awaitShares() throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!connectionsByInstance().equals(EVEN) && System.nanoTime() < deadline) {
             Thread.sleep(200);
         }
-        assertThat(connectionsByInstance()).as(why).isEqualTo(even);
+        return connectionsByInstance();
     }
 
     @Test
@@ -224,6 +225,8 @@ class EjabberdRollingRestartIT {
         chat.start();
         Thread.sleep(3_000);
 
+        Map<String, Map<String, Integer>> sharesAfterRestart = new HashMap<>();
+        Map<String, Boolean> servingAfterRestart = new HashMap<>();
         for (String name : List.of("a", "b", "c")) {
             long stopping = System.nanoTime();
             instances.remove(name).close();
@@ -231,14 +234,14 @@ class EjabberdRollingRestartIT {
                     (System.nanoTime() - stopping) / 1e9);
             Thread.sleep(3_000);
             instances.put(name, startInstance(name));
-            awaitShares(name + " restarted: every instance holds its share of the buckets again");
+            sharesAfterRestart.put(name, awaitShares());
             Thread.sleep(3_000);
             // the restarted instance serves the rooms of the buckets it took back
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (!EjabberdClusterIT.owners(postgres).containsValue(name) && System.nanoTime() < deadline) {
                 Thread.sleep(200);
             }
-            assertThat(EjabberdClusterIT.owners(postgres)).as(name + " serving rooms again").containsValue(name);
+            servingAfterRestart.put(name, EjabberdClusterIT.owners(postgres).containsValue(name));
         }
         chatting.set(false);
         chat.join();
@@ -270,6 +273,10 @@ class EjabberdRollingRestartIT {
                 juliet.toldToRejoin.size());
         assertThat(dropped).as("dropped").isEmpty();
         assertThat(lost).as("acknowledged but lost").isEmpty();
+        for (String name : List.of("a", "b", "c")) {
+            assertThat(sharesAfterRestart.get(name)).as("buckets held once " + name + " was restarted").isEqualTo(EVEN);
+            assertThat(servingAfterRestart.get(name)).as(name + " serving rooms again after its restart").isTrue();
+        }
         romeo.connection.disconnect();
         juliet.connection.disconnect();
     }
