@@ -293,6 +293,45 @@ abstract class StoreContract {
     }
 
     @Test
+    void aStoppingInstancesBucketsGoOneToEachTakerAndANewInstanceAsksOnlyForWhatWasAdopted() throws Exception {
+        try (RoomLeases a = store.leases("a"); RoomLeases b = store.leases("b"); RoomLeases c = store.leases("c")) {
+            a.renew(1_000, 2);
+            b.renew(1_000, 2);
+            c.renew(1_000, 2);
+            // a stops: each of its two buckets is taken by one other instance only, never by a itself
+            a.offerConnections(List.of(0, 1), 1_000);
+            assertThat(a.nextToTake()).isNull();
+            RoomLeases.HandOver toB = b.nextToTake();
+            RoomLeases.HandOver toC = c.nextToTake();
+            assertThat(List.of(toB.connection(), toC.connection())).containsExactlyInAnyOrder(0, 1);
+            assertThat(b.nextToTake()).as("asked again: the same one, still b's").isEqualTo(toB);
+            assertThat(a.readyToGive()).isEmpty();
+            b.readyToTake(toB.id());
+            assertThat(a.readyToGive()).containsExactly(toB);
+            assertThat(b.vacant(toB.id())).isFalse();
+            a.vacated(toB.id());
+            assertThat(b.vacant(toB.id())).isTrue();
+            // a's stop ends its hand-overs, but the bucket it emptied stays for b to take
+            a.endHandOvers();
+            assertThat(b.vacant(toB.id())).isTrue();
+            assertThat(c.vacant(toC.id())).as("withdrawn").isNull();
+            b.endHandOver(toB.id());
+            assertThat(b.vacant(toB.id())).isNull();
+            a.unregister(0);
+            b.renew(2_000, 3);
+            // a new instance asks only for the bucket b holds beyond its share, once
+            try (RoomLeases d = store.leases("d")) {
+                d.renew(2_000, 2);
+                assertThat(d.askForShare(2, 2, 2_000)).isEqualTo(1);
+                assertThat(d.askForShare(2, 2, 2_000)).isZero();
+                RoomLeases.HandOver back = d.nextToTake();
+                assertThat(back.giver()).isEqualTo("b");
+                assertThat(back.connection()).isEqualTo(-1);
+            }
+        }
+    }
+
+    @Test
     void aPausedInstanceWhoseRoomMovedWritesNothingAndSendsNothingItHeldForTheWrite() throws Exception {
         Store paused = Store.openFencedWithoutThreads(location(), "a");
         Store survivor = Store.openFencedWithoutThreads(location(), "b");
