@@ -214,15 +214,17 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
             connections.remove(c);
             long closing = System.nanoTime();
             c.close();
+            long closed = System.nanoTime();
             if (!c.serverEndedStream()) {
                 sleepQuietly(VACANCY_MARGIN_MILLIS);   // the socket closed without the server's end: a margin
             }
             handOvers.vacated(h.id());
+            long vacant = System.nanoTime();
             service.handOver(number);
             given++;
-            LOG.info("instance {}: gave connection {}'s bucket to {} (closed and vacant in {} ms{})", instance(), number,
-                    h.id(), (System.nanoTime() - closing) / 1_000_000,
-                    c.serverEndedStream() ? "" : "; the server did not end the stream in time");
+            LOG.info("instance {}: gave connection {}'s bucket ({}): closed in {} ms, marked vacant {} ms later{}",
+                    instance(), number, h.id(), (closed - closing) / 1_000_000, (vacant - closed) / 1_000_000,
+                    c.serverEndedStream() ? "" : " (the server did not end the stream in time)");
             renewSoon();
         }
         return given;
@@ -283,12 +285,15 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
             handOvers.endHandOver(h.id());
             return;
         }
+        long vacantSeen = System.nanoTime();
         c.releaseHandshake();
         connections.add(c);
-        handOvers.endHandOver(h.id());
         boolean connected = c.awaitConnected(Duration.ofSeconds(10));
-        LOG.info("instance {}: took bucket {} from {} as connection {}{}", instance(), h.id(), h.giver(), numbers.get(c),
-                connected ? "" : " (not connected yet)");
+        long authenticated = (System.nanoTime() - vacantSeen) / 1_000_000;
+        handOvers.endHandOver(h.id());
+        LOG.info("instance {}: took bucket {} from {} as connection {} ({})", instance(), h.id(), h.giver(),
+                numbers.get(c), connected ? "authenticated " + authenticated + " ms after it was seen vacant"
+                        : "not connected yet");
         renewSoon();
     }
 

