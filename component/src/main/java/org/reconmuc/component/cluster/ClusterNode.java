@@ -193,6 +193,9 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
             RoomLeases.HandOver next = handOvers.nextToTake();
             if (next != null) {
                 take(next);
+            } else if (connections.size() < config.connections() && !handOvers.taking()) {
+                // short of its share (a giver did not answer, or refused): ask again
+                handOvers.askForShare(config.connections() - connections.size(), config.connections(), clock.millis());
             }
         } catch (SQLException | RuntimeException e) {
             LOG.warn("instance {}: handing buckets over failed: {}", instance(), e.toString());
@@ -218,16 +221,37 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
             if (!c.serverEndedStream()) {
                 sleepQuietly(VACANCY_MARGIN_MILLIS);   // the socket closed without the server's end: a margin
             }
-            handOvers.vacated(h.id());
+            boolean taken = handOvers.vacated(h.id());
             long vacant = System.nanoTime();
             service.handOver(number);
             given++;
+            if (!taken) {
+                refill(h);
+            }
             LOG.info("instance {}: gave connection {}'s bucket ({}): closed in {} ms, marked vacant {} ms later{}",
                     instance(), number, h.id(), (closed - closing) / 1_000_000, (vacant - closed) / 1_000_000,
                     c.serverEndedStream() ? "" : " (the server did not end the stream in time)");
             renewSoon();
         }
         return given;
+    }
+
+    /**
+     * The taker of {@code h} gave up after this instance had closed its connection: the bucket is
+     * empty and nobody is about to fill it, so this instance does (while it runs; stopping, it
+     * leaves the bucket for whoever adopts it).
+     */
+    private void refill(RoomLeases.HandOver h) {
+        LOG.warn("instance {}: the taker of bucket {} gave up after it was emptied; filling it here", instance(), h.id());
+        if (departures != null) {
+            closedUnhandedOver++;
+            return;
+        }
+        try {
+            open(1);
+        } catch (ComponentException e) {
+            LOG.warn("instance {}: cannot fill bucket {} again: {}", instance(), h.id(), e.toString());
+        }
     }
 
     private static void sleepQuietly(long millis) {
@@ -274,7 +298,14 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
                 vacant = handOvers.vacant(h.id());
             }
         } catch (InterruptedException e) {
-            c.close();   // this instance is stopping: the giver keeps its bucket, or it is adopted with the row
+            // This instance is stopping. A bucket emptied already is taken and handed over with the
+            // rest; else the giver keeps its bucket (it fills it again if it emptied it meanwhile).
+            if (Boolean.TRUE.equals(handOvers.vacant(h.id()))) {
+                c.releaseHandshake();
+                connections.add(c);
+            } else {
+                c.close();
+            }
             handOvers.endHandOver(h.id());
             throw e;
         }

@@ -434,17 +434,32 @@ public final class RoomLeases implements AutoCloseable {
         setHandOverState(id, READY);
     }
 
-    /** The giver's connection is closed, and the server has dropped it: the bucket is empty. */
-    public void vacated(String id) throws SQLException {
-        setHandOverState(id, VACANT);
+    /**
+     * The giver's connection is closed, and the server has dropped it: the bucket is empty. False
+     * if the taker gave up meanwhile (the row is gone): nobody is about to fill the bucket.
+     */
+    public boolean vacated(String id) throws SQLException {
+        return setHandOverState(id, VACANT);
     }
 
-    private synchronized void setHandOverState(String id, String state) throws SQLException {
-        inTransaction(c -> {
+    private synchronized boolean setHandOverState(String id, String state) throws SQLException {
+        return inTransaction(c -> {
             try (PreparedStatement p = c.prepareStatement("UPDATE reconmuc_handover SET state = ? WHERE id = ?")) {
                 p.setString(1, state);
                 p.setString(2, id);
-                return p.executeUpdate();
+                return p.executeUpdate() == 1;
+            }
+        });
+    }
+
+    /** True while this instance takes a bucket it asked for or was offered (not yet done or given up). */
+    public synchronized boolean taking() throws SQLException {
+        return inTransaction(c -> {
+            try (PreparedStatement p = c.prepareStatement("SELECT 1 FROM reconmuc_handover WHERE taker = ?")) {
+                p.setString(1, instance);
+                try (ResultSet rs = p.executeQuery()) {
+                    return rs.next();
+                }
             }
         });
     }
