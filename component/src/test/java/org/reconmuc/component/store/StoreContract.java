@@ -309,12 +309,13 @@ abstract class StoreContract {
             b.readyToTake(toB.id());
             assertThat(a.readyToGive()).containsExactly(toB);
             assertThat(b.vacant(toB.id())).isFalse();
-            a.vacated(toB.id());
+            assertThat(a.vacated(toB.id())).isTrue();
             assertThat(b.vacant(toB.id())).isTrue();
             // a's stop ends its hand-overs, but the bucket it emptied stays for b to take
             a.endHandOvers();
             assertThat(b.vacant(toB.id())).isTrue();
             assertThat(c.vacant(toC.id())).as("withdrawn").isNull();
+            assertThat(a.vacated(toC.id())).as("emptied after its taker gave up").isFalse();
             b.endHandOver(toB.id());
             assertThat(b.vacant(toB.id())).isNull();
             a.unregister(0);
