@@ -27,8 +27,10 @@ import org.slf4j.LoggerFactory;
 import org.xmpp.component.ComponentException;
 
 /**
- * This instance among several: its component connections, and three threads, each with a store
- * connection of its own so that none waits for another or for a room's commit. The renewal keeps
+ * This instance among several: its component connections, and four threads, each with a store
+ * connection of its own so that none waits for another or for a room's commit. The hand-over
+ * moves buckets between live instances (a clean stop gives its own away, a new instance takes
+ * its share back: {@link #handOverBuckets}). The renewal keeps
  * the leases (every third of a lease: one update of this instance's heartbeat) and gives up rooms
  * taken over; the watch adopts the connections of dead instances (on PostgreSQL: those whose
  * {@link InstanceLock} it can take, checked every {@value #DEATH_WATCH_MILLIS} ms, so a late
