@@ -225,6 +225,7 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
             }
             boolean taken = handOvers.vacated(h.id());
             long vacant = System.nanoTime();
+            numbers.remove(c);
             service.handOver(number);
             given++;
             if (!taken) {
