@@ -7,6 +7,11 @@
 #   scripts/run-cluster.sh --instances N     (also: scripts/run-local.sh --instances N)
 #   --connections K   connections per instance (2 by default; ejabberd gets N*K buckets)
 #   --check           start everything, wait until every instance has attached, stop, exit 0
+#   --check-restart   the same, with a rolling restart of every instance before stopping
+#
+# A rolling restart (README, "Rolling restart"): kill -HUP the script's pid. Each instance in turn
+# is stopped with SIGTERM (it hands its buckets to the others), started again, and the next one
+# waits until every instance holds its K buckets again.
 #
 # Environment: RECONMUC_C2S_PORT (5222), RECONMUC_COMPONENT_PORT (5347), RECONMUC_PG_PORT (55432),
 #   RECONMUC_DOMAIN (reconmuc.localhost), RECONMUC_SECRET (s3cret), RECONMUC_JAR (a built jar),
@@ -24,11 +29,12 @@ CONNECTIONS=2
 while (( $# )); do
   case "$1" in
     --check) check=1 ;;
+    --check-restart) check=2 ;;
     --instances) shift; INSTANCES="${1:-}" ;;
     --instances=*) INSTANCES="${1#--instances=}" ;;
     --connections) shift; CONNECTIONS="${1:-}" ;;
     --connections=*) CONNECTIONS="${1#--connections=}" ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
   shift
@@ -129,18 +135,48 @@ port_open "$COMPONENT_PORT" || fail "ejabberd did not open its ports"
 say "run-cluster: PostgreSQL on $HOST:$PG_PORT, ejabberd on $HOST:$C2S_PORT with $BUCKETS buckets for $DOMAIN"
 
 # ---- the instances ----------------------------------------------------------------------------
-for ((n = 1; n <= INSTANCES; n++)); do
+start_instance() {   # start_instance N: instance muc$N, its pid at PIDS[N+1] (after PostgreSQL and ejabberd)
   java -jar "$JAR" --server-host "$HOST" --server-port "$COMPONENT_PORT" --domain "$DOMAIN" --secret "$SECRET" \
-    --store "$STORE" --instance "muc$n" --connections "$CONNECTIONS" --room-default-persistent true \
-    >"$RUN/instance-$n.log" 2>&1 </dev/null &
-  started $! "instance muc$n"
-done
-for ((n = 1; n <= INSTANCES; n++)); do
+    --store "$STORE" --instance "muc$1" --connections "$CONNECTIONS" --room-default-persistent true \
+    >>"$RUN/instance-$1.log" 2>&1 </dev/null &
+  PIDS[$1 + 1]=$!
+  NAMES[$1 + 1]="instance muc$1"
+}
+await_attached() {   # await_attached N FROM_LINE: muc$N attached since line FROM_LINE of its log
   for ((i = 0; i < ATTACH_TIMEOUT * 10; i++)); do
-    grep -q "component \(re\)\?connected to" "$RUN/instance-$n.log" && break
+    tail -n +"$2" "$RUN/instance-$1.log" | grep -q "component \(re\)\?connected to" && return 0
     sleep 0.1
   done
-  grep -q "component \(re\)\?connected to" "$RUN/instance-$n.log" || fail "instance muc$n did not attach (see $RUN/instance-$n.log)"
+  fail "instance muc$1 did not attach (see $RUN/instance-$1.log)"
+}
+buckets_held() {   # the connections every running instance holds, as its heartbeat says: "muc1-…=2 …"
+  "$PG_BIN/psql" -h "$HOST" -p "$PG_PORT" -U reconmuc -d postgres -Atc \
+    "SELECT string_agg(id || '=' || connections, ' ' ORDER BY id) FROM reconmuc_instance WHERE heartbeat_ms > 0"
+}
+rolling_restart() {
+  local n lines held
+  for ((n = 1; n <= INSTANCES; n++)); do
+    say "run-cluster: rolling restart: stopping muc$n (pid ${PIDS[n + 1]})"
+    kill -TERM "${PIDS[n + 1]}" 2>/dev/null || true
+    for ((i = 0; i < 300; i++)); do kill -0 "${PIDS[n + 1]}" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "${PIDS[n + 1]}" 2>/dev/null && fail "muc$n did not stop within 30 s"
+    wait "${PIDS[n + 1]}" 2>/dev/null || true
+    lines=$(( $(wc -l <"$RUN/instance-$n.log") + 1 ))
+    start_instance "$n"
+    await_attached "$n" "$lines"
+    for ((i = 0; i < 300; i++)); do
+      held="$(buckets_held)"
+      [[ "$(grep -o "=$CONNECTIONS\b" <<<"$held" | wc -l)" == "$INSTANCES" && "$(wc -w <<<"$held")" == "$INSTANCES" ]] && break
+      sleep 0.1
+    done
+    say "run-cluster: rolling restart: muc$n is back (pid ${PIDS[n + 1]}); buckets held: $held"
+  done
+}
+for ((n = 1; n <= INSTANCES; n++)); do
+  start_instance "$n"
+done
+for ((n = 1; n <= INSTANCES; n++)); do
+  await_attached "$n" 1
 done
 
 cat <<INFO
@@ -152,17 +188,27 @@ cat <<INFO
  join e.g. lobby@$DOMAIN. Which instance serves a room: in PostgreSQL,
    psql -h $HOST -p $PG_PORT -U reconmuc postgres -c 'SELECT room, owner, epoch FROM reconmuc_lease'
  Kill one instance (kill -9 PID): a survivor takes its connections and rooms within seconds.
+ Rolling restart (each instance stopped, started, given its buckets back): kill -HUP $$
 $(for ((n = 0; n < ${#PIDS[@]}; n++)); do printf '   %-14s pid %s\n' "${NAMES[n]}" "${PIDS[n]}"; done)
  Logs: $RUN
 ================================================================================
 INFO
 
+if (( check == 2 )); then
+  rolling_restart
+fi
 if (( check )); then
   say "run-cluster --check: OK, stopping"
   exit 0
 fi
-say "Press Ctrl-C to stop."
+restart_asked=0
+trap 'restart_asked=1' HUP
+say "Press Ctrl-C to stop; kill -HUP $$ for a rolling restart of the instances."
 while true; do
+  if (( restart_asked )); then
+    restart_asked=0
+    rolling_restart
+  fi
   kill -0 "${PIDS[1]}" 2>/dev/null || fail "ejabberd exited"
   sleep 1 &
   wait $! || true

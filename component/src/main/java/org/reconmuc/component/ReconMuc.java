@@ -148,7 +148,7 @@ public final class ReconMuc implements AutoCloseable {
     }
 
     public Termination awaitTermination() throws InterruptedException {
-        return connection().awaitTermination();
+        return cluster != null ? cluster.awaitTermination() : connection.awaitTermination();
     }
 
     public MucService service() {
@@ -168,10 +168,13 @@ public final class ReconMuc implements AutoCloseable {
     /**
      * Stops: the connection (what is queued is sent), the rooms, then the store (what is queued is
      * committed; a stanza still held for a commit is never sent, so nothing unstored was acknowledged).
+     * One of several instances first hands its buckets over to the others, each with its rooms
+     * ({@link ClusterNode#handOverForStop}), and sends what its rooms still send until the end.
      */
     @Override
     public void close() {
         if (cluster != null) {
+            cluster.handOverForStop();
             cluster.stopBeating();
             cluster.closeConnections();
             service.shutdown();

@@ -6,5 +6,8 @@
  * by its epoch. A dead instance's connections are adopted by a survivor, which opens as many new
  * ones so that the server's buckets it held are claimed again; on PostgreSQL an instance is dead
  * only when its advisory lock ({@code store.InstanceLock}) is free, never because it runs late.
+ * Between live instances a bucket is handed over (a clean stop, a new instance's share): the
+ * taker waits at its handshake until the giver's connection is gone, since ejabberd gives a
+ * connection only a bucket that is empty when it authenticates.
  */
 package org.reconmuc.component.cluster;

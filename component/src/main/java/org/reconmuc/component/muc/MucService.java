@@ -626,6 +626,30 @@ public final class MucService implements Component, ConnectionListener {
         }
     }
 
+    /**
+     * Connection {@code via}'s bucket was handed over to another instance (a clean stop, or a new
+     * instance taking its share back), and the connection closed after the last stanza the server
+     * sent through it: nothing more comes here for its rooms. Each is let go after what it
+     * received — handled, written, sent — and its lease given back after its last writes; the
+     * new owner's claim waits for that, with the rooms' new stanzas behind it.
+     */
+    public void handOver(int via) {
+        List<RoomEntry> served = new ArrayList<>();
+        synchronized (routing) {
+            for (RoomEntry e : rooms.values()) {
+                if (e.via == via && e.gated == null) {   // a claim under way: its lease goes back at the stop
+                    served.add(e);
+                }
+            }
+        }
+        for (RoomEntry e : served) {
+            e.mailbox().submit(() -> discard(e.room()));
+        }
+        if (!served.isEmpty()) {
+            LOG.info("connection {} handed over: letting its {} rooms go after what they received", via, served.size());
+        }
+    }
+
     /** The room leaves memory, unless a newer entry took its place already (under the routing lock). */
     private void forget(RoomEntry entry) {
         RoomJid jid = entry.room().jid();

@@ -200,6 +200,10 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
                     + " listed INT DEFAULT 0 NOT NULL)");
             s.execute("CREATE TABLE IF NOT EXISTS reconmuc_instance (id VARCHAR(255) NOT NULL PRIMARY KEY,"
                     + " heartbeat_ms BIGINT NOT NULL, started_ms BIGINT NOT NULL, connections INT NOT NULL)");
+            // A bucket (one of ejabberd's connection slots) moving between instances (RoomLeases.HandOver).
+            s.execute("CREATE TABLE IF NOT EXISTS reconmuc_handover (id VARCHAR(255) NOT NULL PRIMARY KEY,"
+                    + " giver VARCHAR(255) NOT NULL, connection INT NOT NULL, taker VARCHAR(255),"
+                    + " state VARCHAR(16) NOT NULL, asked_ms BIGINT NOT NULL)");
             s.execute("CREATE TABLE IF NOT EXISTS reconmuc_occupant (room VARCHAR(3071) NOT NULL,"
                     + " session VARCHAR(3071) NOT NULL, nick VARCHAR(1023) NOT NULL, PRIMARY KEY (room, session))");
             // Occupants carry on when their room moves (StoredOccupants): each occupant's state, written

@@ -181,13 +181,17 @@ public final class RoomLeases implements AutoCloseable {
     /**
      * A clean stop, once its connections are closed: this instance's heartbeat is marked as
      * stopped, so that where death is told from heartbeats another instance adopts its connections
-     * at its next look without waiting a lease. (On PostgreSQL the instance lock, freed when the
-     * instance closes it, says so.)
+     * at its next look without waiting a lease (on PostgreSQL the instance lock, freed when the
+     * instance closes it, says so); {@code connectionsLeft} are those it closed without handing
+     * them over (their buckets are empty: whoever adopts it opens as many).
      */
-    public synchronized void unregister() throws SQLException {
+    public synchronized void unregister(int connectionsLeft) throws SQLException {
         inTransaction(c -> {
-            try (PreparedStatement p = c.prepareStatement("UPDATE reconmuc_instance SET heartbeat_ms = 0 WHERE id = ?")) {
-                p.setString(1, instance);
+            endHandOversOf(c, instance);
+            try (PreparedStatement p = c.prepareStatement(
+                    "UPDATE reconmuc_instance SET heartbeat_ms = 0, connections = ? WHERE id = ?")) {
+                p.setInt(1, connectionsLeft);
+                p.setString(2, instance);
                 return p.executeUpdate();
             }
         });
@@ -245,7 +249,7 @@ public final class RoomLeases implements AutoCloseable {
                         p.setString(1, other.getKey());
                         p.executeUpdate();
                     }
-                    adopted += other.getValue();
+                    adopted += other.getValue() + endHandOversOf(c, other.getKey());
                 } finally {
                     InstanceLock.unlock(c, key);
                 }
@@ -274,12 +278,241 @@ public final class RoomLeases implements AutoCloseable {
                     p.setString(1, d.getKey());
                     p.setLong(2, now - leaseMillis);
                     if (p.executeUpdate() == 1) {
-                        adopted += d.getValue();
+                        adopted += d.getValue() + endHandOversOf(c, d.getKey());
                     }
                 }
             }
             return adopted;
         });
+    }
+
+    // ---- buckets moving between live instances ---------------------------------------------------
+
+    /**
+     * A bucket moving from {@code giver}'s connection number {@code connection} (-1: any it
+     * adopted) to the instance that took the hand-over. A row of {@code reconmuc_handover} goes
+     * through {@value #OFFERED} (the giver stops: any other instance may take it) or
+     * {@value #ASKED} (a new instance asks a giver with more connections than its share), then
+     * {@value #READY} (the taker's connection waits at its handshake), {@value #VACANT} (the giver's
+     * connection is closed and the server has dropped it: the bucket is empty), and the taker
+     * deletes it once its connection has authenticated into the bucket.
+     */
+    public record HandOver(String id, String giver, int connection) {
+    }
+
+    static final String OFFERED = "offered";
+    static final String ASKED = "asked";
+    static final String READY = "ready";
+    static final String VACANT = "vacant";
+
+    private long handOvers;
+
+    private String newHandOverId() {
+        return instance + "/" + ++handOvers;
+    }
+
+    /** Offers each of {@code connections} (this instance's connection numbers) to any other instance. */
+    public synchronized void offerConnections(List<Integer> connections, long now) throws SQLException {
+        inTransaction(c -> {
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO reconmuc_handover"
+                    + " (id, giver, connection, taker, state, asked_ms) VALUES (?, ?, ?, NULL, ?, ?)")) {
+                for (int connection : connections) {
+                    p.setString(1, newHandOverId());
+                    p.setString(2, instance);
+                    p.setInt(3, connection);
+                    p.setString(4, OFFERED);
+                    p.setLong(5, now);
+                    p.executeUpdate();
+                }
+            }
+            return null;
+        });
+    }
+
+    /**
+     * A new instance's share: asks, of every other instance holding more than {@code share}
+     * connections (it adopted some), one connection per connection over its share (less those
+     * already being handed over), up to {@code wanted} in all. Returns how many it asked for.
+     */
+    public synchronized int askForShare(int wanted, int share, long now) throws SQLException {
+        return inTransaction(c -> {
+            Map<String, Integer> over = new LinkedHashMap<>();
+            try (PreparedStatement p = c.prepareStatement("SELECT i.id, i.connections - ? - (SELECT COUNT(*) FROM"
+                    + " reconmuc_handover h WHERE h.giver = i.id) FROM reconmuc_instance i WHERE i.id <> ?"
+                    + " AND i.heartbeat_ms > 0 ORDER BY i.connections DESC, i.id")) {
+                p.setInt(1, share);
+                p.setString(2, instance);
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) {
+                        if (rs.getInt(2) > 0) {
+                            over.put(rs.getString(1), rs.getInt(2));
+                        }
+                    }
+                }
+            }
+            int asked = 0;
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO reconmuc_handover"
+                    + " (id, giver, connection, taker, state, asked_ms) VALUES (?, ?, -1, ?, ?, ?)")) {
+                for (Map.Entry<String, Integer> giver : over.entrySet()) {
+                    for (int i = 0; i < giver.getValue() && asked < wanted; i++, asked++) {
+                        p.setString(1, newHandOverId());
+                        p.setString(2, giver.getKey());
+                        p.setString(3, instance);
+                        p.setString(4, ASKED);
+                        p.setLong(5, now);
+                        p.executeUpdate();
+                    }
+                }
+            }
+            return asked;
+        });
+    }
+
+    /**
+     * The next hand-over for this instance to take: one asked by it, else one offered by another
+     * instance (taken here: no other instance takes it). Null if there is none.
+     */
+    public synchronized HandOver nextToTake() throws SQLException {
+        return inTransaction(c -> {
+            HandOver asked = firstHandOver(c, "SELECT id, giver, connection FROM reconmuc_handover"
+                    + " WHERE taker = ? AND state = '" + ASKED + "' ORDER BY asked_ms, id");
+            if (asked != null) {
+                return asked;
+            }
+            List<HandOver> offered = new ArrayList<>();
+            try (PreparedStatement p = c.prepareStatement("SELECT id, giver, connection FROM reconmuc_handover"
+                    + " WHERE taker IS NULL AND state = '" + OFFERED + "' AND giver <> ? ORDER BY asked_ms, id")) {
+                p.setString(1, instance);
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) {
+                        offered.add(new HandOver(rs.getString(1), rs.getString(2), rs.getInt(3)));
+                    }
+                }
+            }
+            try (PreparedStatement p = c.prepareStatement("UPDATE reconmuc_handover SET taker = ?, state = '" + ASKED
+                    + "' WHERE id = ? AND taker IS NULL AND state = '" + OFFERED + "'")) {
+                for (HandOver h : offered) {
+                    p.setString(1, instance);
+                    p.setString(2, h.id());
+                    if (p.executeUpdate() == 1) {
+                        return h;
+                    }
+                }
+            }
+            return null;
+        });
+    }
+
+    private HandOver firstHandOver(Connection c, String sql) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement(sql)) {
+            p.setString(1, instance);
+            try (ResultSet rs = p.executeQuery()) {
+                return rs.next() ? new HandOver(rs.getString(1), rs.getString(2), rs.getInt(3)) : null;
+            }
+        }
+    }
+
+    /** The hand-overs whose takers wait at their handshake for this instance to close a connection. */
+    public synchronized List<HandOver> readyToGive() throws SQLException {
+        return inTransaction(c -> {
+            List<HandOver> ready = new ArrayList<>();
+            try (PreparedStatement p = c.prepareStatement("SELECT id, giver, connection FROM reconmuc_handover"
+                    + " WHERE giver = ? AND state = '" + READY + "' ORDER BY asked_ms, id")) {
+                p.setString(1, instance);
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) {
+                        ready.add(new HandOver(rs.getString(1), rs.getString(2), rs.getInt(3)));
+                    }
+                }
+            }
+            return ready;
+        });
+    }
+
+    /** The taker's connection waits at its handshake. */
+    public void readyToTake(String id) throws SQLException {
+        setHandOverState(id, READY);
+    }
+
+    /**
+     * The giver's connection is closed, and the server has dropped it: the bucket is empty. False
+     * if the taker gave up meanwhile (the row is gone): nobody is about to fill the bucket.
+     */
+    public boolean vacated(String id) throws SQLException {
+        return setHandOverState(id, VACANT);
+    }
+
+    private synchronized boolean setHandOverState(String id, String state) throws SQLException {
+        return inTransaction(c -> {
+            try (PreparedStatement p = c.prepareStatement("UPDATE reconmuc_handover SET state = ? WHERE id = ?")) {
+                p.setString(1, state);
+                p.setString(2, id);
+                return p.executeUpdate() == 1;
+            }
+        });
+    }
+
+    /** True while this instance takes a bucket it asked for or was offered (not yet done or given up). */
+    public synchronized boolean taking() throws SQLException {
+        return inTransaction(c -> {
+            try (PreparedStatement p = c.prepareStatement("SELECT 1 FROM reconmuc_handover WHERE taker = ?")) {
+                p.setString(1, instance);
+                try (ResultSet rs = p.executeQuery()) {
+                    return rs.next();
+                }
+            }
+        });
+    }
+
+    /** True once the giver has emptied the bucket; false while it has not; null if the hand-over was withdrawn. */
+    public synchronized Boolean vacant(String id) throws SQLException {
+        return inTransaction(c -> {
+            try (PreparedStatement p = c.prepareStatement("SELECT state FROM reconmuc_handover WHERE id = ?")) {
+                p.setString(1, id);
+                try (ResultSet rs = p.executeQuery()) {
+                    return rs.next() ? (Boolean) VACANT.equals(rs.getString(1)) : null;
+                }
+            }
+        });
+    }
+
+    /** The hand-over is over (done, refused, or given up by either side). */
+    public synchronized void endHandOver(String id) throws SQLException {
+        inTransaction(c -> {
+            try (PreparedStatement p = c.prepareStatement("DELETE FROM reconmuc_handover WHERE id = ?")) {
+                p.setString(1, id);
+                return p.executeUpdate();
+            }
+        });
+    }
+
+    /** Ends every hand-over this instance gives or takes (it stops), but for the buckets it emptied. */
+    public synchronized void endHandOvers() throws SQLException {
+        inTransaction(c -> endHandOversOf(c, instance));
+    }
+
+    /**
+     * Ends every hand-over {@code instance} gives (but for the buckets it emptied) or takes; returns how many buckets it was
+     * taking that its giver had emptied already (whoever adopts it opens as many).
+     */
+    private static int endHandOversOf(Connection c, String instance) throws SQLException {
+        int vacant = 0;
+        try (PreparedStatement p = c.prepareStatement(
+                "SELECT COUNT(*) FROM reconmuc_handover WHERE taker = ? AND state = '" + VACANT + "'")) {
+            p.setString(1, instance);
+            try (ResultSet rs = p.executeQuery()) {
+                rs.next();
+                vacant = rs.getInt(1);
+            }
+        }
+        // A bucket it emptied is left to its taker, which deletes the row once it holds the bucket.
+        try (PreparedStatement p = c.prepareStatement("DELETE FROM reconmuc_handover"
+                + " WHERE giver = ? AND state <> '" + VACANT + "' OR taker = ?")) {
+            p.setString(1, instance);
+            p.setString(2, instance);
+            p.executeUpdate();
+        }
+        return vacant;
     }
 
     /** The instances whose heartbeat is younger than {@code leaseMillis}, oldest first. */

@@ -63,6 +63,16 @@ final class ConnectionState {
         }
     }
 
+    /** Why it ended, or null while it has not. */
+    Termination termination() {
+        lock.lock();
+        try {
+            return termination;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Blocks until {@link #terminate} was called. */
     Termination awaitTermination() throws InterruptedException {
         lock.lock();

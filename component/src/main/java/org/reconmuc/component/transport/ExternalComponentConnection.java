@@ -202,6 +202,35 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
     }
 
     /**
+     * Makes the first attempt stop after the server has opened its stream, until
+     * {@link #releaseHandshake()}: ejabberd gives a connection a bucket when its handshake
+     * succeeds, and only an empty one, so a connection that is to take over a bucket another
+     * connection gives up is set up beforehand and authenticates the moment the bucket is empty.
+     * Call before {@link #start()}.
+     */
+    public void holdHandshake() {
+        stream.holdHandshake();
+    }
+
+    /** Waits up to {@code timeout} until a held attempt waits at its handshake (see {@link #holdHandshake()}). */
+    public boolean awaitReadyForHandshake(Duration timeout) throws InterruptedException {
+        return stream.awaitReadyForHandshake(timeout);
+    }
+
+    /** Lets a held attempt authenticate (see {@link #holdHandshake()}). */
+    public void releaseHandshake() {
+        stream.releaseHandshake();
+    }
+
+    /**
+     * True once the server has ended its stream on this connection: after {@link #close()}, that
+     * ejabberd has unregistered the connection (its bucket is empty: another connection can take it).
+     */
+    public boolean serverEndedStream() {
+        return stream.serverEndedStream();
+    }
+
+    /**
      * Waits up to {@code timeout} until the connection is established: true once a handshake has
      * succeeded and as long as that connection has not been lost (after a loss it waits for the
      * reconnection). Returns false on timeout, after {@link #close()} or after the server refused
@@ -214,6 +243,11 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
     /** True while a handshake has succeeded and the connection has not been lost since. */
     public boolean isConnected() {
         return state.connected();
+    }
+
+    /** Why the connection ended ({@link #awaitTermination()}), or null while it has not. */
+    public Termination termination() {
+        return state.termination();
     }
 
     /** Blocks until {@link #close()} was called or the server refused our secret. */
@@ -237,7 +271,12 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
             queue.finish(CLOSE_STREAM);   // what is queued goes out first, within the flush timeout
             s.awaitWriter(tuning.closeFlushTimeout());
             // Our end of the stream, then the server's: closing the socket while its answer is
-            // unread would reset the connection, and the server could lose our last stanzas.
+            // unread would reset the connection, and the server could lose our last stanzas. The
+            // server's end says it has let the connection go (ejabberd ends the stream after
+            // unregistering it: its bucket is empty), which our FIN would cut short (ejabberd
+            // closes a socket its peer half-closed at once), so the FIN only follows if the
+            // answer is slow.
+            awaitReader(tuning.closeFlushTimeout());
             s.shutdownOutput();
             awaitReader(tuning.closeFlushTimeout());
             s.abort(tuning.closeFlushTimeout());

@@ -6,6 +6,8 @@ import static org.reconmuc.component.transport.StreamXml.NS_STREAM;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.dom4j.Element;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.transport.ExternalComponentConnection.Tuning;
@@ -48,6 +50,12 @@ final class ServerStream {
     private final ConnectionState state;
     private final InboundStanzas inbound;
     private final Hooks hooks;
+    /** Set by {@link #holdHandshake()}: the first attempt waits for it after the server's stream header. */
+    private volatile CountDownLatch handshakeHeld;
+    /** Counted down once a held attempt waits at its handshake. */
+    private final CountDownLatch readyForHandshake = new CountDownLatch(1);
+    /** True once the server ended its stream (after ejabberd has dropped this connection's bucket). */
+    private volatile boolean serverEndedStream;
 
     ServerStream(ServiceConfig config, Tuning tuning, String where, OutgoingQueue queue, ConnectionState state,
                  InboundStanzas inbound, Hooks hooks) {
@@ -58,6 +66,26 @@ final class ServerStream {
         this.state = state;
         this.inbound = inbound;
         this.hooks = hooks;
+    }
+
+    /** See {@link ExternalComponentConnection#holdHandshake()}. */
+    void holdHandshake() {
+        handshakeHeld = new CountDownLatch(1);
+    }
+
+    boolean awaitReadyForHandshake(java.time.Duration timeout) throws InterruptedException {
+        return readyForHandshake.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    void releaseHandshake() {
+        CountDownLatch held = handshakeHeld;
+        if (held != null) {
+            held.countDown();
+        }
+    }
+
+    boolean serverEndedStream() {
+        return serverEndedStream;
     }
 
     /** Connects on {@code s}, shakes hands and reads until the stream is over. */
@@ -85,6 +113,15 @@ final class ServerStream {
             if (id == null || id.isEmpty()) {
                 s.closeGracefully(CLOSE_STREAM, tuning.closeFlushTimeout());
                 return Attempt.failed(false, "protocol", "the server's stream header has no id");
+            }
+            CountDownLatch held = handshakeHeld;
+            if (held != null && readyForHandshake.getCount() > 0) {   // only the first attempt waits
+                readyForHandshake.countDown();
+                while (!held.await(50, TimeUnit.MILLISECONDS)) {
+                    if (state.closed()) {
+                        return Attempt.closed(false);
+                    }
+                }
             }
             s.writeNow(StreamXml.handshake(id, config.secret()));
 
@@ -126,6 +163,7 @@ final class ServerStream {
                     }
                     case DISCARDED -> inbound.discarded(parser, headerFrame, f);
                     case STREAM_END -> {
+                        serverEndedStream = true;
                         s.closeGracefully(CLOSE_STREAM, tuning.closeFlushTimeout());
                         return Attempt.failed(true, "closed", "the server closed the stream");
                     }
@@ -155,6 +193,9 @@ final class ServerStream {
                 return Attempt.closed(established);
             }
             return Attempt.failed(established, "io", describe(e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Attempt.closed(established);
         } finally {
             if (established) {
                 hooks.lost();

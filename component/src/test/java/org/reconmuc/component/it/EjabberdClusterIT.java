@@ -221,7 +221,7 @@ class EjabberdClusterIT {
             }
         }
 
-        // b stops cleanly (SIGTERM): its rooms are given back and its buckets adopted at c's next beat.
+        // b stops cleanly (SIGTERM): c, the only other instance, takes each of its buckets over, with its rooms.
         List<Integer> onB = new ArrayList<>();
         for (int i = 0; i < ROOMS; i++) {
             if ("b".equals(after.get(rooms.get(i).toString()))) {

@@ -276,7 +276,7 @@ abstract class StoreContract {
                 assertThat(c.adoptDeadInstances(9_001, LEASE)).isZero();
                 assertThat(b.owners()).containsEntry(ROOM, null);
                 // a clean stop frees the lock last: adopted then
-                c.unregister();
+                c.unregister(1);
                 assertThat(b.adoptDeadInstances(9_100, LEASE)).isZero();
                 cAlive.close();
                 assertThat(adoptedOnceFreed(() -> b.adoptDeadInstances(9_100, LEASE))).isEqualTo(1);
@@ -286,8 +286,48 @@ abstract class StoreContract {
                 assertThat(b.adoptDeadInstances(4_001, LEASE)).isEqualTo(2);
                 assertThat(c.adoptDeadInstances(4_002, LEASE)).isZero();
                 // c stops cleanly: adopted at once, without waiting a lease
-                c.unregister();
+                c.unregister(1);
                 assertThat(b.adoptDeadInstances(9_100, LEASE)).isEqualTo(1);
+            }
+        }
+    }
+
+    @Test
+    void aStoppingInstancesBucketsGoOneToEachTakerAndANewInstanceAsksOnlyForWhatWasAdopted() throws Exception {
+        try (RoomLeases a = store.leases("a"); RoomLeases b = store.leases("b"); RoomLeases c = store.leases("c")) {
+            a.renew(1_000, 2);
+            b.renew(1_000, 2);
+            c.renew(1_000, 2);
+            // a stops: each of its two buckets is taken by one other instance only, never by a itself
+            a.offerConnections(List.of(0, 1), 1_000);
+            assertThat(a.nextToTake()).isNull();
+            RoomLeases.HandOver toB = b.nextToTake();
+            RoomLeases.HandOver toC = c.nextToTake();
+            assertThat(List.of(toB.connection(), toC.connection())).containsExactlyInAnyOrder(0, 1);
+            assertThat(b.nextToTake()).as("asked again: the same one, still b's").isEqualTo(toB);
+            assertThat(a.readyToGive()).isEmpty();
+            b.readyToTake(toB.id());
+            assertThat(a.readyToGive()).containsExactly(toB);
+            assertThat(b.vacant(toB.id())).isFalse();
+            assertThat(a.vacated(toB.id())).isTrue();
+            assertThat(b.vacant(toB.id())).isTrue();
+            // a's stop ends its hand-overs, but the bucket it emptied stays for b to take
+            a.endHandOvers();
+            assertThat(b.vacant(toB.id())).isTrue();
+            assertThat(c.vacant(toC.id())).as("withdrawn").isNull();
+            assertThat(a.vacated(toC.id())).as("emptied after its taker gave up").isFalse();
+            b.endHandOver(toB.id());
+            assertThat(b.vacant(toB.id())).isNull();
+            a.unregister(0);
+            b.renew(2_000, 3);
+            // a new instance asks only for the bucket b holds beyond its share, once
+            try (RoomLeases d = store.leases("d")) {
+                d.renew(2_000, 2);
+                assertThat(d.askForShare(2, 2, 2_000)).isEqualTo(1);
+                assertThat(d.askForShare(2, 2, 2_000)).isZero();
+                RoomLeases.HandOver back = d.nextToTake();
+                assertThat(back.giver()).isEqualTo("b");
+                assertThat(back.connection()).isEqualTo(-1);
             }
         }
     }

@@ -1,0 +1,289 @@
+package org.reconmuc.component.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jivesoftware.smack.packet.Message;
+import org.jivesoftware.smack.packet.Presence;
+import org.jivesoftware.smack.packet.StanzaError;
+import org.jivesoftware.smack.tcp.XMPPTCPConnection;
+import org.jivesoftware.smackx.muc.MultiUserChat;
+import org.jivesoftware.smackx.muc.MultiUserChatManager;
+import org.jivesoftware.smackx.muc.packet.MUCUser;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.jxmpp.jid.EntityBareJid;
+import org.jxmpp.jid.impl.JidCreate;
+import org.jxmpp.jid.parts.Resourcepart;
+import org.reconmuc.servers.PostgresServer;
+import org.reconmuc.servers.ServerOptions;
+import org.reconmuc.servers.XmppServer;
+import org.reconmuc.servers.XmppServers;
+
+/**
+ * A rolling restart under load: three instances behind ejabberd (six buckets, two connections
+ * each) on a shared PostgreSQL, two users chatting steadily in rooms spread over all three; each
+ * instance in turn is stopped cleanly (SIGTERM) and started again. Every message a user sent is
+ * answered — echoed, or refused with an error where the room had just moved and told him to join
+ * again — but for the one or two that ejabberd may drop while a bucket is empty for a few
+ * milliseconds (twelve moves); every echoed one reaches the other user (live, or in the history when he joins
+ * again); and each restarted instance gets its two buckets back from those that took them over.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class EjabberdRollingRestartIT {
+    private static final int ROOMS = 18;
+    private static final int CONNECTIONS = 2;
+    private static final Map<String, Integer> EVEN = Map.of("a", CONNECTIONS, "b", CONNECTIONS, "c", CONNECTIONS);
+    /** One message every this many ms, the rooms and the two users in turn: ~2.5 a second per bucket. */
+    private static final long SEND_EVERY_MILLIS = 70;
+    private PostgresServer postgres;
+    private XmppServer server;
+    private Path dir;
+    private final Map<String, ComponentJvm> instances = new HashMap<>();
+
+    @BeforeAll
+    void start() throws Exception {
+        dir = Path.of("target", "it-ejabberd-rolling").toAbsolutePath();
+        postgres = PostgresServer.start();
+        server = XmppServers.start("ejabberd", Files.createDirectories(dir.resolve("ejabberd")),
+                ServerOptions.DEFAULT.withComponentBuckets(3 * CONNECTIONS));
+        for (String name : List.of("a", "b", "c")) {
+            instances.put(name, startInstance(name));
+        }
+    }
+
+    private ComponentJvm startInstance(String name) throws Exception {
+        return ComponentJvm.start(server, dir.resolve("instance-" + name + ".log"),
+                "--store", postgres.jdbcUrl(), "--instance", name, "--connections", Integer.toString(CONNECTIONS),
+                "--lease-seconds", "2", "--room-default-persistent", "true", "--lock-new-rooms", "false",
+                "--rate-messages-per-second", "1000", "--rate-burst", "1000");
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        for (ComponentJvm c : instances.values()) {
+            c.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+
+    /** What one user sent and saw: echoes and others' messages (by body), errors, and rooms that told it to rejoin. */
+    private static final class User {
+        final String nick;
+        final XMPPTCPConnection connection;
+        final Map<EntityBareJid, MultiUserChat> rooms = new HashMap<>();
+        /** "room body" of every groupchat message seen, live or from the history. */
+        final Set<String> seen = ConcurrentHashMap.newKeySet();
+        /** Bodies of the messages of this user's that came back as errors (their ids: the body, '-' for ' '), with the condition. */
+        final Map<String, String> refused = new ConcurrentHashMap<>();
+        final Set<String> toldToRejoin = ConcurrentHashMap.newKeySet();
+        /** Rooms being joined again: nothing is sent there meanwhile. */
+        final Set<EntityBareJid> rejoining = ConcurrentHashMap.newKeySet();
+        final Map<String, EntityBareJid> sent = new ConcurrentHashMap<>();
+
+        User(XmppServer server, String nick) throws Exception {
+            this.nick = nick;
+            this.connection = server.newClient(nick.toLowerCase());
+            connection.addAsyncStanzaListener(s -> {
+                Message m = (Message) s;
+                if (m.getType() == Message.Type.error && m.getStanzaId() != null) {
+                    StanzaError e = m.getError();
+                    refused.put(m.getStanzaId().replace('-', ' '), e == null ? "?" : e.getCondition().toString());
+                } else if (m.getBody() != null) {
+                    seen.add(m.getFrom().asBareJid() + " " + m.getBody());
+                }
+            }, s -> s instanceof Message);
+            connection.addSyncStanzaListener(s -> {
+                Presence p = (Presence) s;
+                MUCUser user = MUCUser.from(p);
+                if (p.getType() == Presence.Type.unavailable && user != null
+                        && user.getStatus().contains(MUCUser.Status.create(333))
+                        && user.getStatus().contains(MUCUser.Status.create(110))) {
+                    EntityBareJid room = p.getFrom().asEntityBareJidIfPossible();
+                    toldToRejoin.add(room.toString());
+                    if (rejoining.add(room)) {
+                        Thread t = new Thread(() -> rejoin(room), "rejoin-" + nick);
+                        t.setDaemon(true);
+                        t.start();
+                    }
+                }
+            }, s -> s instanceof Presence);
+        }
+
+        void join(EntityBareJid room) throws Exception {
+            MultiUserChat muc = MultiUserChatManager.getInstanceFor(connection).getMultiUserChat(room);
+            muc.join(muc.getEnterConfigurationBuilder(Resourcepart.from(nick)).requestNoHistory().build());
+            rooms.put(room, muc);
+        }
+
+        /** As a XEP-0410 client: joins again, with the history of the last minute. */
+        private void rejoin(EntityBareJid room) {
+            MultiUserChat muc = rooms.get(room);
+            try {
+                for (int i = 0; i < 20 && muc.isJoined(); i++) {   // Smack takes the 110 presence as having left
+                    Thread.sleep(50);
+                }
+                for (int attempt = 0; attempt < 10; attempt++) {
+                    try {
+                        muc.join(muc.getEnterConfigurationBuilder(Resourcepart.from(nick))
+                                .requestHistorySince(new Date(System.currentTimeMillis() - 60_000)).build());
+                        return;
+                    } catch (Exception e) {
+                        Thread.sleep(500);
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                rejoining.remove(room);
+            }
+        }
+
+        void say(EntityBareJid room, String body) throws Exception {
+            sent.put(body, room);
+            connection.sendStanza(org.jivesoftware.smack.packet.StanzaBuilder.buildMessage(body.replace(' ', '-'))
+                    .to(room).ofType(Message.Type.groupchat).setBody(body).build());
+        }
+    }
+
+    /** The buckets each running instance holds, by its heartbeat (instance name to connections). */
+    private Map<String, Integer> connectionsByInstance() throws Exception {
+        Map<String, Integer> held = new HashMap<>();
+        try (Connection c = DriverManager.getConnection(postgres.jdbcUrl());
+             Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT id, connections FROM reconmuc_instance WHERE heartbeat_ms > 0")) {
+            while (rs.next()) {
+                held.merge(rs.getString(1).substring(0, rs.getString(1).lastIndexOf('-')), rs.getInt(2), Integer::sum);
+            }
+        }
+        return held;
+    }
+
+    /** Waits until every instance holds its share of the buckets again; returns who held how many then. */
+    private Map<String, Integer> awaitShares() throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!connectionsByInstance().equals(EVEN) && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        return connectionsByInstance();
+    }
+
+    @Test
+    void aRollingRestartOfAllThreeInstancesUnderLoadLosesNothingAndGivesEachItsBucketsBack() throws Exception {
+        User romeo = new User(server, "Romeo");
+        User juliet = new User(server, "Juliet");
+        List<EntityBareJid> rooms = new ArrayList<>();
+        for (int i = 0; i < ROOMS; i++) {
+            EntityBareJid room = JidCreate.entityBareFrom("verona" + i + "@" + server.componentDomain());
+            rooms.add(room);
+            romeo.join(room);
+            juliet.join(room);
+        }
+        assertThat(Set.copyOf(EjabberdClusterIT.owners(postgres).values())).containsExactlyInAnyOrder("a", "b", "c");
+
+        AtomicBoolean chatting = new AtomicBoolean(true);
+        Thread chat = new Thread(() -> {
+            int n = 0;
+            while (chatting.get()) {
+                User from = n % 2 == 0 ? romeo : juliet;
+                EntityBareJid room = rooms.get(n / 2 % ROOMS);
+                if (!from.rejoining.contains(room)) {
+                    try {
+                        from.say(room, from.nick + " " + n);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+                n++;
+                try {
+                    Thread.sleep(SEND_EVERY_MILLIS);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "chat");
+        chat.start();
+        Thread.sleep(3_000);
+
+        Map<String, Map<String, Integer>> sharesAfterRestart = new HashMap<>();
+        Map<String, Boolean> servingAfterRestart = new HashMap<>();
+        for (String name : List.of("a", "b", "c")) {
+            long stopping = System.nanoTime();
+            instances.remove(name).close();
+            System.out.printf("EjabberdRollingRestartIT: %s stopped cleanly in %.1f s%n", name,
+                    (System.nanoTime() - stopping) / 1e9);
+            Thread.sleep(3_000);
+            instances.put(name, startInstance(name));
+            sharesAfterRestart.put(name, awaitShares());
+            Thread.sleep(3_000);
+            // the restarted instance serves the rooms of the buckets it took back
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!EjabberdClusterIT.owners(postgres).containsValue(name) && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+            }
+            servingAfterRestart.put(name, EjabberdClusterIT.owners(postgres).containsValue(name));
+        }
+        chatting.set(false);
+        chat.join();
+        Thread.sleep(5_000);   // the last echoes, and the history of the last rejoins
+
+        int sent = 0;
+        List<String> dropped = new ArrayList<>();
+        List<String> lost = new ArrayList<>();
+        Map<String, String> refused = new HashMap<>();
+        for (User from : List.of(romeo, juliet)) {
+            User to = from == romeo ? juliet : romeo;
+            for (Map.Entry<String, EntityBareJid> m : from.sent.entrySet()) {
+                sent++;
+                String seen = m.getValue() + " " + m.getKey();
+                if (from.refused.containsKey(m.getKey())) {
+                    refused.put(seen, from.refused.get(m.getKey()));
+                    // refused only where the room moved and told the sender to join again
+                    assertThat(from.toldToRejoin).as("refused: " + seen).contains(m.getValue().toString());
+                } else if (!from.seen.contains(seen)) {
+                    dropped.add(seen);
+                } else if (!to.seen.contains(seen)) {
+                    lost.add(seen);
+                }
+            }
+        }
+        System.out.printf("EjabberdRollingRestartIT: %d messages sent, %d dropped (neither echoed nor refused) %s,"
+                        + " %d echoed but not delivered, %d refused %s; told to rejoin: %d rooms (Romeo), %d (Juliet)%n",
+                sent, dropped.size(), dropped, lost.size(), refused.size(), Set.copyOf(refused.values()),
+                romeo.toldToRejoin.size(), juliet.toldToRejoin.size());
+        // ejabberd drops what it routes to a bucket between the giver's unregistering and the
+        // taker's registering: a few ms per bucket moved, twelve moves here (DESIGN.md, "Several
+        // instances"), 0 or 1 message of ~400 in the runs so far. Before the hand-over a bucket
+        // stayed empty until a survivor's next look (up to 200 ms, and a connection), and a
+        // restarted instance never got one back.
+        assertThat(dropped).as("dropped").hasSizeLessThanOrEqualTo(2);
+        assertThat(lost).as("acknowledged but lost").isEmpty();
+        for (String name : List.of("a", "b", "c")) {
+            assertThat(sharesAfterRestart.get(name)).as("buckets held once " + name + " was restarted").isEqualTo(EVEN);
+            assertThat(servingAfterRestart.get(name)).as(name + " serving rooms again after its restart").isTrue();
+        }
+        romeo.connection.disconnect();
+        juliet.connection.disconnect();
+    }
+}
