@@ -143,8 +143,27 @@ public final class ReconMuc implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits up to {@code timeout} until the service is attached: its connection, or, for one of
+     * several instances, any of its connections (a starting instance may open none until the
+     * others hand it buckets).
+     */
     public boolean awaitConnected(Duration timeout) throws InterruptedException {
-        return connection().awaitConnected(timeout);
+        if (cluster == null) {
+            return connection.awaitConnected(timeout);
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            for (ExternalComponentConnection c : cluster.connections()) {
+                if (c.isConnected()) {
+                    return true;
+                }
+            }
+            if (System.nanoTime() >= deadline) {
+                return false;
+            }
+            Thread.sleep(20);
+        }
     }
 
     public Termination awaitTermination() throws InterruptedException {
@@ -155,9 +174,13 @@ public final class ReconMuc implements AutoCloseable {
         return service;
     }
 
-    /** The connection to the server (its queue and counters); the first one of several. */
+    /** The connection to the server (its queue and counters); the first one of several (null while it has none). */
     public ExternalComponentConnection connection() {
-        return cluster != null ? cluster.connections().get(0) : connection;
+        if (cluster == null) {
+            return connection;
+        }
+        List<ExternalComponentConnection> all = cluster.connections();
+        return all.isEmpty() ? null : all.get(0);
     }
 
     /** This instance among several, or null when the service runs alone. */

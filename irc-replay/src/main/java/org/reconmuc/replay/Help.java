@@ -132,7 +132,7 @@ final class Help {
               (echoed) messages and whether each reached every bot of its room exactly once (lost, duplicated,
               out of order among live deliveries), unacknowledged ones bounced (an error came back) or dropped,
               per killed or paused room the seconds from the fault to its next acknowledged message, per room the
-              longest wait between acknowledgements from the fault on, what the instances logged (adoptions, rooms
+              slowest acknowledgement (echo after sending) from the fault on, what the instances logged (adoptions, rooms
               lost to another instance), CPU/RSS/heap per instance. Exit code 0 when no acknowledged message was lost, duplicated or out of order.
 
             What it measures (per second, per bot and in total):

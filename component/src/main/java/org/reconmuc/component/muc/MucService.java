@@ -419,6 +419,14 @@ public final class MucService implements Component, ConnectionListener {
      * the same lock, so a join that raced with the last leave creates a fresh room, in order.
      */
     private void discard(Room room) {
+        letGo(room, true);
+    }
+
+    /**
+     * Forgets a room: {@code forGood} when nobody is in it (emptied, destroyed), else it is
+     * handed over with its occupants, who carry on with its next owner.
+     */
+    private void letGo(Room room, boolean forGood) {
         List<Packet> refused = new ArrayList<>();
         synchronized (routing) {
             RoomEntry entry = rooms.get(room.jid());
@@ -437,7 +445,11 @@ public final class MucService implements Component, ConnectionListener {
         // Outside the routing lock: queueing a write waits while the store's queue is full, and the
         // lease renewal must not wait for it. A newer claim of the room has a newer epoch: this
         // release, fenced by the old one, cannot give that away.
-        room.context().journal().release();
+        if (forGood) {
+            room.context().journal().release();
+        } else {
+            room.context().journal().handOver();
+        }
         refused.forEach(this::refuseForMissingRoom);
     }
 
@@ -643,7 +655,7 @@ public final class MucService implements Component, ConnectionListener {
             }
         }
         for (RoomEntry e : served) {
-            e.mailbox().submit(() -> discard(e.room()));
+            e.mailbox().submit(() -> letGo(e.room(), false));
         }
         if (!served.isEmpty()) {
             LOG.info("connection {} handed over: letting its {} rooms go after what they received", via, served.size());

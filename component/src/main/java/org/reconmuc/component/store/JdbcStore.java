@@ -272,9 +272,10 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
                             l.listed() ? 1 : 0, l.room());
                 } else if (w instanceof Write.Release r) {
                     update(writeConnection, RoomLeases.RELEASE, r.room(), fenceOwner, r.fence());
-                    // Forgotten for good (empty, or destroyed): nobody carries on in it.
-                    update(writeConnection, "DELETE FROM reconmuc_occupant_state WHERE room = ?", r.room());
-                    update(writeConnection, "DELETE FROM reconmuc_room_state WHERE room = ?", r.room());
+                    if (r.forGood()) {   // empty, or destroyed: nobody carries on in it
+                        update(writeConnection, "DELETE FROM reconmuc_occupant_state WHERE room = ?", r.room());
+                        update(writeConnection, "DELETE FROM reconmuc_room_state WHERE room = ?", r.room());
+                    }
                 } else if (w instanceof Write.OccupantState st) {
                     update(writeConnection, "DELETE FROM reconmuc_occupant_state WHERE room = ? AND nick = ?", st.room(),
                             st.nick());

@@ -183,10 +183,24 @@ public final class RoomJournal {
         }
     }
 
-    /** The room is forgotten here: its lease is given back after its last writes (when fenced). */
+    /**
+     * The room is forgotten here: its lease is given back after its last writes (when fenced);
+     * nobody is in it, so its occupants' stored state goes too.
+     */
     public void release() {
         if (fence != 0) {
-            submit(new Write.Release(room, fence));
+            submit(new Write.Release(room, fence, true));
+        }
+    }
+
+    /**
+     * The room is let go with its occupants (its connection's bucket is handed to another
+     * instance): its lease is given back after its last writes, and what its occupants carry on
+     * with stays for the next owner.
+     */
+    public void handOver() {
+        if (fence != 0) {
+            submit(new Write.Release(room, fence, false));
         }
     }
 

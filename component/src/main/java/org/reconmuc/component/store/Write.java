@@ -48,8 +48,12 @@ sealed interface Write {
     record Listing(String room, long fence, String name, boolean listed) implements Write {
     }
 
-    /** The room is given up (it was forgotten here): its lease is released once what it wrote before is committed. */
-    record Release(String room, long fence) implements Write {
+    /**
+     * The room is given up (it was forgotten here): its lease is released once what it wrote
+     * before is committed. {@code forGood}: nobody is in it (emptied, destroyed), so what its
+     * occupants carry on with goes too; else (handed over with its occupants) it stays for the next owner.
+     */
+    record Release(String room, long fence, boolean forGood) implements Write {
     }
 
     /** A session left the room. */

@@ -279,6 +279,10 @@ class EjabberdRollingRestartIT {
         // restarted instance never got one back.
         assertThat(dropped).as("dropped").hasSizeLessThanOrEqualTo(2);
         assertThat(lost).as("acknowledged but lost").isEmpty();
+        // A room that moves with its bucket keeps its occupants: nobody is told to rejoin, nothing is refused.
+        assertThat(romeo.toldToRejoin).as("rooms that told Romeo to rejoin").isEmpty();
+        assertThat(juliet.toldToRejoin).as("rooms that told Juliet to rejoin").isEmpty();
+        assertThat(refused).as("refused").isEmpty();
         for (String name : List.of("a", "b", "c")) {
             assertThat(sharesAfterRestart.get(name)).as("buckets held once " + name + " was restarted").isEqualTo(EVEN);
             assertThat(servingAfterRestart.get(name)).as(name + " serving rooms again after its restart").isTrue();

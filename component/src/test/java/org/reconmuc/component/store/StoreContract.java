@@ -432,6 +432,29 @@ abstract class StoreContract {
     }
 
     @Test
+    void aRoomHandedOverWithItsOccupantsKeepsWhatTheyCarryOnWithButOneForgottenForGoodDoesNot() throws Exception {
+        Store fenced = Store.openFencedWithoutThreads(location(), "a");
+        try (RoomLeases a = fenced.leases("a")) {
+            RoomJournal j = fenced.journal(ROOM, sent::add);
+            j.fence(((RoomLeases.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
+            j.occupantIn("carol@example.org/pda", "Carol");
+            j.occupantState("Carol", "<occupant/>");
+            j.handOver();   // its connection's bucket goes to another instance, Carol still in the room
+            fenced.commitQueued();
+            assertThat(a.owners()).containsEntry(ROOM, null);
+            assertThat(fenced.occupants(ROOM).occupants().get("Carol"))
+                    .isEqualTo(new StoredOccupants.Carried("<occupant/>", null));
+
+            j.fence(((RoomLeases.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
+            j.release();    // emptied or destroyed here
+            fenced.commitQueued();
+            assertThat(fenced.occupants(ROOM).occupants()).isEmpty();
+        } finally {
+            fenced.close();
+        }
+    }
+
+    @Test
     void aServiceRunningAloneWritesNoOccupantStatesNorPositions() throws Exception {
         Store alone = Store.openWithoutThreads(location());
         try {
