@@ -49,7 +49,8 @@ final class ComponentProcess implements AutoCloseable {
         cmd.addAll(args(server, historySize));
         cmd.addAll(storeArgs);
         ProcessBuilder b = new ProcessBuilder(placement.wrap(cmd));
-        b.environment().put("RECONMUC_LOG_LEVEL", "WARN");
+        // WARN keeps the logs small; REPLAY_COMPONENT_LOG_LEVEL=INFO shows e.g. when each room was claimed.
+        b.environment().put("RECONMUC_LOG_LEVEL", System.getenv().getOrDefault("REPLAY_COMPONENT_LOG_LEVEL", "WARN"));
         b.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
         b.redirectInput(ProcessBuilder.Redirect.PIPE);
         ComponentProcess cp = new ComponentProcess(b.start());
