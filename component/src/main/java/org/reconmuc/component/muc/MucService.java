@@ -58,7 +58,7 @@ public final class MucService implements Component, ConnectionListener {
     /** Our own timer thread, when the service made one (stopped on shutdown). */
     private final ScheduledExecutorService timer;
     private volatile Outbox outbox;
-    /** Guards {@link #rooms} and the hand-over of stanzas to mailboxes (see {@link #discard}). */
+    /** Guards {@link #rooms} and the hand-over of stanzas to mailboxes (see {@link #letGo}). */
     private final Object routing = new Object();
     private final Map<RoomJid, RoomEntry> rooms = new HashMap<>();
     private final RelaxedCounters counters = new RelaxedCounters();
@@ -377,7 +377,7 @@ public final class MucService implements Component, ConnectionListener {
 
             @Override
             public void discard(Room r) {
-                MucService.this.discard(r);
+                letGo(r, true);
             }
 
             @Override
@@ -415,16 +415,10 @@ public final class MucService implements Component, ConnectionListener {
     }
 
     /**
-     * Forgets a room (on its own thread). Stanzas already queued for it are routed again under
-     * the same lock, so a join that raced with the last leave creates a fresh room, in order.
-     */
-    private void discard(Room room) {
-        letGo(room, true);
-    }
-
-    /**
-     * Forgets a room: {@code forGood} when nobody is in it (emptied, destroyed), else it is
-     * handed over with its occupants, who carry on with its next owner.
+     * Forgets a room (on its own thread): {@code forGood} when nobody is in it (emptied,
+     * destroyed), else it is handed over with its occupants, who carry on with its next owner.
+     * Stanzas already queued for it are routed again under the same lock, so a join that raced
+     * with the last leave creates a fresh room, in order.
      */
     private void letGo(Room room, boolean forGood) {
         List<Packet> refused = new ArrayList<>();
