@@ -426,11 +426,14 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
 
     private void adoptDeadInstances() {
         try {
-            int adopted = watch.adoptDeadInstances(clock.millis(), leaseMillis());
-            if (adopted > 0) {
-                LOG.warn("instance {}: an instance is gone ({}); opening its {} connections here", instance(),
-                        watch.tellsDeathForCertain() ? "its instance lock was free" : "it stopped beating", adopted);
-                open(adopted);
+            RoomLeases.Adoption adopted = watch.adoptDeadInstances(clock.millis(), leaseMillis());
+            if (adopted.connections() > 0 || !adopted.rooms().isEmpty()) {
+                LOG.warn("instance {}: an instance is gone ({}); opening its {} connections here and taking its {} rooms",
+                        instance(), watch.tellsDeathForCertain() ? "its instance lock was free" : "it stopped beating",
+                        adopted.connections(), adopted.rooms().size());
+                // Claimed and loaded now, while the connections open: their stanzas come here next.
+                service.takeOver(adopted.rooms());
+                open(adopted.connections());
             }
         } catch (SQLException | ComponentException | RuntimeException e) {
             LOG.warn("instance {}: looking for dead instances failed: {}", instance(), e.toString());

@@ -76,7 +76,7 @@ public final class MucService implements Component, ConnectionListener {
         final RoomMailbox mailbox;
         /** The lease's epoch; 0 while not claimed yet, or when the service runs alone. */
         volatile long epoch;
-        /** The connection its stanzas last came through (several connections). */
+        /** The connection its stanzas last came through (several connections); {@link #NOT_YET_ROUTED} before the first. */
         volatile int via;
         /** While its lease is being claimed: the stanzas for it, in order (guarded by the routing lock). */
         List<RoomMailbox.Delivery> gated;
@@ -95,8 +95,17 @@ public final class MucService implements Component, ConnectionListener {
         }
     }
 
+    /** The connection of a room claimed at an adoption before any of its stanzas came: not known yet. */
+    private static final int NOT_YET_ROUTED = -1;
     /** Null while the service runs alone; else rooms are served only under a lease. */
     private volatile RoomOwnership ownership;
+    /**
+     * Where claimed rooms are read from the store (several instances), so the room threads go on
+     * serving the other rooms meanwhile: the reads wait on the database, not the CPU.
+     */
+    private volatile Executor reads;
+    /** Our own thread for {@link #reads}, when the service made one (stopped on shutdown). */
+    private volatile java.util.concurrent.ExecutorService loads;
     private final java.util.concurrent.atomic.AtomicLong roomsLost = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong claimsRefused = new java.util.concurrent.atomic.AtomicLong();
 
@@ -168,6 +177,10 @@ public final class MucService implements Component, ConnectionListener {
     @Override
     public void shutdown() {
         mailboxBudget.close();
+        java.util.concurrent.ExecutorService l = loads;
+        if (l != null) {
+            l.shutdownNow();
+        }
         if (timer != null) {
             timer.shutdownNow();
         }
@@ -306,11 +319,8 @@ public final class MucService implements Component, ConnectionListener {
                 entry = newRoom(roomJid);
                 rooms.put(roomJid, entry);
                 if (owner != null) {
-                    RoomEntry claimed = entry;
                     boolean join = isJoin(packet);
-                    String joiner = join ? packet.getFrom().toString() : null;
-                    entry.gated = new ArrayList<>();
-                    owner.claim(roomJid, epoch -> decided(owner, claimed, epoch, join, joiner));
+                    claim(owner, entry, join, join ? packet.getFrom().toString() : null);
                 }
             }
             entry.via = via;
@@ -455,26 +465,102 @@ public final class MucService implements Component, ConnectionListener {
      * Call before the first stanza; the rooms are not restored at start.
      */
     public void serveUnderLeases(RoomOwnership owner) {
+        java.util.concurrent.ExecutorService reads = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "room-loads");
+            t.setDaemon(true);
+            return t;
+        });
+        this.loads = reads;
+        serveUnderLeases(owner, reads);
+    }
+
+    /** Like the above, the claimed rooms read from the store on {@code reads} (tests: the caller's thread). */
+    void serveUnderLeases(RoomOwnership owner, Executor reads) {
+        this.reads = reads;
         this.ownership = owner;
     }
 
     /**
-     * A room's lease was decided (on the claims' thread): if ours, its first task loads it if the
-     * store has it and carries on with the occupants of its last owner ({@link RoomCarry}), then
-     * the stanzas that waited for the claim follow, in order; if another instance kept it, they
-     * are refused with a wait. A room nobody has, for a stanza that is not a join, is refused as
-     * missing.
+     * The rooms of a dead instance whose connections this instance adopted: their stanzas come
+     * here next, so each is claimed and loaded now, not when its next stanza comes (a room is
+     * served again a claim and a load after the death, whatever its traffic). Stanzas that come
+     * meanwhile wait for the claim, as for any room being claimed.
      */
-    private void decided(RoomOwnership owner, RoomEntry entry, long epoch, boolean join, String joiner) {
+    public void takeOver(List<String> adopted) {
+        RoomOwnership owner = ownership;
+        if (owner == null) {
+            return;
+        }
+        synchronized (routing) {
+            for (String room : adopted) {
+                RoomJid jid;
+                try {
+                    jid = new RoomJid(new JID(room));
+                } catch (IllegalArgumentException e) {
+                    LOG.warn("a lease names '{}', which is not a room address: not taken over", room);
+                    continue;
+                }
+                if (!rooms.containsKey(jid)) {
+                    RoomEntry entry = newRoom(jid);
+                    entry.via = NOT_YET_ROUTED;
+                    rooms.put(jid, entry);
+                    claim(owner, entry, false, null);
+                }
+            }
+        }
+    }
+
+    /** Asks for a new room's lease; its stanzas wait meanwhile (under the routing lock). */
+    private void claim(RoomOwnership owner, RoomEntry entry, boolean join, String joiner) {
+        entry.gated = new ArrayList<>();
+        long askedAt = clock.millis();
+        owner.claim(entry.room().jid(), epoch -> decided(owner, entry, epoch, join, joiner, askedAt));
+    }
+
+    /** What the store has of a claimed room, read before its first task (or why it could not be). */
+    private record Loaded(java.util.Optional<StoredRoom> room, StoredOccupants occupants, StoreException failure,
+                          long askedAt, long loadedAt) {
+    }
+
+    private Loaded load(RoomJid jid, long askedAt) {
+        try {
+            java.util.Optional<StoredRoom> stored = store.loadRoom(jid.toString(), config.historySize());
+            return new Loaded(stored, store.occupants(jid.toString()), null, askedAt, clock.millis());
+        } catch (StoreException e) {
+            return new Loaded(java.util.Optional.empty(), StoredOccupants.NONE, e, askedAt, clock.millis());
+        }
+    }
+
+    /**
+     * A room's lease was decided (on the claims' thread): if ours, it is read from the store
+     * (off the room threads), then its first task restores it and carries on with the occupants of
+     * its last owner ({@link RoomCarry}), and the stanzas that waited for the claim follow, in
+     * order; if another instance kept it, they are refused with a wait. A room nobody has, for a
+     * stanza that is not a join, is refused as missing.
+     */
+    private void decided(RoomOwnership owner, RoomEntry entry, long epoch, boolean join, String joiner,
+                         long askedAt) {
+        if (epoch > 0) {
+            Runnable loadThenServe = () -> {
+                Loaded loaded = load(entry.room().jid(), askedAt);
+                synchronized (routing) {
+                    List<RoomMailbox.Delivery> waiting = entry.gated;
+                    entry.gated = null;
+                    entry.mailbox().submit(() -> claimed(owner, entry, epoch, join, joiner, loaded));
+                    waiting.forEach(entry.mailbox()::submit);
+                }
+            };
+            try {
+                reads.execute(loadThenServe);
+            } catch (java.util.concurrent.RejectedExecutionException stopping) {
+                loadThenServe.run();
+            }
+            return;
+        }
         List<Packet> refused = new ArrayList<>();
         synchronized (routing) {
             List<RoomMailbox.Delivery> waiting = entry.gated;
             entry.gated = null;
-            if (epoch > 0) {
-                entry.mailbox().submit(() -> claimed(owner, entry, epoch, join, joiner));
-                waiting.forEach(entry.mailbox()::submit);
-                return;
-            }
             claimsRefused.incrementAndGet();
             forget(entry);
             for (RoomMailbox.Delivery d : waiting) {
@@ -489,22 +575,21 @@ public final class MucService implements Component, ConnectionListener {
     }
 
     /** The room's first task once its lease is ours (see {@link #decided}). */
-    private void claimed(RoomOwnership owner, RoomEntry entry, long epoch, boolean join, String joiner) {
+    private void claimed(RoomOwnership owner, RoomEntry entry, long epoch, boolean join, String joiner,
+                         Loaded loaded) {
+        long startedAt = clock.millis();
         RoomJid jid = entry.room().jid();
         entry.epoch = epoch;
         RoomJournal journal = entry.room().context().journal();
         journal.fence(epoch, () -> entry.mailbox().submit(() -> lost(entry, epoch)), owner::sending);
-        java.util.Optional<StoredRoom> stored;
-        StoredOccupants formerOccupants;
-        try {
-            stored = store.loadRoom(jid.toString(), config.historySize());
-            formerOccupants = store.occupants(jid.toString());
-        } catch (StoreException e) {
-            LOG.warn("room {}: cannot be loaded from the store: {}", jid, e.getMessage());
+        if (loaded.failure() != null) {
+            LOG.warn("room {}: cannot be loaded from the store: {}", jid, loaded.failure().getMessage());
             owner.release(jid, epoch);
             abandon(entry, Condition.RESOURCE_CONSTRAINT, "The room cannot be loaded right now; try again");
             return;
         }
+        java.util.Optional<StoredRoom> stored = loaded.room();
+        StoredOccupants formerOccupants = loaded.occupants();
         Room room = entry.room();
         if (stored.isPresent()) {
             room.persistence().restore(stored.get());
@@ -528,6 +613,12 @@ public final class MucService implements Component, ConnectionListener {
             journal.occupantIdKey(room.occupantIds().key());
         }
         room.carry().fannedOut(room.history().head());
+        if (!formerOccupants.isEmpty()) {
+            long now = clock.millis();
+            LOG.info("room {}: served here under epoch {}, {} ms after its claim was asked (granted and read in {} ms,"
+                    + " waited {} ms for its room thread, restored in {} ms)", jid, epoch, now - loaded.askedAt(),
+                    loaded.loadedAt() - loaded.askedAt(), startedAt - loaded.loadedAt(), now - startedAt);
+        }
         if (stored.isEmpty() && !join && room.occupants().isEmpty()) {
             owner.release(jid, epoch);
             abandon(entry, Condition.ITEM_NOT_FOUND, null);
@@ -621,7 +712,7 @@ public final class MucService implements Component, ConnectionListener {
             return;
         }
         for (RoomEntry e : snapshot()) {
-            if (e.via == via) {
+            if (e.via == via || e.via == NOT_YET_ROUTED) {   // the latter may have been this connection's
                 e.mailbox().submit(() -> {
                     long epoch = e.epoch;
                     if (giveUp(e, epoch, "The room is moving to another instance of the service; try again")) {
@@ -643,7 +734,9 @@ public final class MucService implements Component, ConnectionListener {
         List<RoomEntry> served = new ArrayList<>();
         synchronized (routing) {
             for (RoomEntry e : rooms.values()) {
-                if (e.via == via && e.gated == null) {   // a claim under way: its lease goes back at the stop
+                // A claim under way: its lease goes back at the stop. A room taken over and not yet
+                // routed may be this bucket's: let go too (its next stanza claims it wherever it goes).
+                if ((e.via == via || e.via == NOT_YET_ROUTED) && e.gated == null) {
                     served.add(e);
                 }
             }

@@ -209,18 +209,43 @@ public final class RoomLeases implements AutoCloseable {
 
     /**
      * Takes over the connections of dead instances: each is adopted by exactly one survivor, the one
-     * whose delete of its row succeeds. Returns how many connections to open in their place.
+     * whose delete of its row succeeds. Returns how many connections to open in their place, and
+     * the rooms the dead held (their stanzas come to those connections next: the adopter claims
+     * them at once rather than at their next stanza).
      *
      * <p>On PostgreSQL an instance is dead when its {@link InstanceLock} can be taken, however late
      * its heartbeat: its rooms' leases are given back at once (nobody else can be serving them).
      * Elsewhere an instance is dead when its heartbeat is older than {@code leaseMillis} (or it
      * stopped cleanly); its leases run out.
      */
-    public synchronized int adoptDeadInstances(long now, long leaseMillis) throws SQLException {
+    public synchronized Adoption adoptDeadInstances(long now, long leaseMillis) throws SQLException {
         return tellsDeathForCertain() ? adoptInstancesWhoseLockIsFree() : adoptSilentInstances(now, leaseMillis);
     }
 
-    private int adoptInstancesWhoseLockIsFree() throws SQLException {
+    /** What {@link #adoptDeadInstances} took over: connections to open, and the rooms the dead instances held. */
+    public record Adoption(int connections, List<String> rooms) {
+        public static final Adoption NONE = new Adoption(0, List.of());
+
+        public Adoption {
+            rooms = List.copyOf(rooms);
+        }
+    }
+
+    /** The rooms {@code instance} holds a lease of, as the dead instance left them. */
+    private static List<String> roomsHeldBy(Connection c, String instance) throws SQLException {
+        List<String> rooms = new ArrayList<>();
+        try (PreparedStatement p = c.prepareStatement("SELECT room FROM reconmuc_lease WHERE owner = ? ORDER BY room")) {
+            p.setString(1, instance);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    rooms.add(rs.getString(1));
+                }
+            }
+        }
+        return rooms;
+    }
+
+    private Adoption adoptInstancesWhoseLockIsFree() throws SQLException {
         return inTransaction(c -> {
             Map<String, Integer> registered = new LinkedHashMap<>();
             try (PreparedStatement p = c.prepareStatement("SELECT id, connections FROM reconmuc_instance WHERE id <> ?")) {
@@ -232,6 +257,7 @@ public final class RoomLeases implements AutoCloseable {
                 }
             }
             int adopted = 0;
+            List<String> rooms = new ArrayList<>();
             for (Map.Entry<String, Integer> other : registered.entrySet()) {
                 long key = InstanceLock.key(other.getKey());
                 if (!InstanceLock.tryLock(c, key)) {
@@ -244,6 +270,7 @@ public final class RoomLeases implements AutoCloseable {
                             continue;   // another survivor adopted it first
                         }
                     }
+                    rooms.addAll(roomsHeldBy(c, other.getKey()));
                     try (PreparedStatement p = c.prepareStatement(
                             "UPDATE reconmuc_lease SET owner = NULL, expires_ms = 0 WHERE owner = ?")) {
                         p.setString(1, other.getKey());
@@ -254,11 +281,11 @@ public final class RoomLeases implements AutoCloseable {
                     InstanceLock.unlock(c, key);
                 }
             }
-            return adopted;
+            return new Adoption(adopted, rooms);
         });
     }
 
-    private int adoptSilentInstances(long now, long leaseMillis) throws SQLException {
+    private Adoption adoptSilentInstances(long now, long leaseMillis) throws SQLException {
         return inTransaction(c -> {
             Map<String, Integer> dead = new LinkedHashMap<>();
             try (PreparedStatement p = c.prepareStatement(
@@ -272,6 +299,7 @@ public final class RoomLeases implements AutoCloseable {
                 }
             }
             int adopted = 0;
+            List<String> rooms = new ArrayList<>();
             try (PreparedStatement p = c.prepareStatement(
                     "DELETE FROM reconmuc_instance WHERE id = ? AND heartbeat_ms < ?")) {
                 for (Map.Entry<String, Integer> d : dead.entrySet()) {
@@ -279,10 +307,11 @@ public final class RoomLeases implements AutoCloseable {
                     p.setLong(2, now - leaseMillis);
                     if (p.executeUpdate() == 1) {
                         adopted += d.getValue() + endHandOversOf(c, d.getKey());
+                        rooms.addAll(roomsHeldBy(c, d.getKey()));   // their leases run out: the claims wait for that
                     }
                 }
             }
-            return adopted;
+            return new Adoption(adopted, rooms);
         });
     }
 

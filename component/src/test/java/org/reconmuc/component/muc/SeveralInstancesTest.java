@@ -83,7 +83,7 @@ class SeveralInstancesTest {
         store = Store.openFencedWithoutThreads(StoreLocation.parse("h2:" + dir.resolve("rooms")), name);
         MucBench bench = new MucBench(config, Instant.parse("2026-01-01T10:00:00Z"), store, false);
         claims[0] = new Claims(store.leases(name));
-        bench.service.serveUnderLeases(claims[0]);
+        bench.service.serveUnderLeases(claims[0], Runnable::run);
         return bench;
     }
 
@@ -217,6 +217,58 @@ class SeveralInstancesTest {
         assertThat(MucBench.item(julietSeen).attributeValue("affiliation")).isEqualTo("owner");
         assertThat(occupantId(julietSeen)).isEqualTo(julietsId);
         assertThat(mercutio).anyMatch(p -> p.getFrom().toString().equals(MucBench.ROOM + "/Romeo"));
+    }
+
+    /** a serves Juliet and Romeo in the lobby, then dies; b adopts it and takes its rooms over. */
+    private MucBench adoptedAfterADeath(Claims[] claims) throws Exception {
+        MucBench a = instance("a", claims);
+        a.send(join(MucBench.ROOM, "Juliet", JULIET));
+        claims[0].decideAll();
+        a.commit();
+        a.send(join(MucBench.ROOM, "Romeo", ROMEO));
+        a.send(say(MucBench.ROOM, JULIET, "before"));
+        a.commit();
+        crash();
+        MucBench b = instance("b", claims);
+        claims[0].now = LEASE + 1;
+        b.service.takeOver(List.of(MucBench.ROOM, "not a room"));
+        claims[0].decideAll();
+        b.commit();
+        return b;
+    }
+
+    @Test
+    void aDeadInstancesRoomsAreClaimedAtItsAdoptionAndTheirNextStanzaIsServedWithoutWaitingForAClaim()
+            throws Exception {
+        Claims[] claims = new Claims[1];
+        MucBench b = adoptedAfterADeath(claims);
+        try (RoomLeases leases = store.leases("reader")) {
+            assertThat(leases.owners()).as("held by b before any stanza came").containsEntry(MucBench.ROOM, "b");
+        }
+        // Juliet speaks: served at once (no claim asked), to Romeo, told nothing else.
+        b.send(say(MucBench.ROOM, JULIET, "after"));
+        assertThat(claims[0].pending).isEmpty();
+        b.commit();
+        assertThat(bodies(b.receivedBy(ROMEO))).containsExactly("after");
+        assertThat(b.receivedBy(ROMEO)).noneMatch(p -> MucBench.statusCodes(p).contains("333"));
+    }
+
+    @Test
+    void aRoomTakenOverThatNoStanzaReachedYetIsLetGoWhenABucketIsHandedOverForItMayBeThatBucketsRoom()
+            throws Exception {
+        Claims[] claims = new Claims[1];
+        MucBench b = adoptedAfterADeath(claims);
+        b.service.handOver(0);
+        b.commit();
+        try (RoomLeases leases = store.leases("reader")) {
+            assertThat(leases.owners()).as("its lease given back").containsEntry(MucBench.ROOM, null);
+        }
+        // Its occupants carry on with whoever gets its next stanza: here b again.
+        b.send(say(MucBench.ROOM, JULIET, "after"));
+        claims[0].decideAll();
+        b.commit();
+        assertThat(bodies(b.receivedBy(ROMEO))).containsExactly("after");
+        assertThat(b.receivedBy(ROMEO)).noneMatch(p -> MucBench.statusCodes(p).contains("333"));
     }
 
     @Test

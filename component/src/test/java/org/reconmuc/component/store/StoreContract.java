@@ -242,10 +242,11 @@ abstract class StoreContract {
      * locks when its backend ends, a moment after the client closed the connection (as for a
      * process that died), so a survivor looks again as it does every 200 ms.
      */
-    private static int adoptedOnceFreed(java.util.concurrent.Callable<Integer> adopt) throws Exception {
+    private static RoomLeases.Adoption adoptedOnceFreed(java.util.concurrent.Callable<RoomLeases.Adoption> adopt)
+            throws Exception {
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-        int adopted = adopt.call();
-        while (adopted == 0 && System.nanoTime() < deadline) {
+        RoomLeases.Adoption adopted = adopt.call();
+        while (adopted.connections() == 0 && System.nanoTime() < deadline) {
             Thread.sleep(20);
             adopted = adopt.call();
         }
@@ -268,26 +269,28 @@ abstract class StoreContract {
             c.renew(9_000, 1);
             if (a.tellsDeathForCertain()) {
                 // a has not beaten for two leases, but its session holds its lock: alive (slow, or paused)
-                assertThat(b.adoptDeadInstances(9_000, LEASE)).isZero();
-                assertThat(c.adoptDeadInstances(9_000, LEASE)).isZero();
+                assertThat(b.adoptDeadInstances(9_000, LEASE)).isEqualTo(RoomLeases.Adoption.NONE);
+                assertThat(c.adoptDeadInstances(9_000, LEASE)).isEqualTo(RoomLeases.Adoption.NONE);
                 aAlive.close();   // a's session ends (the process died): adopted at once, by one survivor only,
-                // and its rooms are given back for whoever gets their stanzas
-                assertThat(adoptedOnceFreed(() -> b.adoptDeadInstances(9_001, LEASE))).isEqualTo(2);
-                assertThat(c.adoptDeadInstances(9_001, LEASE)).isZero();
+                // and its rooms are given back, named to the adopter (their stanzas come to it next)
+                assertThat(adoptedOnceFreed(() -> b.adoptDeadInstances(9_001, LEASE)))
+                        .isEqualTo(new RoomLeases.Adoption(2, List.of(ROOM)));
+                assertThat(c.adoptDeadInstances(9_001, LEASE)).isEqualTo(RoomLeases.Adoption.NONE);
                 assertThat(b.owners()).containsEntry(ROOM, null);
                 // a clean stop frees the lock last: adopted then
                 c.unregister(1);
-                assertThat(b.adoptDeadInstances(9_100, LEASE)).isZero();
+                assertThat(b.adoptDeadInstances(9_100, LEASE)).isEqualTo(RoomLeases.Adoption.NONE);
                 cAlive.close();
-                assertThat(adoptedOnceFreed(() -> b.adoptDeadInstances(9_100, LEASE))).isEqualTo(1);
+                assertThat(adoptedOnceFreed(() -> b.adoptDeadInstances(9_100, LEASE)))
+                        .isEqualTo(new RoomLeases.Adoption(1, List.of()));
             } else {
                 // no lock to tell: a is adopted once its heartbeat is a lease old, and only once
-                assertThat(b.adoptDeadInstances(3_900, LEASE)).isZero();
-                assertThat(b.adoptDeadInstances(4_001, LEASE)).isEqualTo(2);
-                assertThat(c.adoptDeadInstances(4_002, LEASE)).isZero();
+                assertThat(b.adoptDeadInstances(3_900, LEASE)).isEqualTo(RoomLeases.Adoption.NONE);
+                assertThat(b.adoptDeadInstances(4_001, LEASE)).isEqualTo(new RoomLeases.Adoption(2, List.of(ROOM)));
+                assertThat(c.adoptDeadInstances(4_002, LEASE)).isEqualTo(RoomLeases.Adoption.NONE);
                 // c stops cleanly: adopted at once, without waiting a lease
                 c.unregister(1);
-                assertThat(b.adoptDeadInstances(9_100, LEASE)).isEqualTo(1);
+                assertThat(b.adoptDeadInstances(9_100, LEASE)).isEqualTo(new RoomLeases.Adoption(1, List.of()));
             }
         }
     }
