@@ -15,6 +15,7 @@ import java.util.function.IntFunction;
 import java.util.function.LongConsumer;
 import org.reconmuc.component.config.ClusterConfig;
 import org.reconmuc.component.jid.RoomJid;
+import org.reconmuc.component.muc.LeasedRooms;
 import org.reconmuc.component.muc.MucService;
 import org.reconmuc.component.muc.RoomOwnership;
 import org.reconmuc.component.store.InstanceLock;
@@ -60,6 +61,8 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
 
     private final ClusterConfig config;
     private final MucService service;
+    /** The service's rooms as served under this instance's leases (from {@link #start()}). */
+    private volatile LeasedRooms leased;
     /** The renewal thread's. */
     private final RoomLeases renewal;
     /** The watch thread's. */
@@ -134,7 +137,7 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
     public void start() throws ComponentException, SQLException {
         alive.hold();   // before the instance is registered: a registered instance without its lock looks dead
         renewNow(config.connections());
-        service.serveUnderLeases(this);
+        leased = service.serveUnderLeases(this);
         // Buckets another instance adopted are full: connections of ours would get none. Ask for
         // them back (they come over one by one, see handOverBuckets), and open the rest at once.
         int asked = handOvers.askForShare(config.connections(), config.connections(), clock.millis());
@@ -226,7 +229,7 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
             boolean taken = handOvers.vacated(h.id());
             long vacant = System.nanoTime();
             numbers.remove(c);
-            service.handOver(number);
+            leased.handOver(number);
             given++;
             if (!taken) {
                 refill(h);
@@ -420,7 +423,7 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
             long[] g = grants.get(room);
             return g != null && g[0] > serial;
         };
-        Set<String> taken = service.leasesRenewed(held, grantedSince);
+        Set<String> taken = leased.leasesRenewed(held, grantedSince);
         gate.confirmed(leasesRunUntil(startedAt), room -> held.containsKey(room) || grantedSince.test(room), taken);
     }
 
@@ -432,7 +435,7 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
                         instance(), watch.tellsDeathForCertain() ? "its instance lock was free" : "it stopped beating",
                         adopted.connections(), adopted.rooms().size());
                 // Claimed and loaded now, while the connections open: their stanzas come here next.
-                service.takeOver(adopted.rooms());
+                leased.takeOver(adopted.rooms());
                 open(adopted.connections());
             }
         } catch (SQLException | ComponentException | RuntimeException e) {

@@ -1,5 +1,6 @@
 package org.reconmuc.component.cluster;
 
+import org.reconmuc.component.muc.LeasedRooms;
 import org.reconmuc.component.muc.MucService;
 import org.reconmuc.component.transport.ConnectionListener;
 import org.xmpp.component.Component;
@@ -43,6 +44,9 @@ public record ConnectionOfInstance(MucService service, int index) implements Com
 
     @Override
     public void disconnected() {
-        service.connectionLost(index);
+        LeasedRooms leased = service.leasedRooms();
+        if (leased != null) {
+            leased.connectionLost(index);
+        }
     }
 }

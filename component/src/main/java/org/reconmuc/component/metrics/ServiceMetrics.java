@@ -68,10 +68,12 @@ public final class ServiceMetrics implements AutoCloseable {
                 .description("stanzas from the server waiting for their room").register(registry);
         Gauge.builder("reconmuc.connected", connection, c -> c.sum(x -> x.isConnected() ? 1 : 0))
                 .description("connections attached to the server (1 while a lone instance is attached)").register(registry);
-        FunctionCounter.builder("reconmuc.cluster.rooms.lost", service, MucService::roomsLost)
+        FunctionCounter.builder("reconmuc.cluster.rooms.lost", service,
+                        s -> s.leasedRooms() == null ? 0 : s.leasedRooms().roomsLost())
                 .description("rooms given up because another instance took them over, or their connection was lost")
                 .register(registry);
-        FunctionCounter.builder("reconmuc.cluster.claims.refused", service, MucService::claimsRefused)
+        FunctionCounter.builder("reconmuc.cluster.claims.refused", service,
+                        s -> s.leasedRooms() == null ? 0 : s.leasedRooms().claimsRefused())
                 .description("rooms not served here because another instance kept them past the wait").register(registry);
         Gauge.builder("reconmuc.rooms", service, MucService::roomCount).register(registry);
         Gauge.builder("reconmuc.occupants", service, s -> s.occupantCount() - s.counters().relaxedOccupants())

@@ -20,7 +20,6 @@ import org.reconmuc.component.relaxed.RelaxedCounters;
 import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.Store;
 import org.reconmuc.component.store.StoreException;
-import org.reconmuc.component.store.StoredOccupants;
 import org.reconmuc.component.store.StoredRoom;
 import org.reconmuc.component.transport.ConnectionListener;
 import org.reconmuc.component.transport.Outbox;
@@ -59,11 +58,11 @@ public final class MucService implements Component, ConnectionListener {
     private final ScheduledExecutorService timer;
     private volatile Outbox outbox;
     /** Guards {@link #rooms} and the hand-over of stanzas to mailboxes (see {@link #letGo}). */
-    private final Object routing = new Object();
+    final Object routing = new Object();
     private final Map<RoomJid, RoomEntry> rooms = new HashMap<>();
     private final RelaxedCounters counters = new RelaxedCounters();
     /** Back-pressure: the reader waits when this many stanzas wait for their rooms. */
-    private final MailboxBudget mailboxBudget;
+    final MailboxBudget mailboxBudget;
     private volatile boolean everConnected;
     /** Where persistent rooms are kept ({@link Store#NONE}: nowhere). */
     private final Store store;
@@ -71,7 +70,9 @@ public final class MucService implements Component, ConnectionListener {
     private final CreatedRooms created;
 
     /** A room in memory, its mailbox, and (several instances) the lease it is served under. */
-    private static final class RoomEntry {
+    static final class RoomEntry {
+        /** The connection of a room claimed at an adoption before any of its stanzas came: not known yet. */
+        static final int NOT_YET_ROUTED = -1;
         final Room room;
         final RoomMailbox mailbox;
         /** The lease's epoch; 0 while not claimed yet, or when the service runs alone. */
@@ -95,19 +96,8 @@ public final class MucService implements Component, ConnectionListener {
         }
     }
 
-    /** The connection of a room claimed at an adoption before any of its stanzas came: not known yet. */
-    private static final int NOT_YET_ROUTED = -1;
-    /** Null while the service runs alone; else rooms are served only under a lease. */
-    private volatile RoomOwnership ownership;
-    /**
-     * Where claimed rooms are read from the store (several instances), so the room threads go on
-     * serving the other rooms meanwhile: the reads wait on the database, not the CPU.
-     */
-    private volatile Executor reads;
-    /** Our own thread for {@link #reads}, when the service made one (stopped on shutdown). */
-    private volatile java.util.concurrent.ExecutorService loads;
-    private final java.util.concurrent.atomic.AtomicLong roomsLost = new java.util.concurrent.atomic.AtomicLong();
-    private final java.util.concurrent.atomic.AtomicLong claimsRefused = new java.util.concurrent.atomic.AtomicLong();
+    /** Null while the service runs alone; else rooms are served only under leases. */
+    private volatile LeasedRooms leased;
 
     /** A service whose stanzas leave through the ComponentManager given to {@link #initialize}. */
     public MucService(ServiceConfig config, Clock clock, Executor executor) {
@@ -177,9 +167,9 @@ public final class MucService implements Component, ConnectionListener {
     @Override
     public void shutdown() {
         mailboxBudget.close();
-        java.util.concurrent.ExecutorService l = loads;
+        LeasedRooms l = leased;
         if (l != null) {
-            l.shutdownNow();
+            l.close();
         }
         if (timer != null) {
             timer.shutdownNow();
@@ -307,20 +297,19 @@ public final class MucService implements Component, ConnectionListener {
      * the place is given back when the room has handled it. False if it went to no room (the
      * caller refuses it, outside the routing lock: sending may wait for a slow server).
      */
-    private boolean dispatch(Packet packet, int via) {
+    boolean dispatch(Packet packet, int via) {
         RoomJid roomJid = new RoomJid(packet.getTo().asBareJID());
         synchronized (routing) {
             RoomEntry entry = rooms.get(roomJid);
             if (entry == null) {
-                RoomOwnership owner = ownership;
-                if (owner == null && !isJoin(packet)) {
+                LeasedRooms l = leased;
+                if (l == null && !isJoin(packet)) {
                     return false;
                 }
-                entry = newRoom(roomJid);
-                rooms.put(roomJid, entry);
-                if (owner != null) {
+                entry = addRoom(roomJid);
+                if (l != null) {
                     boolean join = isJoin(packet);
-                    claim(owner, entry, join, join ? packet.getFrom().toString() : null);
+                    l.claim(entry, join, join ? packet.getFrom().toString() : null);
                 }
             }
             entry.via = via;
@@ -430,7 +419,7 @@ public final class MucService implements Component, ConnectionListener {
      * Stanzas already queued for it are routed again under the same lock, so a join that raced
      * with the last leave creates a fresh room, in order.
      */
-    private void letGo(Room room, boolean forGood) {
+    void letGo(Room room, boolean forGood) {
         List<Packet> refused = new ArrayList<>();
         synchronized (routing) {
             RoomEntry entry = rooms.get(room.jid());
@@ -457,300 +446,46 @@ public final class MucService implements Component, ConnectionListener {
         refused.forEach(this::refuseForMissingRoom);
     }
 
-    // ---- several instances: rooms served under leases ------------------------------------------
+    // ---- several instances: rooms served under leases (LeasedRooms) --------------------------------
 
     /**
-     * From now on a room is served only under a lease: rooms are claimed when their first stanza
-     * arrives (persistent ones loaded from the shared store), and given up when the lease is lost.
-     * Call before the first stanza; the rooms are not restored at start.
+     * From now on a room is served only under a lease ({@link LeasedRooms}): rooms are claimed
+     * when their first stanza arrives (persistent ones loaded from the shared store), and given up
+     * when the lease is lost. Call before the first stanza; the rooms are not restored at start.
      */
-    public void serveUnderLeases(RoomOwnership owner) {
-        java.util.concurrent.ExecutorService reads = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "room-loads");
-            t.setDaemon(true);
-            return t;
-        });
-        this.loads = reads;
-        serveUnderLeases(owner, reads);
+    public LeasedRooms serveUnderLeases(RoomOwnership owner) {
+        leased = LeasedRooms.withReadThread(this, owner);
+        return leased;
     }
 
     /** Like the above, the claimed rooms read from the store on {@code reads} (tests: the caller's thread). */
-    void serveUnderLeases(RoomOwnership owner, Executor reads) {
-        this.reads = reads;
-        this.ownership = owner;
+    LeasedRooms serveUnderLeases(RoomOwnership owner, Executor reads) {
+        leased = LeasedRooms.readingOn(this, owner, reads);
+        return leased;
     }
 
-    /**
-     * The rooms of a dead instance whose connections this instance adopted: their stanzas come
-     * here next, so each is claimed and loaded now, not when its next stanza comes (a room is
-     * served again a claim and a load after the death, whatever its traffic). Stanzas that come
-     * meanwhile wait for the claim, as for any room being claimed.
-     */
-    public void takeOver(List<String> adopted) {
-        RoomOwnership owner = ownership;
-        if (owner == null) {
-            return;
-        }
-        synchronized (routing) {
-            for (String room : adopted) {
-                RoomJid jid;
-                try {
-                    jid = new RoomJid(new JID(room));
-                } catch (IllegalArgumentException e) {
-                    LOG.warn("a lease names '{}', which is not a room address: not taken over", room);
-                    continue;
-                }
-                if (!rooms.containsKey(jid)) {
-                    RoomEntry entry = newRoom(jid);
-                    entry.via = NOT_YET_ROUTED;
-                    rooms.put(jid, entry);
-                    claim(owner, entry, false, null);
-                }
-            }
-        }
+    /** The rooms served under leases; null while the service runs alone. */
+    public LeasedRooms leasedRooms() {
+        return leased;
     }
 
-    /** Asks for a new room's lease; its stanzas wait meanwhile (under the routing lock). */
-    private void claim(RoomOwnership owner, RoomEntry entry, boolean join, String joiner) {
-        entry.gated = new ArrayList<>();
-        long askedAt = clock.millis();
-        owner.claim(entry.room().jid(), epoch -> decided(owner, entry, epoch, join, joiner, askedAt));
+    /** A new room in memory, or null if {@code jid} is in memory already (under the routing lock). */
+    RoomEntry addRoom(RoomJid jid) {
+        if (rooms.containsKey(jid)) {
+            return null;
+        }
+        RoomEntry entry = newRoom(jid);
+        rooms.put(jid, entry);
+        return entry;
     }
 
-    /** What the store has of a claimed room, read before its first task (or why it could not be). */
-    private record Loaded(java.util.Optional<StoredRoom> room, StoredOccupants occupants, StoreException failure,
-                          long askedAt, long loadedAt) {
-    }
-
-    private Loaded load(RoomJid jid, long askedAt) {
-        try {
-            java.util.Optional<StoredRoom> stored = store.loadRoom(jid.toString(), config.historySize());
-            return new Loaded(stored, store.occupants(jid.toString()), null, askedAt, clock.millis());
-        } catch (StoreException e) {
-            return new Loaded(java.util.Optional.empty(), StoredOccupants.NONE, e, askedAt, clock.millis());
-        }
-    }
-
-    /**
-     * A room's lease was decided (on the claims' thread): if ours, it is read from the store
-     * (off the room threads), then its first task restores it and carries on with the occupants of
-     * its last owner ({@link RoomCarry}), and the stanzas that waited for the claim follow, in
-     * order; if another instance kept it, they are refused with a wait. A room nobody has, for a
-     * stanza that is not a join, is refused as missing.
-     */
-    private void decided(RoomOwnership owner, RoomEntry entry, long epoch, boolean join, String joiner,
-                         long askedAt) {
-        if (epoch > 0) {
-            Runnable loadThenServe = () -> {
-                Loaded loaded = load(entry.room().jid(), askedAt);
-                synchronized (routing) {
-                    List<RoomMailbox.Delivery> waiting = entry.gated;
-                    entry.gated = null;
-                    entry.mailbox().submit(() -> claimed(owner, entry, epoch, join, joiner, loaded));
-                    waiting.forEach(entry.mailbox()::submit);
-                }
-            };
-            try {
-                reads.execute(loadThenServe);
-            } catch (java.util.concurrent.RejectedExecutionException stopping) {
-                loadThenServe.run();
-            }
-            return;
-        }
-        List<Packet> refused = new ArrayList<>();
-        synchronized (routing) {
-            List<RoomMailbox.Delivery> waiting = entry.gated;
-            entry.gated = null;
-            claimsRefused.incrementAndGet();
-            forget(entry);
-            for (RoomMailbox.Delivery d : waiting) {
-                mailboxBudget.release();
-                refused.add(d.packet());
-            }
-        }
-        for (Packet p : refused) {
-            reply(p, Condition.RESOURCE_CONSTRAINT, "The room is served by another instance of the service right now;"
-                    + " try again in a few seconds");
-        }
-    }
-
-    /** The room's first task once its lease is ours (see {@link #decided}). */
-    private void claimed(RoomOwnership owner, RoomEntry entry, long epoch, boolean join, String joiner,
-                         Loaded loaded) {
-        long startedAt = clock.millis();
-        RoomJid jid = entry.room().jid();
-        entry.epoch = epoch;
-        RoomJournal journal = entry.room().context().journal();
-        journal.fence(epoch, () -> entry.mailbox().submit(() -> lost(entry, epoch)), owner::sending);
-        if (loaded.failure() != null) {
-            LOG.warn("room {}: cannot be loaded from the store: {}", jid, loaded.failure().getMessage());
-            owner.release(jid, epoch);
-            abandon(entry, Condition.RESOURCE_CONSTRAINT, "The room cannot be loaded right now; try again");
-            return;
-        }
-        java.util.Optional<StoredRoom> stored = loaded.room();
-        StoredOccupants formerOccupants = loaded.occupants();
-        Room room = entry.room();
-        if (stored.isPresent()) {
-            room.persistence().restore(stored.get());
-        }
-        // The occupants of its last owner carry on, told nothing; those whose state cannot be
-        // restored are told to rejoin (110 + 333) and catch up from the archive.
-        List<String> toRejoin = formerOccupants.isEmpty() ? List.of() : room.carryOn(formerOccupants);
-        for (String session : toRejoin) {
-            if (!session.equals(joiner)) {
-                send(MucPresences.movedAway(jid, formerOccupants.sessions().get(session), new JID(session)));
-            }
-            journal.occupantOut(session);
-            journal.occupantState(formerOccupants.sessions().get(session), null);
-        }
-        if (!toRejoin.isEmpty()) {
-            LOG.info("room {}: taken over under epoch {}; told {} sessions of its last owner to rejoin", jid, epoch,
-                    toRejoin.size());
-        }
-        // Whoever serves the room next finds its occupant ids, and what was sent up to now.
-        if (!room.persistence().archivedInStore() && room.occupantIds() != null) {
-            journal.occupantIdKey(room.occupantIds().key());
-        }
-        room.carry().fannedOut(room.history().head());
-        if (!formerOccupants.isEmpty()) {
-            long now = clock.millis();
-            LOG.info("room {}: served here under epoch {}, {} ms after its claim was asked (granted and read in {} ms,"
-                    + " waited {} ms for its room thread, restored in {} ms)", jid, epoch, now - loaded.askedAt(),
-                    loaded.loadedAt() - loaded.askedAt(), startedAt - loaded.loadedAt(), now - startedAt);
-        }
-        if (stored.isEmpty() && !join && room.occupants().isEmpty()) {
-            owner.release(jid, epoch);
-            abandon(entry, Condition.ITEM_NOT_FOUND, null);
-        }
-    }
-
-    /**
-     * Forgets a room this instance may not serve: what waits for it is refused ({@code condition}
-     * with {@code text}; for {@link Condition#ITEM_NOT_FOUND} joins are routed again, and make a
-     * new room).
-     */
-    private void abandon(RoomEntry entry, Condition condition, String text) {
-        List<Packet> refused = new ArrayList<>();
-        List<Packet> again = new ArrayList<>();
-        synchronized (routing) {
-            forget(entry);
-            for (Packet pending : entry.mailbox().drainDeliveries()) {
-                if (condition == Condition.ITEM_NOT_FOUND && isJoin(pending)) {
-                    again.add(pending);
-                } else {
-                    mailboxBudget.release();
-                    refused.add(pending);
-                }
-            }
-            for (Packet join : again) {
-                if (!dispatch(join, entry.via)) {
-                    mailboxBudget.release();
-                }
-            }
-        }
-        for (Packet p : refused) {
-            if (condition == Condition.ITEM_NOT_FOUND) {
-                refuseForMissingRoom(p);
-            } else {
-                reply(p, condition, text);
-            }
-        }
-    }
-
-    /** The room's lease is gone (another instance took it over): it is forgotten here, untold. */
-    private void lost(RoomEntry entry, long epoch) {
-        if (giveUp(entry, epoch, "The room moved to another instance of the service; try again")) {
-            LOG.warn("room {}: lost its lease (epoch {}) to another instance; no longer served here", entry.room().jid(),
-                    epoch);
-        }
-    }
-
-    /**
-     * Stops serving a room still served under {@code epoch} (on its own thread): what waits for
-     * it is refused with a wait and {@code text}. False if it was no longer served under that epoch.
-     */
-    private boolean giveUp(RoomEntry entry, long epoch, String text) {
-        if (epoch <= 0 || entry.epoch != epoch) {
-            return false;
-        }
-        entry.epoch = -1;
-        roomsLost.incrementAndGet();
-        abandon(entry, Condition.RESOURCE_CONSTRAINT, text);
-        return true;
-    }
-
-    /**
-     * After a heartbeat: {@code held} are the rooms this instance holds now, with their epochs;
-     * a room served here under another epoch, or not held at all, is given up — unless
-     * {@code claimedSince} says it was claimed after the heartbeat read them. Returns the rooms
-     * given up (nothing more may leave for them).
-     */
-    public java.util.Set<String> leasesRenewed(java.util.Map<String, Long> held,
-                                               java.util.function.Predicate<String> claimedSince) {
-        java.util.Set<String> lost = new java.util.HashSet<>();
-        for (RoomEntry e : snapshot()) {
-            long epoch = e.epoch;
-            String jid = e.room().jid().toString();
-            Long now = held.get(jid);
-            if (epoch > 0 && (now == null || now != epoch) && !claimedSince.test(jid)) {
-                lost.add(jid);
-                e.mailbox().submit(() -> lost(e, epoch));
-            }
-        }
-        return lost;
-    }
-
-    /**
-     * Connection {@code via} is gone: the server sends its rooms' stanzas elsewhere from now on,
-     * so those rooms are given back for whoever gets them (an instance that loses its connection
-     * gives up its rooms).
-     */
-    public void connectionLost(int via) {
-        RoomOwnership owner = ownership;
-        if (owner == null) {
-            return;
-        }
-        for (RoomEntry e : snapshot()) {
-            if (e.via == via || e.via == NOT_YET_ROUTED) {   // the latter may have been this connection's
-                e.mailbox().submit(() -> {
-                    long epoch = e.epoch;
-                    if (giveUp(e, epoch, "The room is moving to another instance of the service; try again")) {
-                        owner.release(e.room().jid(), epoch);
-                    }
-                });
-            }
-        }
-    }
-
-    /**
-     * Connection {@code via}'s bucket was handed over to another instance (a clean stop, or a new
-     * instance taking its share back), and the connection closed after the last stanza the server
-     * sent through it: nothing more comes here for its rooms. Each is let go after what it
-     * received — handled, written, sent — and its lease given back after its last writes; the
-     * new owner's claim waits for that, with the rooms' new stanzas behind it.
-     */
-    public void handOver(int via) {
-        List<RoomEntry> served = new ArrayList<>();
-        synchronized (routing) {
-            for (RoomEntry e : rooms.values()) {
-                // A claim under way: its lease goes back at the stop. A room taken over and not yet
-                // routed may be this bucket's: let go too (its next stanza claims it wherever it goes).
-                if ((e.via == via || e.via == NOT_YET_ROUTED) && e.gated == null) {
-                    served.add(e);
-                }
-            }
-        }
-        for (RoomEntry e : served) {
-            e.mailbox().submit(() -> letGo(e.room(), false));
-        }
-        if (!served.isEmpty()) {
-            LOG.info("connection {} handed over: letting its {} rooms go after what they received", via, served.size());
-        }
+    /** The rooms in memory (under the routing lock). */
+    java.util.Collection<RoomEntry> roomsUnderLock() {
+        return rooms.values();
     }
 
     /** The room leaves memory, unless a newer entry took its place already (under the routing lock). */
-    private void forget(RoomEntry entry) {
+    void forget(RoomEntry entry) {
         RoomJid jid = entry.room().jid();
         if (rooms.get(jid) == entry) {
             rooms.remove(jid);
@@ -761,33 +496,23 @@ public final class MucService implements Component, ConnectionListener {
     /** The room left memory (under the routing lock). */
     private void forgotten(RoomJid jid) {
         created.gone(jid);
-        RoomOwnership owner = ownership;
-        if (owner != null) {
-            owner.forgotten(jid);
+        LeasedRooms l = leased;
+        if (l != null) {
+            l.forgotten(jid);
         }
     }
 
-    /** Rooms given up (several instances): taken over by another instance, or their connection lost. */
-    public long roomsLost() {
-        return roomsLost.get();
-    }
-
-    /** Rooms not served here because another instance kept them past the claim's wait. */
-    public long claimsRefused() {
-        return claimsRefused.get();
-    }
-
-    private List<RoomEntry> snapshot() {
+    List<RoomEntry> snapshot() {
         synchronized (routing) {
             return new ArrayList<>(rooms.values());
         }
     }
 
-    private static boolean isJoin(Packet packet) {
+    static boolean isJoin(Packet packet) {
         return packet instanceof Presence p && p.getType() == null;
     }
 
-    private void refuseForMissingRoom(Packet packet) {
+    void refuseForMissingRoom(Packet packet) {
         if (packet instanceof Presence) {
             return; // leaving a room that is gone: nothing to say
         }
@@ -838,6 +563,10 @@ public final class MucService implements Component, ConnectionListener {
         return config;
     }
 
+    Clock clock() {
+        return clock;
+    }
+
     /** Public rooms for the room directory (disco#items on the service), by address. */
     List<Room.RoomListing> publicRooms() {
         List<Room.RoomListing> listings = new ArrayList<>();
@@ -859,7 +588,7 @@ public final class MucService implements Component, ConnectionListener {
      */
     Map<String, String> roomDirectory() {
         java.util.TreeMap<String, String> directory = new java.util.TreeMap<>();
-        if (ownership != null) {
+        if (leased != null) {
             try {
                 directory.putAll(store.listedRooms());
             } catch (StoreException e) {

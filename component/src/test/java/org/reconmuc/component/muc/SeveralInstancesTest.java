@@ -231,7 +231,7 @@ class SeveralInstancesTest {
         crash();
         MucBench b = instance("b", claims);
         claims[0].now = LEASE + 1;
-        b.service.takeOver(List.of(MucBench.ROOM, "not a room"));
+        b.service.leasedRooms().takeOver(List.of(MucBench.ROOM, "not a room"));
         claims[0].decideAll();
         b.commit();
         return b;
@@ -258,7 +258,7 @@ class SeveralInstancesTest {
             throws Exception {
         Claims[] claims = new Claims[1];
         MucBench b = adoptedAfterADeath(claims);
-        b.service.handOver(0);
+        b.service.leasedRooms().handOver(0);
         b.commit();
         try (RoomLeases leases = store.leases("reader")) {
             assertThat(leases.owners()).as("its lease given back").containsEntry(MucBench.ROOM, null);
