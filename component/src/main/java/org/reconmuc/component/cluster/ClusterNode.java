@@ -136,8 +136,8 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
     /** Takes this instance's lock, registers it, opens its connections and starts renewing and watching. */
     public void start() throws ComponentException, SQLException {
         alive.hold();   // before the instance is registered: a registered instance without its lock looks dead
-        renewNow(config.connections());
         leased = service.serveUnderLeases(this);
+        renewNow(config.connections());
         // Buckets another instance adopted are full: connections of ours would get none. Ask for
         // them back (they come over one by one, see handOverBuckets), and open the rest at once.
         int asked = handOvers.askForShare(config.connections(), config.connections(), clock.millis());
