@@ -622,6 +622,13 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
     @Override
     public void close() {
         stopBeating();
+        try {
+            // A renewal under way would write its heartbeat, and a connection count from before the
+            // hand-over, after the unregistering below: whoever adopts this instance would open as many.
+            renewing.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         closeConnections();
         try {
             claiming.releaseAll();
