@@ -14,6 +14,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -92,16 +93,17 @@ class EjabberdSlowInstanceIT {
         }
     }
 
-    private List<String> registeredInstances() throws Exception {
-        List<String> names = new ArrayList<>();
+    /** Each registered instance ("a", "b") with the connections its heartbeat says it holds (an adopter's grow). */
+    private Map<String, Integer> registeredInstances() throws Exception {
+        Map<String, Integer> registered = new TreeMap<>();
         try (Connection c = DriverManager.getConnection(postgres.jdbcUrl());
              Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT id FROM reconmuc_instance")) {
+             ResultSet rs = s.executeQuery("SELECT id, connections FROM reconmuc_instance")) {
             while (rs.next()) {
-                names.add(rs.getString(1).substring(0, rs.getString(1).lastIndexOf('-')));
+                registered.put(rs.getString(1).substring(0, rs.getString(1).lastIndexOf('-')), rs.getInt(2));
             }
         }
-        return names;
+        return registered;
     }
 
     /** Waits, up to {@link #GENEROUS}, until {@code seen} holds all of {@code expected}; then says so. */
@@ -151,32 +153,39 @@ class EjabberdSlowInstanceIT {
 
         // a runs a fifth of the time for about four leases; Romeo goes on talking in every room, once a second,
         // and every second we look whether anyone took a for dead.
+        Map<String, Integer> registered = registeredInstances();
+        assertThat(registered).isEqualTo(Map.of("a", 2, "b", 2));
         ComponentJvm a = instances.get("a");
         Future<Integer> slow = throttling.submit(() -> a.throttle(SLOW, STOPPED_MILLIS, RUNNING_MILLIS));
         int rounds = (int) SLOW.toSeconds();
+        // An adopted instance's row is deleted, but it writes it again at its next renewal: look often.
         List<String> adoptedAt = new ArrayList<>();
+        int stops;
         try {
             for (int k = 0; k < rounds; k++) {
                 for (int i = 0; i < ROOMS; i++) {
                     romeoC.sendStanza(romeoC.getStanzaFactory().buildMessageStanza().to(rooms.get(i))
                             .ofType(Message.Type.groupchat).setBody("round " + k + " in " + i).build());
                 }
-                Thread.sleep(1_000);
-                if (!registeredInstances().contains("a")) {
-                    adoptedAt.add("round " + k);
+                for (int look = 0; look < 10; look++) {
+                    Thread.sleep(100);
+                    Map<String, Integer> now = registeredInstances();
+                    if (!now.equals(registered)) {
+                        adoptedAt.add("round " + k + ": " + now);
+                    }
                 }
             }
-            int stops = slow.get(SLOW.toSeconds() + 30, TimeUnit.SECONDS);
-            System.out.printf("EjabberdSlowInstanceIT: a was stopped %d times, %d ms each, in %d s%n", stops,
-                    STOPPED_MILLIS, SLOW.toSeconds());
-            // kill(1) takes a few ms per call: the duty cycle is about 500 ms, so about two stops a second.
-            assertThat(stops).as("a was really slowed down").isGreaterThanOrEqualTo((int) SLOW.toSeconds());
+            stops = slow.get(SLOW.toSeconds() + 30, TimeUnit.SECONDS);
         } finally {
             slow.cancel(true);
             a.thaw();
         }
+        System.out.printf("EjabberdSlowInstanceIT: a was stopped %d times, %d ms each, in %d s%n", stops,
+                STOPPED_MILLIS, SLOW.toSeconds());
         assertThat(adoptedAt).as("a, slow, stayed registered: nobody adopted it").isEmpty();
-        assertThat(registeredInstances()).containsExactlyInAnyOrder("a", "b");
+        // Each kill(1) takes some ms, so fewer cycles than planned fit; a was still stopped most of the time.
+        assertThat(stops * STOPPED_MILLIS).as("ms a was stopped").isGreaterThan(SLOW.toMillis() * 6 / 10);
+        assertThat(registeredInstances()).isEqualTo(registered);
 
         // Romeo hears his own words back, Juliet gets each, Carol gets each once, retained.
         List<String> said = new ArrayList<>();
