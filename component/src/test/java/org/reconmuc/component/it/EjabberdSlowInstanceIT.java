@@ -123,7 +123,7 @@ class EjabberdSlowInstanceIT {
         RoomWitness romeo = new RoomWitness(romeoC);
         RoomWitness juliet = new RoomWitness(julietC);
         RoomWitness carolWitness = new RoomWitness(carolC);
-        // Carol is relaxed everywhere: what she is sent is retained for three seconds, then comes in a batch.
+        // Carol is relaxed everywhere: what she is sent is retained (a time bound of three seconds) and comes in batches.
         List<String> retainedForCarol = new CopyOnWriteArrayList<>();
         ReconMucManager carol = ReconMucManager.forConnection(carolC);
         carol.addRetainedMessageListener((room, m) -> retainedForCarol.add(room + " " + m.getBody()));
@@ -152,7 +152,7 @@ class EjabberdSlowInstanceIT {
         assertThat(onA).as("rooms on a").isNotEmpty();
 
         // a runs a fifth of the time for about four leases; Romeo goes on talking in every room, once a second,
-        // and every second we look whether anyone took a for dead.
+        // and ten times a second we look whether anyone took a for dead.
         Map<String, Integer> registered = registeredInstances();
         assertThat(registered).isEqualTo(Map.of("a", 2, "b", 2));
         ComponentJvm a = instances.get("a");
