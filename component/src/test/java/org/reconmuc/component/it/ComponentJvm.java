@@ -100,6 +100,28 @@ final class ComponentJvm implements AutoCloseable {
         signal("-CONT");
     }
 
+    /**
+     * Slow, not dead: SIGSTOP for {@code stoppedMillis}, SIGCONT for {@code runningMillis}, over and
+     * over for about {@code total} (a starved CPU or a thrashing host looks so from outside). However
+     * it ends, interrupted or failed, the process is left running. Returns how many times it was stopped.
+     */
+    int throttle(java.time.Duration total, long stoppedMillis, long runningMillis) throws IOException, InterruptedException {
+        long end = System.nanoTime() + total.toNanos();
+        int stops = 0;
+        try {
+            while (System.nanoTime() < end) {
+                freeze();
+                stops++;
+                Thread.sleep(stoppedMillis);
+                thaw();
+                Thread.sleep(runningMillis);
+            }
+        } finally {
+            thaw();
+        }
+        return stops;
+    }
+
     private void signal(String signal) throws IOException, InterruptedException {
         int exit = new ProcessBuilder("kill", signal, Long.toString(process.pid())).inheritIO().start().waitFor();
         if (exit != 0) {

@@ -1,0 +1,223 @@
+package org.reconmuc.component.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.jivesoftware.smack.packet.Message;
+import org.jivesoftware.smack.tcp.XMPPTCPConnection;
+import org.jivesoftware.smackx.muc.MultiUserChat;
+import org.jivesoftware.smackx.muc.MultiUserChatManager;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.jxmpp.jid.EntityBareJid;
+import org.jxmpp.jid.impl.JidCreate;
+import org.jxmpp.jid.parts.Resourcepart;
+import org.reconmuc.servers.PostgresServer;
+import org.reconmuc.servers.ServerOptions;
+import org.reconmuc.servers.XmppServer;
+import org.reconmuc.servers.XmppServers;
+import org.reconmuc.smack.ReconMucManager;
+import org.reconmuc.smack.element.ConsistencyRequirements;
+
+/**
+ * Two instances behind ejabberd (four buckets) on a shared PostgreSQL; one is made slow, not
+ * dead, for about four leases: stopped 400 ms out of every 500 (a fifth of its CPU time), while
+ * Romeo talks in every room once a second. Slowness is not taken for death: the slow instance
+ * keeps its instance lock, nobody adopts it and no room moves; once it runs at full speed again
+ * every message has reached every occupant, nobody is told to rejoin, a relaxed occupant gets
+ * every message retained for her (once, in a batch, not as a plain message), and the archive
+ * holds every message of the slow instance's rooms.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class EjabberdSlowInstanceIT {
+    private static final int ROOMS = 8;
+    private static final int LEASE_SECONDS = 2;
+    /** About four leases of slowness; Romeo speaks once a second through all of it. */
+    private static final Duration SLOW = Duration.ofSeconds(4 * LEASE_SECONDS + 1);
+    private static final long STOPPED_MILLIS = 400;
+    private static final long RUNNING_MILLIS = 100;
+    /** CI machines are busy (two shared cores): a slow instance's backlog may take a while to drain. */
+    private static final Duration GENEROUS = Duration.ofSeconds(60);
+    private PostgresServer postgres;
+    private XmppServer server;
+    private final Map<String, ComponentJvm> instances = new HashMap<>();
+    private final ExecutorService throttling = Executors.newSingleThreadExecutor();
+
+    @BeforeAll
+    void start() throws Exception {
+        Path dir = Path.of("target", "it-ejabberd-slow").toAbsolutePath();
+        postgres = PostgresServer.start();
+        server = XmppServers.start("ejabberd", Files.createDirectories(dir.resolve("ejabberd")),
+                ServerOptions.DEFAULT.withComponentBuckets(4));
+        for (String name : List.of("a", "b")) {
+            instances.put(name, ComponentJvm.start(server, dir.resolve("instance-" + name + ".log"),
+                    "--store", postgres.jdbcUrl(), "--instance", name, "--connections", "2",
+                    "--lease-seconds", Integer.toString(LEASE_SECONDS), "--room-default-persistent", "true",
+                    "--lock-new-rooms", "false", "--rate-messages-per-second", "1000", "--rate-burst", "1000"));
+        }
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        // Whatever failed, a is left running (the throttle ends with SIGCONT; this makes sure).
+        throttling.shutdownNow();
+        throttling.awaitTermination(5, TimeUnit.SECONDS);
+        for (ComponentJvm c : instances.values()) {
+            c.thaw();
+            c.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+
+    /** Each registered instance ("a", "b") with the connections its heartbeat says it holds (an adopter's grow). */
+    private Map<String, Integer> registeredInstances() throws Exception {
+        Map<String, Integer> registered = new TreeMap<>();
+        try (Connection c = DriverManager.getConnection(postgres.jdbcUrl());
+             Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT id, connections FROM reconmuc_instance")) {
+            while (rs.next()) {
+                registered.put(rs.getString(1).substring(0, rs.getString(1).lastIndexOf('-')), rs.getInt(2));
+            }
+        }
+        return registered;
+    }
+
+    /** Waits, up to {@link #GENEROUS}, until {@code seen} holds all of {@code expected}; then says so. */
+    private static void awaitAll(String who, Collection<String> seen, Collection<String> expected) throws InterruptedException {
+        long deadline = System.nanoTime() + GENEROUS.toNanos();
+        while (!seen.containsAll(expected) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(seen).as(who + " got every message").containsAll(expected);
+    }
+
+    @Test
+    void aSlowInstanceIsNotTakenForDeadAndItsOccupantsMissNothing() throws Exception {
+        XMPPTCPConnection romeoC = server.newClient("romeo");
+        XMPPTCPConnection julietC = server.newClient("juliet");
+        XMPPTCPConnection carolC = server.newClient("carol");
+        RoomWitness romeo = new RoomWitness(romeoC);
+        RoomWitness juliet = new RoomWitness(julietC);
+        RoomWitness carolWitness = new RoomWitness(carolC);
+        // Carol is relaxed everywhere: what she is sent is retained (a time bound of three seconds) and comes in batches.
+        List<String> retainedForCarol = new CopyOnWriteArrayList<>();
+        ReconMucManager carol = ReconMucManager.forConnection(carolC);
+        carol.addRetainedMessageListener((room, m) -> retainedForCarol.add(room + " " + m.getBody()));
+        List<EntityBareJid> rooms = new ArrayList<>();
+        for (int i = 0; i < ROOMS; i++) {
+            EntityBareJid room = JidCreate.entityBareFrom("padua" + i + "@" + server.componentDomain());
+            rooms.add(room);
+            MultiUserChat r = MultiUserChatManager.getInstanceFor(romeoC).getMultiUserChat(room);
+            r.join(Resourcepart.from("Romeo"));
+            MultiUserChatManager.getInstanceFor(julietC).getMultiUserChat(room).join(Resourcepart.from("Juliet"));
+            MultiUserChatManager.getInstanceFor(carolC).getMultiUserChat(room).join(Resourcepart.from("Carol"));
+            carol.setRequirements(room, ConsistencyRequirements.builder().setTimeSeconds(3).build());
+            r.sendMessage("before " + i);
+        }
+        for (int i = 0; i < ROOMS; i++) {
+            juliet.awaitMessage(rooms.get(i), "before " + i);
+        }
+        Map<String, String> owners = EjabberdClusterIT.owners(postgres);
+        assertThat(owners).hasSize(ROOMS);
+        List<Integer> onA = new ArrayList<>();
+        for (int i = 0; i < ROOMS; i++) {
+            if ("a".equals(owners.get(rooms.get(i).toString()))) {
+                onA.add(i);
+            }
+        }
+        assertThat(onA).as("rooms on a").isNotEmpty();
+
+        // a runs a fifth of the time for about four leases; Romeo goes on talking in every room, once a second,
+        // and ten times a second we look whether anyone took a for dead.
+        Map<String, Integer> registered = registeredInstances();
+        assertThat(registered).isEqualTo(Map.of("a", 2, "b", 2));
+        ComponentJvm a = instances.get("a");
+        Future<Integer> slow = throttling.submit(() -> a.throttle(SLOW, STOPPED_MILLIS, RUNNING_MILLIS));
+        int rounds = (int) SLOW.toSeconds();
+        // An adopted instance's row is deleted, but it writes it again at its next renewal: look often.
+        List<String> adoptedAt = new ArrayList<>();
+        int stops;
+        try {
+            for (int k = 0; k < rounds; k++) {
+                for (int i = 0; i < ROOMS; i++) {
+                    romeoC.sendStanza(romeoC.getStanzaFactory().buildMessageStanza().to(rooms.get(i))
+                            .ofType(Message.Type.groupchat).setBody("round " + k + " in " + i).build());
+                }
+                for (int look = 0; look < 10; look++) {
+                    Thread.sleep(100);
+                    Map<String, Integer> now = registeredInstances();
+                    if (!now.equals(registered)) {
+                        adoptedAt.add("round " + k + ": " + now);
+                    }
+                }
+            }
+            stops = slow.get(SLOW.toSeconds() + 30, TimeUnit.SECONDS);
+        } finally {
+            slow.cancel(true);
+            a.thaw();
+        }
+        System.out.printf("EjabberdSlowInstanceIT: a was stopped %d times, %d ms each, in %d s%n", stops,
+                STOPPED_MILLIS, SLOW.toSeconds());
+        assertThat(adoptedAt).as("a, slow, stayed registered: nobody adopted it").isEmpty();
+        // Each kill(1) takes some ms, so fewer cycles than planned fit; a was still stopped most of the time.
+        assertThat(stops * STOPPED_MILLIS).as("ms a was stopped").isGreaterThan(SLOW.toMillis() * 6 / 10);
+        assertThat(registeredInstances()).isEqualTo(registered);
+
+        // Romeo hears his own words back, Juliet gets each, Carol gets each once, retained.
+        List<String> said = new ArrayList<>();
+        List<String> saidInA = new ArrayList<>();
+        for (int i = 0; i < ROOMS; i++) {
+            for (int k = 0; k < rounds; k++) {
+                said.add(rooms.get(i) + " round " + k + " in " + i);
+                if (onA.contains(i)) {
+                    saidInA.add(rooms.get(i) + " round " + k + " in " + i);
+                }
+            }
+        }
+        awaitAll("Romeo", romeo.messages, said);
+        awaitAll("Juliet", juliet.messages, said);
+        List<String> retainedInA = new ArrayList<>(saidInA);
+        onA.forEach(i -> retainedInA.add(rooms.get(i) + " before " + i));
+        awaitAll("Carol, relaxed in a's rooms", retainedForCarol, retainedInA);
+        awaitAll("Carol, relaxed everywhere", retainedForCarol, said);
+        assertThat(retainedForCarol).as("each retained message comes once").doesNotHaveDuplicates();
+        assertThat(carolWitness.messages).as("never as a plain message").noneMatch(m -> m.contains(" round "));
+
+        assertThat(romeo.toldToRejoin).as("nobody is told to join again").isEmpty();
+        assertThat(juliet.toldToRejoin).isEmpty();
+        assertThat(carolWitness.toldToRejoin).isEmpty();
+        assertThat(EjabberdClusterIT.owners(postgres)).as("no room moved").isEqualTo(owners);
+        assertThat(instances.get("b").log()).doesNotContain("an instance is gone", "stopped beating");
+        for (int i : onA) {
+            assertThat(EjabberdClusterIT.archived(postgres, rooms.get(i).toString())).as("archive of " + rooms.get(i))
+                    .isEqualTo(1 + rounds);
+        }
+        romeoC.disconnect();
+        julietC.disconnect();
+        carolC.disconnect();
+    }
+}
