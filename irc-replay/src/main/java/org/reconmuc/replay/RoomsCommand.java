@@ -352,6 +352,7 @@ final class RoomsCommand {
                 for (String room : killedRooms) {
                     int r = Integer.parseInt(room.substring("replay".length(), room.indexOf('@')));
                     long first = Long.MAX_VALUE;
+                    long firstSentAt = 0;
                     int lostHere = 0;
                     int bouncedHere = 0;
                     for (Sent s : sent) {
@@ -360,7 +361,10 @@ final class RoomsCommand {
                         }
                         Long ack = acknowledged.get(r + ":" + s.seq());
                         if (ack != null) {
-                            first = Math.min(first, ack);
+                            if (ack < first) {
+                                first = ack;
+                                firstSentAt = s.atNanos();
+                            }
                         } else if (bounced.contains(r + ":" + s.seq())) {
                             bouncedHere++;
                         } else {
@@ -369,6 +373,12 @@ final class RoomsCommand {
                     }
                     Map<String, Object> one = new LinkedHashMap<>();
                     one.put("seconds_without_service", first == Long.MAX_VALUE ? null : (first - killNanos) / 1e9);
+                    // Apart: how long after the fault the log's schedule sent that message, and how
+                    // long it then waited for its echo (the room's own share of the gap).
+                    one.put("first_acknowledged_sent_after_seconds",
+                            first == Long.MAX_VALUE ? null : (firstSentAt - killNanos) / 1e9);
+                    one.put("first_acknowledged_waited_seconds",
+                            first == Long.MAX_VALUE ? null : (first - firstSentAt) / 1e9);
                     one.put("sent_after_kill_bounced", bouncedHere);
                     one.put("sent_after_kill_dropped", lostHere);
                     failover.put(room, one);
