@@ -6,8 +6,8 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import org.dom4j.DocumentException;
-import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
+import org.reconmuc.component.protocol.Dom4jText;
 import org.dom4j.QName;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
@@ -268,7 +268,7 @@ final class RoomArchive {
         private Element forwarded(ArchivedMessage m) {
             Element message;
             try {
-                message = DocumentHelper.parseText(m.xml()).getRootElement();
+                message = Dom4jText.parse(m.xml());
             } catch (DocumentException e) {
                 throw new IllegalStateException("an archived message is not XML: " + m.stanzaId(), e);
             }
@@ -281,7 +281,7 @@ final class RoomArchive {
                 message.addElement("x", Namespaces.MUC_USER).addElement("item").addAttribute("jid", m.sender());
             }
             try {
-                return DocumentHelper.parseText(ForwardedItems.xml(message, m.at(), room.toString())).getRootElement();
+                return Dom4jText.parse(ForwardedItems.xml(message, m.at(), room.toString()));
             } catch (DocumentException e) {
                 throw new IllegalStateException("an archived message does not forward: " + m.stanzaId(), e);
             }

@@ -9,6 +9,7 @@ import java.util.Set;
 import org.dom4j.DocumentException;
 import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
+import org.reconmuc.component.protocol.Dom4jText;
 import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.consistency.Delivery;
 import org.reconmuc.component.consistency.Requirements;
@@ -237,7 +238,7 @@ final class RoomCarry {
     /** One occupant back from its stored state, into the room; null if the state says nothing usable. */
     private Occupant restore(String nick, List<String> sessions, StoredOccupants.Carried carried, boolean recorded,
                              Map<Occupant, Element> relaxed) throws DocumentException, ProtocolException {
-        Element state = DocumentHelper.parseText(carried.state()).getRootElement();
+        Element state = Dom4jText.parse(carried.state());
         Element presenceElement = state.element("presence");
         Role role = Role.parse(state.attributeValue("role")).orElse(null);
         String bare = state.attributeValue("jid");

@@ -3,8 +3,8 @@ package org.reconmuc.component.muc;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.dom4j.DocumentException;
-import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
+import org.reconmuc.component.protocol.Dom4jText;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.relaxed.MessageLog;
 import org.reconmuc.component.store.ArchivedMessage;
@@ -137,7 +137,7 @@ final class RoomPersistence {
         RoomConfig defaults = RoomConfig.defaults(limits);
         RoomConfig config;
         try {
-            config = RoomConfigForm.read(defaults, DocumentHelper.parseText(r.config()).getRootElement(), limits.unbounded())
+            config = RoomConfigForm.read(defaults, Dom4jText.parse(r.config()), limits.unbounded())
                     .withinLimits(limits).with(PersistentOption.PERSISTENT, true);
         } catch (DocumentException | IllegalArgumentException e) {
             LOG.warn("room {}: its stored configuration is unreadable ({}); it comes back persistent with defaults",
@@ -147,7 +147,7 @@ final class RoomPersistence {
         Message subject = null;
         if (r.subject() != null) {
             try {
-                subject = new Message(DocumentHelper.parseText(r.subject()).getRootElement());
+                subject = new Message(Dom4jText.parse(r.subject()));
             } catch (DocumentException e) {
                 LOG.warn("room {}: its stored subject is unreadable; dropped", r.jid());
             }
@@ -160,7 +160,7 @@ final class RoomPersistence {
         MessageLog<Occupant> history = room.history();
         for (ArchivedMessage m : stored.newest()) {
             try {
-                Element e = DocumentHelper.parseText(m.xml()).getRootElement();
+                Element e = Dom4jText.parse(m.xml());
                 history.restore(m.seq(), m.at(), new Message(e), m.stanzaId(), authorOf(m));
             } catch (DocumentException e) {
                 LOG.warn("room {}: archived message {} is unreadable; left out of the history", r.jid(), m.stanzaId());

@@ -148,8 +148,8 @@ public final class TakenBack {
      */
     public static String tombstoneXml(String originalXml, Instant at, String moderatedXml, String reason)
             throws DocumentException {
-        Element moderated = moderatedXml == null ? null : DocumentHelper.parseText(moderatedXml).getRootElement();
-        return tombstone(DocumentHelper.parseText(originalXml).getRootElement(), at, moderated, reason).asXML();
+        Element moderated = moderatedXml == null ? null : Dom4jText.parse(moderatedXml);
+        return tombstone(Dom4jText.parse(originalXml), at, moderated, reason).asXML();
     }
 
     /**

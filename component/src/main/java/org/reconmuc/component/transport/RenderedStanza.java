@@ -3,8 +3,8 @@ package org.reconmuc.component.transport;
 import java.util.List;
 import org.dom4j.Attribute;
 import org.dom4j.DocumentException;
-import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
+import org.reconmuc.component.protocol.Dom4jText;
 import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.codec.XmlText;
 import org.xmpp.packet.IQ;
@@ -168,7 +168,7 @@ public final class RenderedStanza {
 
     static Packet parse(String name, String xml) {
         try {
-            Element e = DocumentHelper.parseText(xml).getRootElement();
+            Element e = Dom4jText.parse(xml);
             return switch (name) {
                 case "message" -> new Message(e, true);
                 case "presence" -> new Presence(e, true);
