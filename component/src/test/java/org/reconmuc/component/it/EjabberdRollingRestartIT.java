@@ -43,7 +43,8 @@ import org.reconmuc.servers.XmppServers;
  * answered — echoed, or refused with an error where the room had just moved and told him to join
  * again — but for the one or two that ejabberd may drop while a bucket is empty for a few
  * milliseconds (twelve moves); every echoed one reaches the other user (live, or in the history when he joins
- * again); and each restarted instance gets its two buckets back from those that took them over.
+ * again) and, once, Carol, relaxed in every room, whose retained messages move with the rooms; and each
+ * restarted instance gets its two buckets back from those that took them over.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class EjabberdRollingRestartIT {
@@ -193,12 +194,21 @@ class EjabberdRollingRestartIT {
     void aRollingRestartOfAllThreeInstancesUnderLoadLosesNothingAndGivesEachItsBucketsBack() throws Exception {
         User romeo = new User(server, "Romeo");
         User juliet = new User(server, "Juliet");
+        // Carol is relaxed in every room: her messages come two at a time, or after 3 s, so some are
+        // always retained for her when a room moves.
+        User carolUser = new User(server, "Carol");
+        org.reconmuc.smack.ReconMucManager carol = org.reconmuc.smack.ReconMucManager.forConnection(carolUser.connection);
+        List<String> toCarol = java.util.Collections.synchronizedList(new ArrayList<>());
+        carol.addRetainedMessageListener((room, m) -> toCarol.add(room + " " + m.getBody()));
         List<EntityBareJid> rooms = new ArrayList<>();
         for (int i = 0; i < ROOMS; i++) {
             EntityBareJid room = JidCreate.entityBareFrom("verona" + i + "@" + server.componentDomain());
             rooms.add(room);
             romeo.join(room);
             juliet.join(room);
+            carolUser.join(room);
+            carol.setRequirements(room, org.reconmuc.smack.element.ConsistencyRequirements.builder()
+                    .setTimeSeconds(3).setVolume(2).build());
         }
         assertThat(Set.copyOf(EjabberdClusterIT.owners(postgres).values())).containsExactlyInAnyOrder("a", "b", "c");
 
@@ -251,6 +261,12 @@ class EjabberdRollingRestartIT {
         int sent = 0;
         List<String> dropped = new ArrayList<>();
         List<String> lost = new ArrayList<>();
+        List<String> notOnceToCarol = new ArrayList<>();
+        Map<String, Long> carolGot;
+        synchronized (toCarol) {
+            carolGot = toCarol.stream().collect(java.util.stream.Collectors.groupingBy(x -> x,
+                    java.util.stream.Collectors.counting()));
+        }
         Map<String, String> refused = new HashMap<>();
         for (User from : List.of(romeo, juliet)) {
             User to = from == romeo ? juliet : romeo;
@@ -266,6 +282,9 @@ class EjabberdRollingRestartIT {
                 } else if (!to.seen.contains(seen)) {
                     lost.add(seen);
                 }
+                if (from.seen.contains(seen) && carolGot.getOrDefault(seen, 0L) != 1) {
+                    notOnceToCarol.add(seen + " x" + carolGot.getOrDefault(seen, 0L));
+                }
             }
         }
         System.out.printf("EjabberdRollingRestartIT: %d messages sent, %d dropped (neither echoed nor refused) %s,"
@@ -279,6 +298,9 @@ class EjabberdRollingRestartIT {
         // restarted instance never got one back.
         assertThat(dropped).as("dropped").hasSizeLessThanOrEqualTo(2);
         assertThat(lost).as("acknowledged but lost").isEmpty();
+        // Carol's retained messages moved with their rooms: each acknowledged one reached her once.
+        assertThat(notOnceToCarol).as("acknowledged, not delivered to relaxed Carol exactly once").isEmpty();
+        assertThat(carolUser.toldToRejoin).as("rooms that told Carol to rejoin").isEmpty();
         // A room that moves with its bucket keeps its occupants: nobody is told to rejoin, nothing is refused.
         assertThat(romeo.toldToRejoin).as("rooms that told Romeo to rejoin").isEmpty();
         assertThat(juliet.toldToRejoin).as("rooms that told Juliet to rejoin").isEmpty();
@@ -289,5 +311,6 @@ class EjabberdRollingRestartIT {
         }
         romeo.connection.disconnect();
         juliet.connection.disconnect();
+        carolUser.connection.disconnect();
     }
 }
