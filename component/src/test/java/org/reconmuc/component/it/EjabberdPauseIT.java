@@ -33,7 +33,7 @@ import org.reconmuc.servers.XmppServers;
  * SIGSTOP for three leases while its rooms keep getting messages, then continued. Its session
  * keeps its instance lock, so nobody adopts it; its rooms' stanzas wait at its sockets, and once
  * it runs again and has renewed its leases every message reaches every occupant: nobody is told
- * to rejoin, no room moves.
+ * to rejoin, no room moves, and Carol, relaxed everywhere, gets each message retained for her once.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class EjabberdPauseIT {
@@ -89,6 +89,12 @@ class EjabberdPauseIT {
         XMPPTCPConnection julietC = server.newClient("juliet");
         RoomWitness juliet = new RoomWitness(julietC);
         RoomWitness romeo = new RoomWitness(romeoC);
+        XMPPTCPConnection carolC = server.newClient("carol");
+        RoomWitness carolWitness = new RoomWitness(carolC);
+        // Carol is relaxed everywhere: what she is sent is retained (a time bound of three seconds) and comes in batches.
+        List<String> retainedForCarol = new java.util.concurrent.CopyOnWriteArrayList<>();
+        org.reconmuc.smack.ReconMucManager carol = org.reconmuc.smack.ReconMucManager.forConnection(carolC);
+        carol.addRetainedMessageListener((room, m) -> retainedForCarol.add(room + " " + m.getBody()));
         List<EntityBareJid> rooms = new ArrayList<>();
         for (int i = 0; i < ROOMS; i++) {
             EntityBareJid room = JidCreate.entityBareFrom("mantua" + i + "@" + server.componentDomain());
@@ -96,6 +102,9 @@ class EjabberdPauseIT {
             MultiUserChat r = MultiUserChatManager.getInstanceFor(romeoC).getMultiUserChat(room);
             r.join(Resourcepart.from("Romeo"));
             MultiUserChatManager.getInstanceFor(julietC).getMultiUserChat(room).join(Resourcepart.from("Juliet"));
+            MultiUserChatManager.getInstanceFor(carolC).getMultiUserChat(room).join(Resourcepart.from("Carol"));
+            carol.setRequirements(room, org.reconmuc.smack.element.ConsistencyRequirements.builder()
+                    .setTimeSeconds(3).build());
             r.sendMessage("before " + i);
         }
         for (int i = 0; i < ROOMS; i++) {
@@ -129,6 +138,22 @@ class EjabberdPauseIT {
                 juliet.awaitMessage(rooms.get(i), "round " + k + " in " + i);
             }
         }
+        // Carol gets every message once, retained and flushed by her time bound, never as a plain message.
+        List<String> said = new ArrayList<>();
+        for (int i = 0; i < ROOMS; i++) {
+            said.add(rooms.get(i) + " before " + i);
+            for (int k = 0; k < rounds; k++) {
+                said.add(rooms.get(i) + " round " + k + " in " + i);
+            }
+        }
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (!retainedForCarol.containsAll(said) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(retainedForCarol).as("Carol, relaxed everywhere").containsAll(said);
+        assertThat(retainedForCarol).as("each retained message comes once").doesNotHaveDuplicates();
+        assertThat(carolWitness.messages).as("never as a plain message").noneMatch(m -> m.contains(" round "));
+        assertThat(carolWitness.toldToRejoin).isEmpty();
         assertThat(juliet.toldToRejoin).isEmpty();
         assertThat(romeo.toldToRejoin).isEmpty();
         assertThat(EjabberdClusterIT.owners(postgres)).isEqualTo(owners);
@@ -138,5 +163,6 @@ class EjabberdPauseIT {
         }
         romeoC.disconnect();
         julietC.disconnect();
+        carolC.disconnect();
     }
 }
