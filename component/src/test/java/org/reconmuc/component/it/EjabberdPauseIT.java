@@ -2,14 +2,7 @@ package org.reconmuc.component.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jivesoftware.smack.packet.Message;
@@ -24,9 +17,7 @@ import org.jxmpp.jid.EntityBareJid;
 import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
 import org.reconmuc.servers.PostgresServer;
-import org.reconmuc.servers.ServerOptions;
 import org.reconmuc.servers.XmppServer;
-import org.reconmuc.servers.XmppServers;
 
 /**
  * Two instances behind ejabberd (four buckets) on a shared PostgreSQL; one is stopped with
@@ -39,48 +30,24 @@ import org.reconmuc.servers.XmppServers;
 class EjabberdPauseIT {
     private static final int ROOMS = 8;
     private static final int LEASE_SECONDS = 2;
+    private TwoInstancesBehindEjabberd cluster;
     private PostgresServer postgres;
     private XmppServer server;
-    private final Map<String, ComponentJvm> instances = new HashMap<>();
+    private Map<String, ComponentJvm> instances;
 
     @BeforeAll
     void start() throws Exception {
-        Path dir = Path.of("target", "it-ejabberd-pause").toAbsolutePath();
-        postgres = PostgresServer.start();
-        server = XmppServers.start("ejabberd", Files.createDirectories(dir.resolve("ejabberd")),
-                ServerOptions.DEFAULT.withComponentBuckets(4));
-        for (String name : List.of("a", "b")) {
-            instances.put(name, ComponentJvm.start(server, dir.resolve("instance-" + name + ".log"),
-                    "--store", postgres.jdbcUrl(), "--instance", name, "--connections", "2",
-                    "--lease-seconds", Integer.toString(LEASE_SECONDS), "--room-default-persistent", "true",
-                    "--lock-new-rooms", "false", "--rate-messages-per-second", "1000", "--rate-burst", "1000"));
-        }
+        cluster = TwoInstancesBehindEjabberd.start("it-ejabberd-pause", LEASE_SECONDS);
+        postgres = cluster.postgres;
+        server = cluster.server;
+        instances = cluster.instances;
     }
 
     @AfterAll
     void stop() throws Exception {
-        for (ComponentJvm c : instances.values()) {
-            c.thaw();
-            c.close();
+        if (cluster != null) {
+            cluster.close();
         }
-        if (server != null) {
-            server.close();
-        }
-        if (postgres != null) {
-            postgres.close();
-        }
-    }
-
-    private List<String> registeredInstances() throws Exception {
-        List<String> names = new ArrayList<>();
-        try (Connection c = DriverManager.getConnection(postgres.jdbcUrl());
-             Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT id FROM reconmuc_instance")) {
-            while (rs.next()) {
-                names.add(rs.getString(1).substring(0, rs.getString(1).lastIndexOf('-')));
-            }
-        }
-        return names;
     }
 
     @Test
@@ -129,7 +96,7 @@ class EjabberdPauseIT {
             }
             Thread.sleep(1_000);
         }
-        assertThat(registeredInstances()).as("a, paused, is still registered: nobody adopted it").contains("a", "b");
+        assertThat(cluster.registeredInstances().keySet()).as("a, paused, is still registered: nobody adopted it").contains("a", "b");
         instances.get("a").thaw();
 
         for (int k = 0; k < rounds; k++) {

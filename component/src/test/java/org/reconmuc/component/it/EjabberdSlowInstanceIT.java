@@ -2,19 +2,11 @@ package org.reconmuc.component.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,9 +24,7 @@ import org.jxmpp.jid.EntityBareJid;
 import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
 import org.reconmuc.servers.PostgresServer;
-import org.reconmuc.servers.ServerOptions;
 import org.reconmuc.servers.XmppServer;
-import org.reconmuc.servers.XmppServers;
 import org.reconmuc.smack.ReconMucManager;
 import org.reconmuc.smack.element.ConsistencyRequirements;
 
@@ -57,23 +47,18 @@ class EjabberdSlowInstanceIT {
     private static final long RUNNING_MILLIS = 100;
     /** CI machines are busy (two shared cores): a slow instance's backlog may take a while to drain. */
     private static final Duration GENEROUS = Duration.ofSeconds(60);
+    private TwoInstancesBehindEjabberd cluster;
     private PostgresServer postgres;
     private XmppServer server;
-    private final Map<String, ComponentJvm> instances = new HashMap<>();
+    private Map<String, ComponentJvm> instances;
     private final ExecutorService throttling = Executors.newSingleThreadExecutor();
 
     @BeforeAll
     void start() throws Exception {
-        Path dir = Path.of("target", "it-ejabberd-slow").toAbsolutePath();
-        postgres = PostgresServer.start();
-        server = XmppServers.start("ejabberd", Files.createDirectories(dir.resolve("ejabberd")),
-                ServerOptions.DEFAULT.withComponentBuckets(4));
-        for (String name : List.of("a", "b")) {
-            instances.put(name, ComponentJvm.start(server, dir.resolve("instance-" + name + ".log"),
-                    "--store", postgres.jdbcUrl(), "--instance", name, "--connections", "2",
-                    "--lease-seconds", Integer.toString(LEASE_SECONDS), "--room-default-persistent", "true",
-                    "--lock-new-rooms", "false", "--rate-messages-per-second", "1000", "--rate-burst", "1000"));
-        }
+        cluster = TwoInstancesBehindEjabberd.start("it-ejabberd-slow", LEASE_SECONDS);
+        postgres = cluster.postgres;
+        server = cluster.server;
+        instances = cluster.instances;
     }
 
     @AfterAll
@@ -81,29 +66,9 @@ class EjabberdSlowInstanceIT {
         // Whatever failed, a is left running (the throttle ends with SIGCONT; this makes sure).
         throttling.shutdownNow();
         throttling.awaitTermination(5, TimeUnit.SECONDS);
-        for (ComponentJvm c : instances.values()) {
-            c.thaw();
-            c.close();
+        if (cluster != null) {
+            cluster.close();
         }
-        if (server != null) {
-            server.close();
-        }
-        if (postgres != null) {
-            postgres.close();
-        }
-    }
-
-    /** Each registered instance ("a", "b") with the connections its heartbeat says it holds (an adopter's grow). */
-    private Map<String, Integer> registeredInstances() throws Exception {
-        Map<String, Integer> registered = new TreeMap<>();
-        try (Connection c = DriverManager.getConnection(postgres.jdbcUrl());
-             Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT id, connections FROM reconmuc_instance")) {
-            while (rs.next()) {
-                registered.put(rs.getString(1).substring(0, rs.getString(1).lastIndexOf('-')), rs.getInt(2));
-            }
-        }
-        return registered;
     }
 
     /** Waits, up to {@link #GENEROUS}, until {@code seen} holds all of {@code expected}; then says so. */
@@ -153,7 +118,7 @@ class EjabberdSlowInstanceIT {
 
         // a runs a fifth of the time for about four leases; Romeo goes on talking in every room, once a second,
         // and ten times a second we look whether anyone took a for dead.
-        Map<String, Integer> registered = registeredInstances();
+        Map<String, Integer> registered = cluster.registeredInstances();
         assertThat(registered).isEqualTo(Map.of("a", 2, "b", 2));
         ComponentJvm a = instances.get("a");
         Future<Integer> slow = throttling.submit(() -> a.throttle(SLOW, STOPPED_MILLIS, RUNNING_MILLIS));
@@ -169,7 +134,7 @@ class EjabberdSlowInstanceIT {
                 }
                 for (int look = 0; look < 10; look++) {
                     Thread.sleep(100);
-                    Map<String, Integer> now = registeredInstances();
+                    Map<String, Integer> now = cluster.registeredInstances();
                     if (!now.equals(registered)) {
                         adoptedAt.add("round " + k + ": " + now);
                     }
@@ -185,7 +150,7 @@ class EjabberdSlowInstanceIT {
         assertThat(adoptedAt).as("a, slow, stayed registered: nobody adopted it").isEmpty();
         // Each kill(1) takes some ms, so fewer cycles than planned fit; a was still stopped most of the time.
         assertThat(stops * STOPPED_MILLIS).as("ms a was stopped").isGreaterThan(SLOW.toMillis() * 6 / 10);
-        assertThat(registeredInstances()).isEqualTo(registered);
+        assertThat(cluster.registeredInstances()).isEqualTo(registered);
 
         // Romeo hears his own words back, Juliet gets each, Carol gets each once, retained.
         List<String> said = new ArrayList<>();
