@@ -195,12 +195,21 @@ public final class RoomJournal {
 
     /**
      * The room is let go with its occupants (its connection's bucket is handed to another
-     * instance): its lease is given back after its last writes, and what its occupants carry on
-     * with stays for the next owner.
+     * instance): what its occupants carry on with stays for the next owner, with their delivery
+     * positions as of the last stanza the room sent. So the lease is given back only once what
+     * the room sent before has reached the outbox, and after the positions that says: released
+     * with its last writes, a position that came after them would be fenced out, and the next
+     * owner would send a relaxed occupant again what it already had.
      */
     public void handOver() {
         if (fence != 0) {
-            submit(new Write.Release(room, fence, false));
+            pass(() -> {
+                Write.Positions last = writer == null ? null : takePositions();
+                if (last != null) {
+                    submit(last);
+                }
+                submit(new Write.Release(room, fence, false));
+            }, 0);
         }
     }
 

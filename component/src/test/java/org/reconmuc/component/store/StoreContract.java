@@ -443,7 +443,8 @@ abstract class StoreContract {
             j.occupantIn("carol@example.org/pda", "Carol");
             j.occupantState("Carol", "<occupant/>");
             j.handOver();   // its connection's bucket goes to another instance, Carol still in the room
-            fenced.commitQueued();
+            fenced.commitQueued();   // the writes before it
+            fenced.commitQueued();   // then the release, after what they held went out
             assertThat(a.owners()).containsEntry(ROOM, null);
             assertThat(fenced.occupants(ROOM).occupants().get("Carol"))
                     .isEqualTo(new StoredOccupants.Carried("<occupant/>", null));
@@ -452,6 +453,31 @@ abstract class StoreContract {
             j.release();    // emptied or destroyed here
             fenced.commitQueued();
             assertThat(fenced.occupants(ROOM).occupants()).isEmpty();
+        } finally {
+            fenced.close();
+        }
+    }
+
+    @Test
+    void aRoomHandedOverGivesItsLeaseBackOnlyAfterThePositionsOfWhatItSentBeforeAreWritten() throws Exception {
+        Store fenced = Store.openFencedWithoutThreads(location(), "a");
+        try (RoomLeases a = fenced.leases("a")) {
+            RoomJournal j = fenced.journal(ROOM, sent::add);
+            j.fence(((RoomLeases.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
+            j.occupantIn("carol@example.org/pda", "Carol");
+            j.occupantState("Carol", "<occupant/>");
+            fenced.commitQueued();
+            // A message is archived; Carol's batch with it waits for that write, and her position after it.
+            j.archive(message(1, "Romeo", "romeo@montague.lit"));
+            j.position("Carol", "1");
+            j.fannedOut(1);
+            j.handOver();   // its bucket moves on: the room is let go right after
+            fenced.commitQueued();   // the message's write; the batch and its position are released
+            fenced.commitQueued();   // the position, then the release
+            assertThat(a.owners()).containsEntry(ROOM, null);
+            StoredOccupants stored = fenced.occupants(ROOM);
+            assertThat(stored.occupants().get("Carol").position()).as("the next owner knows she had it").isEqualTo("1");
+            assertThat(stored.fannedOutUpTo()).isEqualTo(1);
         } finally {
             fenced.close();
         }
