@@ -269,6 +269,7 @@ public final class LeasedRooms {
         }
         entry.epoch = -1;
         roomsLost.incrementAndGet();
+        entry.room().context().journal().stopSending();   // its timers must not send what its next owner sends
         abandon(entry, Condition.RESOURCE_CONSTRAINT, text);
         return true;
     }

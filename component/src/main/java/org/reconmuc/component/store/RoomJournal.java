@@ -45,6 +45,8 @@ public final class RoomJournal {
      * Delivery positions whose stanzas have reached the outbox, not yet taken by a commit
      * (several instances, guarded by this): relaxed occupants' by nick, and the fan-out watermark.
      */
+    /** Set by {@link #stopSending()}: the room is served elsewhere now. */
+    private volatile boolean stopped;
     private final Map<String, String> releasedPositions = new LinkedHashMap<>();
     private long releasedFannedOut;
     private long writtenFannedOut;
@@ -115,6 +117,9 @@ public final class RoomJournal {
     }
 
     private void pass(Runnable send, int chars) {
+        if (stopped) {
+            return;
+        }
         if (writer == null) {
             send.run();
             return;
@@ -147,7 +152,18 @@ public final class RoomJournal {
 
     /** Sends at once, ahead of held stanzas: replies that carry nothing the store must keep first. */
     public void sendNow(OutgoingStanza stanza) {
-        outbox.send(stanza);
+        if (!stopped) {
+            outbox.send(stanza);
+        }
+    }
+
+    /**
+     * The room is no longer served here (handed over, or given up): nothing it sends from now on
+     * leaves — a timer of the room left in memory (a relaxed occupant's time bound) would send
+     * what its next owner sends too. What it sent before still leaves, in order.
+     */
+    public void stopSending() {
+        stopped = true;
     }
 
     public void archive(ArchivedMessage message) {
@@ -211,6 +227,7 @@ public final class RoomJournal {
                 submit(new Write.Release(room, fence, false));
             }, 0);
         }
+        stopSending();
     }
 
     /** An occupant's state changed (null: it is gone), for whoever serves the room next (written only when fenced). */

@@ -272,6 +272,32 @@ class SeveralInstancesTest {
     }
 
     @Test
+    void aRoomHandedOverSendsNothingMoreFromHereNotEvenWhenARelaxedOccupantsTimeBoundComes() throws Exception {
+        Claims[] claims = new Claims[1];
+        MucBench a = instance("a", claims);
+        a.send(join(MucBench.ROOM, "Romeo", ROMEO));
+        claims[0].decideAll();
+        a.commit();
+        a.send(join(MucBench.ROOM, "Carol", CAROL));
+        a.commit();
+        a.send("<iq from='" + CAROL + "' to='" + MucBench.ROOM + "' type='set' id='req'><consistency-requirements xmlns='"
+                + NS + "'><time>60</time><volume>10</volume><aggregation>plain</aggregation></consistency-requirements></iq>");
+        a.commit();
+        a.clear();
+        a.send(say(MucBench.ROOM, ROMEO, "one"));
+        a.commit();
+        assertThat(a.receivedBy(CAROL)).as("retained for her").isEmpty();
+        // The room's bucket moves to another instance: the room is let go here, Carol still in it.
+        a.service.leasedRooms().handOver(0);
+        a.commit();
+        a.commit();
+        a.advance(java.time.Duration.ofSeconds(61));
+        a.commit();
+        assertThat(a.receivedBy(CAROL)).as("her bound came after the hand-over: the next owner sends it, not this one")
+                .isEmpty();
+    }
+
+    @Test
     void aRelaxedOccupantKeepsHerRequirementsAndGetsWhatSheWasOwedOnceAndStandardOnesWhatMayNotHaveGoneOut()
             throws Exception {
         ServiceConfig persistent = ServiceConfig.builder().domain(MucBench.SERVICE)
