@@ -41,12 +41,12 @@ public final class RoomJournal {
     private final ArrayDeque<Held> held = new ArrayDeque<>();
     /** The ticket of this room's latest write. */
     private long barrier;
+    /** Set by {@link #stopSending()}: the room is served elsewhere now. */
+    private volatile boolean stopped;
     /**
      * Delivery positions whose stanzas have reached the outbox, not yet taken by a commit
      * (several instances, guarded by this): relaxed occupants' by nick, and the fan-out watermark.
      */
-    /** Set by {@link #stopSending()}: the room is served elsewhere now. */
-    private volatile boolean stopped;
     private final Map<String, String> releasedPositions = new LinkedHashMap<>();
     private long releasedFannedOut;
     private long writtenFannedOut;
@@ -220,7 +220,7 @@ public final class RoomJournal {
     public void handOver() {
         if (fence != 0) {
             pass(() -> {
-                Write.Positions last = writer == null ? null : takePositions();
+                Write.Positions last = takePositions();
                 if (last != null) {
                     submit(last);
                 }
