@@ -323,13 +323,20 @@ final class Room {
         return affiliations;
     }
 
+    /**
+     * Sets one user's affiliation; a user left with none, or banned, loses its reserved nickname
+     * (XEP-0045 §17.4). Only that user's rows are written, not the whole table.
+     */
     void setAffiliation(RealJid user, Affiliation affiliation) {
         if (affiliation == Affiliation.NONE) {
             affiliations.remove(user.bare());
         } else {
             affiliations.put(user.bare(), affiliation);
         }
-        persistence.recordChanged();
+        if (!affiliation.atLeast(Affiliation.MEMBER)) {
+            registration.release(user);
+        }
+        persistence.affiliationChanged(user);
     }
 
     Role defaultRole(Affiliation affiliation) {

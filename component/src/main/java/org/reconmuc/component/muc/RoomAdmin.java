@@ -162,6 +162,31 @@ final class RoomAdmin {
         changes.forEach((user, affiliation) -> apply(room, actor, new AffiliationChange(user, affiliation, null)));
     }
 
+    /**
+     * An unaffiliated user registered (XEP-0045 §7.10) and is a member now: everyone sees the new
+     * affiliation, and its occupants keep their roles — registering is not a way round a
+     * moderator, so a visitor stays a visitor.
+     */
+    static void registered(Room room, RealJid user) {
+        room.setAffiliation(user, Affiliation.MEMBER);
+        for (Occupant o : new ArrayList<>(room.occupants())) {
+            if (o.bareJid().equals(user)) {
+                broadcastChange(room, o, null, null);
+            }
+        }
+    }
+
+    /**
+     * The role an occupant takes with its new affiliation: as in Prosody's {@code set_affiliation},
+     * the room's default role for it when the affiliation goes down, or when that role is higher
+     * than the occupant's; else the occupant keeps the role it has (a moderator an admin made keeps
+     * it on becoming a member).
+     */
+    private static Role roleWith(Room room, Occupant o, Affiliation before, Affiliation after) {
+        Role byDefault = room.defaultRole(after);
+        return before.compareTo(after) > 0 || byDefault.compareTo(o.role()) > 0 ? byDefault : o.role();
+    }
+
     private static void apply(Room room, Occupant actor, Change change) {
         String actorNick = actor == null ? null : actor.nick();
         if (change instanceof RoleChange rc) {
@@ -177,6 +202,7 @@ final class RoomAdmin {
             return;
         }
         AffiliationChange ac = (AffiliationChange) change;
+        Affiliation before = room.affiliationOf(ac.user());
         room.setAffiliation(ac.user(), ac.affiliation());
         for (Occupant o : new ArrayList<>(room.occupants())) {
             if (!o.bareJid().equals(ac.user())) {
@@ -187,7 +213,7 @@ final class RoomAdmin {
             } else if (!RoomAccess.mayRemain(room, o)) {
                 room.presence().removeOccupant(o, MucPresences.AFFILIATION_REMOVED, actorNick, ac.reason());
             } else {
-                o.setRole(room.defaultRole(ac.affiliation()));
+                o.setRole(roleWith(room, o, before, ac.affiliation()));
                 broadcastChange(room, o, actor, ac.reason());
             }
         }
@@ -253,6 +279,11 @@ final class RoomAdmin {
                     Element i = query.addElement("item");
                     i.addAttribute("affiliation", wanted.xmlValue());
                     i.addAttribute("jid", e.getKey().toString());
+                    // §9.5: the nickname the user reserved, so that admins see it (and can clear it with 'none').
+                    String nick = room.registration().nickOf(e.getKey());
+                    if (nick != null) {
+                        i.addAttribute("nick", nick);
+                    }
                 }
             }
         } else if (roleValue != null) {

@@ -20,6 +20,7 @@ final class RoomOptions {
             WhoisOption.WHOIS,
             ChangeSubjectOption.CHANGE_SUBJECT,
             AllowInvitesOption.ALLOW_INVITES,
+            AllowRegisterOption.ALLOW_REGISTER,
             AllowPmOption.ALLOW_PM,
             MaxUsersOption.MAX_USERS,
             HistoryLengthOption.HISTORY_LENGTH,

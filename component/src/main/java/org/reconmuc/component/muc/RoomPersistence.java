@@ -73,6 +73,25 @@ final class RoomPersistence {
         }
     }
 
+    /**
+     * One user's affiliation or reserved nickname changed: a stored room writes that user's rows
+     * alone (an invitation into a members-only room adds one row, not the whole table again);
+     * otherwise as {@link #recordChanged}.
+     */
+    void affiliationChanged(RealJid user) {
+        if (!journal().durable()) {
+            return;
+        }
+        if (!stored || !room.config().get(PersistentOption.PERSISTENT) || room.destroyed()) {
+            recordChanged();
+            return;
+        }
+        RealJid bare = user.bare();
+        Affiliation affiliation = room.affiliationOf(bare);
+        journal().affiliation(bare.toString(), affiliation == Affiliation.NONE ? null : affiliation.xmlValue(),
+                room.registration().nickOf(bare));
+    }
+
     /** The room is being destroyed: it leaves the store before anyone is told. */
     void destroying() {
         if (stored) {
@@ -156,7 +175,13 @@ final class RoomPersistence {
         room.restore(config, subject, subject == null ? null : r.subjectAt(), ids);
         r.affiliations().forEach((jid, a) -> Affiliation.parse(a).ifPresent(
                 affiliation -> room.affiliations().put(new RealJid(new JID(jid)).bare(), affiliation)));
-        r.registrations().forEach((jid, nick) -> room.registration().reserve(new RealJid(new JID(jid)).bare(), nick));
+        r.registrations().forEach((jid, nick) -> {
+            RealJid user = new RealJid(new JID(jid)).bare();
+            // A reservation outlives no affiliation (§17.4); older stores kept those of outcasts.
+            if (room.affiliationOf(user).atLeast(Affiliation.MEMBER)) {
+                room.registration().reserve(user, nick);
+            }
+        });
         MessageLog<Occupant> history = room.history();
         for (ArchivedMessage m : stored.newest()) {
             try {

@@ -13,6 +13,13 @@ import org.xmpp.packet.IQ;
  * {@code muc#register} form reserves a nickname and makes the user a member; nobody else may
  * enter or change to a reserved nickname (409); §7.12 tells a user its reserved nickname
  * (disco#info node {@code x-roomuser-item}); {@code <remove/>} cancels the registration.
+ *
+ * <p>As in Prosody's {@code register.lib.lua}, only affiliated users may register unless the
+ * owner opened registration ({@link AllowRegisterOption}), and the membership a registration
+ * gives changes no occupant's role: a visitor stays a visitor, whoever took its voice. A
+ * reservation lasts as long as the affiliation: it goes when the user's affiliation becomes
+ * {@code none} or {@code outcast} (§17.4), which is how an owner or admin clears one they see
+ * in the member list ({@link RoomAdmin}).
  */
 final class RoomRegistration {
     static final String NAMESPACE = "jabber:iq:register";
@@ -53,11 +60,15 @@ final class RoomRegistration {
         return nickByUser.get(user.bare());
     }
 
+    /** The user's reservation ends with its affiliation (none or outcast); true if it had one. */
+    boolean release(RealJid user) {
+        return nickByUser.remove(user.bare()) != null;
+    }
+
     void handle(Room room, IQ iq, RealJid session) {
         RealJid user = session.bare();
         Element query = iq.getChildElement();
-        if (room.affiliationOf(user) == Affiliation.OUTCAST) {
-            room.output().error(iq, Condition.FORBIDDEN, "You are banned from this room");
+        if (RoomAccess.refuses(room, iq, RoomAccess.Act.REGISTER, user, room.occupantBySession(session), null)) {
             return;
         }
         if (iq.getType() == IQ.Type.get) {
@@ -81,11 +92,11 @@ final class RoomRegistration {
             return;
         }
         if (query.element("remove") != null) {
-            if (nickByUser.remove(user) != null) {
-                room.persistence().recordChanged();
-                if (room.affiliationOf(user) == Affiliation.MEMBER) {
-                    RoomAdmin.applyAffiliations(room, null, Map.of(user, Affiliation.NONE));
-                }
+            // As Prosody: a member is a member no more (and so loses the nick); an admin or owner keeps the affiliation.
+            if (room.affiliationOf(user) == Affiliation.MEMBER) {
+                RoomAdmin.applyAffiliations(room, null, Map.of(user, Affiliation.NONE));
+            } else if (release(user)) {
+                room.persistence().affiliationChanged(user);
             }
             room.output().send(IQ.createResultIQ(iq));
             return;
@@ -97,20 +108,17 @@ final class RoomRegistration {
             return;
         }
         nick = nick.trim();
-        if (RoomAccess.refuses(room, iq, RoomAccess.Act.REGISTER, user, room.occupantBySession(session), null)) {
-            return;
-        }
         Occupant inRoom = room.occupantByNick(nick);
         if (reservedForOther(nick, user) || (inRoom != null && !inRoom.bareJid().equals(user))) {
             room.output().error(iq, Condition.CONFLICT, "The nickname '" + nick + "' is taken in this room");
             return;
         }
-        nickByUser.put(user, nick);
-        room.persistence().recordChanged();
-        room.output().send(IQ.createResultIQ(iq));
         if (room.affiliationOf(user) == Affiliation.NONE) {
-            RoomAdmin.applyAffiliations(room, null, Map.of(user, Affiliation.MEMBER));
+            RoomAdmin.registered(room, user);
         }
+        nickByUser.put(user, nick);
+        room.persistence().affiliationChanged(user);
+        room.output().send(IQ.createResultIQ(iq));
     }
 
     /** §7.12: the identity of the asker's reserved nickname (none if it has none). */

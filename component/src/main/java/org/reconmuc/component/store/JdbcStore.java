@@ -258,6 +258,9 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
                 }
                 if (w instanceof Write.Save save) {
                     saveRoom(writeConnection, save.record());
+                } else if (w instanceof Write.Affiliation aff) {
+                    replacePair(writeConnection, "reconmuc_affiliation", "affiliation", aff.room(), aff.jid(), aff.affiliation());
+                    replacePair(writeConnection, "reconmuc_registration", "nick", aff.room(), aff.jid(), aff.reservedNick());
                 } else if (w instanceof Write.Tombstone t) {
                     tombstone(writeConnection, t);
                 } else if (w instanceof Write.Delete d) {
@@ -444,6 +447,15 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
                 p.addBatch();
             }
             p.executeBatch();
+        }
+    }
+
+    /** One user's row of a pair table: replaced by {@code value}, or gone if it is null. */
+    private static void replacePair(Connection c, String table, String valueColumn, String room, String jid, String value)
+            throws SQLException {
+        update(c, "DELETE FROM " + table + " WHERE room = ? AND jid = ?", room, jid);
+        if (value != null) {
+            update(c, "INSERT INTO " + table + " (room, jid, " + valueColumn + ") VALUES (?, ?, ?)", room, jid, value);
         }
     }
 

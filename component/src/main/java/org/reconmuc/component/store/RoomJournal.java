@@ -179,6 +179,11 @@ public final class RoomJournal {
         submit(new Write.Save(fence, record));
     }
 
+    /** One user's affiliation and reserved nickname (null: none), written alone (see {@link Write.Affiliation}). */
+    public void affiliation(String jid, String affiliation, String reservedNick) {
+        submit(new Write.Affiliation(room, fence, jid, affiliation, reservedNick));
+    }
+
     public void delete() {
         submit(new Write.Delete(room, fence));
     }

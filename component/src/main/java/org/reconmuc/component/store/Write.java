@@ -36,6 +36,13 @@ sealed interface Write {
         }
     }
 
+    /**
+     * One user's affiliation and reserved nickname changed (null: none): only that user's rows are
+     * replaced, so a room with many members does not rewrite them all for each new one.
+     */
+    record Affiliation(String room, long fence, String jid, String affiliation, String reservedNick) implements Write {
+    }
+
     /** The room was destroyed or is no longer persistent: it and its archive go. */
     record Delete(String room, long fence) implements Write {
     }

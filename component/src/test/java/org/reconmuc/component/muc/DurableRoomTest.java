@@ -126,12 +126,14 @@ class DurableRoomTest {
         muc.join(JULIET, ROOM, "Juliet");
         muc.join(ROMEO, ROOM, "Romeo");
         configure(JULIET, field("muc#roomconfig_persistentroom", "1") + field("muc#roomconfig_roomname", "Verona")
-                + field("muc#roomconfig_moderatedroom", "1"));
+                + field("reconmuc#roomconfig_allowregister", "1"));
         muc.send("<iq type='set' id='aff' from='" + JULIET + "' to='" + ROOM + "'><query xmlns='" + Namespaces.MUC_ADMIN
                 + "'><item affiliation='outcast' jid='tybalt@capulet.lit'/><item affiliation='member' jid='nurse@capulet.lit'/>"
                 + "</query></iq>");
         muc.send("<iq type='set' id='reg' from='" + ROMEO + "' to='" + ROOM + "'><query xmlns='jabber:iq:register'>"
                 + "<x xmlns='jabber:x:data' type='submit'>" + field("muc#register_roomnick", "Romeo") + "</x></query></iq>");
+        // Moderated once Romeo is a member: he keeps his voice (a registration gives none to a visitor).
+        configure(JULIET, field("muc#roomconfig_moderatedroom", "1"));
         muc.send("<message from='" + JULIET + "' to='" + ROOM + "' type='groupchat'><subject>Balcony</subject></message>");
         ArchiveTest.talk(muc);
         muc.send(query("before", null, null));

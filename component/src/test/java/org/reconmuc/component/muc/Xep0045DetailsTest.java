@@ -241,6 +241,9 @@ class Xep0045DetailsTest {
 
     @Test
     void julietReservesJulesAndNobodyElseMayTakeIt() {
+        // Romeo lets users without an affiliation register (Prosody's allow_unaffiliated_register).
+        submit("<field var='reconmuc#roomconfig_allowregister'><value>1</value></field>");
+        muc.clear();
         muc.send("<iq from='" + JULIET + "' to='" + ROOM + "' type='get' id='r0'><query xmlns='jabber:iq:register'/></iq>");
         Element query = muc.replyTo(JULIET, "r0").getElement().element("query");
         assertThat(query.element("registered")).isNull();

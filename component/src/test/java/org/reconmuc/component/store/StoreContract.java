@@ -101,6 +101,22 @@ abstract class StoreContract {
     }
 
     @Test
+    void oneUsersAffiliationAndReservedNickAreWrittenAloneAndTheOthersStay() throws Exception {
+        // An invitation into a members-only room adds one row; it does not write every member again.
+        RoomJournal j = journal(ROOM);
+        j.save(record(ROOM, Map.of("juliet@capulet.lit", "owner", "romeo@montague.lit", "member")));
+        j.affiliation("nurse@capulet.lit", "member", "Angelica");
+        j.affiliation("romeo@montague.lit", "outcast", null);
+        j.affiliation("tybalt@capulet.lit", null, null);   // nothing to remove: nothing happens
+        store.commitQueued();
+        RoomRecord r = reopen().loadRooms(10).get(0).record();
+        assertThat(r.affiliations()).isEqualTo(Map.of("juliet@capulet.lit", "owner", "romeo@montague.lit", "outcast",
+                "nurse@capulet.lit", "member"));
+        assertThat(r.registrations()).isEqualTo(Map.of("nurse@capulet.lit", "Angelica"));
+        assertThat(r.config()).isEqualTo(record(ROOM, Map.of()).config());
+    }
+
+    @Test
     void aTombstoneReplacesTheArchivedContentUnderTheSameIdAndTime() throws Exception {
         RoomJournal j = journal(ROOM);
         j.save(record(ROOM, Map.of()));
