@@ -130,6 +130,11 @@ final class RoomMessages {
         room.output().toOccupant(recipient, out);
     }
 
+    /**
+     * A mediated invitation or decline (§7.8.2). As Prosody, a message carries one invitation:
+     * the first {@code <invite/>} is sent, the others are ignored, so one stanza never makes the
+     * room send many; each invitation counts against the sender's message rate.
+     */
     private static void invitationOrDecline(Room room, Message message, Occupant sender, RealJid session) {
         Element x = message.getChildElement("x", Namespaces.MUC_USER);
         Element decline = x.element("decline");
@@ -137,7 +142,8 @@ final class RoomMessages {
             forwardDecline(room, message, decline, session);
             return;
         }
-        if (x.elements("invite").isEmpty()) {
+        Element invite = x.element("invite");
+        if (invite == null) {
             room.output().error(message, Condition.BAD_REQUEST, "Expected an <invite/> or a <decline/>");
             return;
         }
@@ -148,39 +154,62 @@ final class RoomMessages {
         if (RoomAccess.refuses(room, message, RoomAccess.Act.INVITE, sender.bareJid(), sender, null)) {
             return;
         }
-        for (Element invite : x.elements("invite")) {
-            JID invitee;
-            try {
-                invitee = new JID(invite.attributeValue("to"));
-            } catch (RuntimeException e) {
-                room.output().error(message, Condition.JID_MALFORMED, "The invitee's address is not a valid JID");
-                return;
-            }
-            Message out = new Message();
-            out.setFrom(room.jid().jid());
-            out.setTo(invitee);
-            Element ox = out.getElement().addElement("x", Namespaces.MUC_USER);
-            Element oi = ox.addElement("invite");
-            String reason = invite.elementText("reason");
-            if (reason != null) {
-                oi.addElement("reason").setText(reason);
-            }
-            for (RoomOption<?> option : RoomOptions.ALL) {
-                option.inviting(room, sender, new RealJid(invitee), ox);
-            }
-            out.setBody(sender.nick() + " invites you to the room " + room.jid()
-                    + (reason == null || reason.isEmpty() ? "" : ": " + reason));
-            room.output().send(out);
+        JID invitee = address(invite);
+        if (invitee == null) {
+            room.output().error(message, Condition.JID_MALFORMED, "The invitee's address ('to' of <invite/>) is not a valid JID");
+            return;
         }
+        if (onThisService(room, invitee)) {
+            room.output().error(message, Condition.BAD_REQUEST,
+                    "Invite people by their own address, not by an address of this service (" + invitee + ")");
+            return;
+        }
+        if (!sender.rateLimiter().tryAcquire(room.now().toEpochMilli())) {
+            room.output().error(message, Condition.POLICY_VIOLATION, "You are sending messages too fast (limit: "
+                    + room.context().config().messagesPerSecond() + " per second, invitations included); "
+                    + "this invitation was not sent");
+            return;
+        }
+        Message out = new Message();
+        out.setFrom(room.jid().jid());
+        out.setTo(invitee);
+        Element ox = out.getElement().addElement("x", Namespaces.MUC_USER);
+        Element oi = ox.addElement("invite");
+        String reason = invite.elementText("reason");
+        if (reason != null) {
+            oi.addElement("reason").setText(reason);
+        }
+        for (RoomOption<?> option : RoomOptions.ALL) {
+            option.inviting(room, sender, new RealJid(invitee), ox);
+        }
+        out.setBody(sender.nick() + " invites you to the room " + room.jid()
+                + (reason == null || reason.isEmpty() ? "" : ": " + reason));
+        room.output().send(out);
     }
 
+    /**
+     * A decline goes to the inviter (§7.8.2): a user's own address, or — as Prosody allows — an
+     * occupant of this room, delivered to its sessions. Any other address of this service (the
+     * room itself, a nick nobody has, another room) would come back to the service and be lost,
+     * so it is refused.
+     */
     private static void forwardDecline(Room room, Message message, Element decline, RealJid session) {
-        JID inviter;
-        try {
-            inviter = new JID(decline.attributeValue("to"));
-        } catch (RuntimeException e) {
-            room.output().error(message, Condition.JID_MALFORMED, "The decline's 'to' is not a valid JID");
+        JID inviter = address(decline);
+        if (inviter == null) {
+            room.output().error(message, Condition.JID_MALFORMED, "The decline's 'to' (the inviter) is not a valid JID");
             return;
+        }
+        Occupant inviterInRoom = null;
+        if (onThisService(room, inviter)) {
+            OccupantJid occupantJid = room.jid().jid().equals(inviter.asBareJID()) ? OccupantJid.of(inviter).orElse(null) : null;
+            inviterInRoom = occupantJid == null ? null : room.occupantByNick(occupantJid.nick());
+            if (inviterInRoom == null) {
+                room.output().error(message, occupantJid == null ? Condition.BAD_REQUEST : Condition.ITEM_NOT_FOUND,
+                        occupantJid == null
+                                ? "A decline goes to the inviter's own address, or to an occupant of this room, not to " + inviter
+                                : "There is no occupant with the nickname '" + occupantJid.nick() + "' to decline to");
+                return;
+            }
         }
         Message out = new Message();
         out.setFrom(room.jid().jid());
@@ -191,6 +220,29 @@ final class RoomMessages {
         if (reason != null) {
             od.addElement("reason").setText(reason);
         }
-        room.output().send(out);
+        if (inviterInRoom != null) {
+            room.output().toOccupant(inviterInRoom, out);
+        } else {
+            room.output().send(out);
+        }
+    }
+
+    /** The {@code to} of an invite or decline, or null if it has none or it is not a JID. */
+    private static JID address(Element inviteOrDecline) {
+        String to = inviteOrDecline.attributeValue("to");
+        if (to == null || to.isBlank()) {
+            return null;
+        }
+        try {
+            JID jid = new JID(to.strip());
+            return jid.getDomain() == null || jid.getDomain().isEmpty() ? null : jid;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** True if {@code address} is this service's (the service, a room, an occupant): what the room sends there comes back. */
+    private static boolean onThisService(Room room, JID address) {
+        return address.getDomain().equals(room.jid().jid().getDomain());
     }
 }
