@@ -148,13 +148,7 @@ final class RoomPresence {
                     + maxUsers + " occupants)");
             return;
         }
-        HistoryRequest historyRequest;
-        try {
-            historyRequest = HistoryRequest.parse(mucJoin == null ? null : mucJoin.element("history"));
-        } catch (IllegalArgumentException e) {
-            room.output().error(presence, Condition.BAD_REQUEST, e.getMessage());
-            return;
-        }
+        HistoryRequest historyRequest = HistoryRequest.parse(mucJoin == null ? null : mucJoin.element("history"));
         Set<Integer> selfCodes = new LinkedHashSet<>();
         if (room.justCreated()) {
             room.affiliations().put(session.bare(), Affiliation.OWNER);
@@ -188,13 +182,8 @@ final class RoomPresence {
     }
 
     private void sendRoomStateTo(Occupant occupant, RealJid session, Presence request, Set<Integer> selfCodes) {
-        HistoryRequest historyRequest;
-        try {
-            Element mucJoin = request.getChildElement("x", Namespaces.MUC);
-            historyRequest = HistoryRequest.parse(mucJoin == null ? null : mucJoin.element("history"));
-        } catch (IllegalArgumentException e) {
-            historyRequest = HistoryRequest.ALL;
-        }
+        Element mucJoin = request.getChildElement("x", Namespaces.MUC);
+        HistoryRequest historyRequest = HistoryRequest.parse(mucJoin == null ? null : mucJoin.element("history"));
         sendRoomStateTo(occupant, session, request, selfCodes, historyRequest);
     }
 
@@ -250,7 +239,7 @@ final class RoomPresence {
             max = Math.min(max, request.maxStanzas());
         }
         return room.history().newest(max, request.maxChars(),
-                request.seconds() == null ? null : room.now().minusSeconds(request.seconds()), request.since());
+                request.within() == null ? null : room.now().minus(request.within()), request.since());
     }
 
     private void leave(Occupant occupant, RealJid session, Presence presence) {
