@@ -41,7 +41,7 @@ final class MembersOnlyOption extends RoomOption.Flag {
         }
         return switch (asking.act()) {
             case ENTER -> new Refusal(Condition.REGISTRATION_REQUIRED, "This room is members-only and you are not a member");
-            case REGISTER -> new Refusal(Condition.NOT_ALLOWED, "This room is members-only: ask an admin for membership");
+            case REGISTER -> new Refusal(Condition.REGISTRATION_REQUIRED, "This room is members-only: ask an admin for membership");
             case READ_ARCHIVE -> new Refusal(Condition.FORBIDDEN, "This room is members-only: only its members may read its archive");
             case REMAIN -> new Refusal(Condition.FORBIDDEN, "This room is members-only and you are no longer a member");
             default -> new Refusal(Condition.FORBIDDEN, "This room is members-only: only its members see who is in it");

@@ -87,6 +87,15 @@ class RegistrationTest {
     }
 
     @Test
+    void aMembersOnlyRoomRefusesOutsidersRegistrationWhateverTheOptionSays() {
+        configure(field("muc#roomconfig_membersonly", "1") + field("reconmuc#roomconfig_allowregister", "1"));
+        Packet refused = register(NURSE, "Nurse");
+        assertThat(errorCondition(refused)).as("as Prosody answers an unaffiliated user").isEqualTo("registration-required");
+        assertThat(MucBench.errorText(refused)).contains("members-only");
+        assertThat(memberList().elements("item")).isEmpty();
+    }
+
+    @Test
     void aVisitorWhoRegistersInAModeratedRoomStaysAVisitor() {
         configure(field("muc#roomconfig_moderatedroom", "1") + field("reconmuc#roomconfig_allowregister", "1"));
         join(NURSE, "Nurse");
