@@ -34,6 +34,7 @@ import org.jivesoftware.smackx.muc.UserStatusListener;
 import org.jivesoftware.smackx.muc.packet.MUCUser;
 import org.jivesoftware.smackx.sid.element.OriginIdElement;
 import org.jivesoftware.smackx.sid.element.StanzaIdElement;
+import org.jivesoftware.smackx.xdata.form.FillableForm;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -450,6 +451,31 @@ abstract class MucConformanceIT {
         join(julietC, room, "Juliet");
         RoomInfo info = MultiUserChatManager.getInstanceFor(julietC).getRoomInfo(room);
         assertThat(info.isMembersOnly()).isTrue();
+    }
+
+    @Test
+    void aParticipantWhoseVoiceWasRevokedDoesNotGetItBackByRegistering() throws Exception {
+        // Issue 33: registering made anyone a member, and membership gave voice back.
+        EntityBareJid room = newRoom();
+        MultiUserChat romeo = create(client("romeo"), room, "Romeo");
+        XMPPTCPConnection julietC = client("juliet");
+        MultiUserChat juliet = join(julietC, room, "Juliet");
+        romeo.revokeVoice(Resourcepart.from("Juliet"));
+        assertThatThrownBy(juliet::getRegistrationForm)
+                .isInstanceOfSatisfying(XMPPErrorException.class, e -> assertThat(e.getStanzaError().getCondition())
+                        .isEqualTo(StanzaError.Condition.registration_required));
+
+        // Romeo opens registration: Juliet registers, becomes a member, and is still a visitor.
+        FillableForm config = romeo.getConfigurationForm().getFillableForm();
+        config.setAnswer("reconmuc#roomconfig_allowregister", true);
+        romeo.sendConfigurationForm(config);
+        FillableForm registration = juliet.getRegistrationForm().getFillableForm();
+        registration.setAnswer("muc#register_roomnick", "Juliet");
+        juliet.sendRegistrationForm(registration);
+        assertThat(romeo.getMembers()).extracting(a -> a.getJid().toString())
+                .containsExactly(julietC.getUser().asBareJid().toString());
+        assertThat(errorFor(julietC, groupchat(julietC, room, "hear me")).getCondition())
+                .isEqualTo(StanzaError.Condition.forbidden);
     }
 
     @Test
