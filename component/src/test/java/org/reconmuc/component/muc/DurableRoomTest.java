@@ -345,4 +345,35 @@ class DurableRoomTest {
         muc.send(query("q", null, null));
         assertThat(answer(muc, ROMEO, "q").bodies()).doesNotContain("kept");
     }
+
+    /** When the room's record was last written whole (each Save stamps it). */
+    private long recordWrittenAt() throws Exception {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("rooms.db"));
+             java.sql.ResultSet r = c.createStatement().executeQuery("SELECT saved_at_us FROM reconmuc_room")) {
+            assertThat(r.next()).isTrue();
+            return r.getLong(1);
+        }
+    }
+
+    @Test
+    void anInvitationIntoAMembersOnlyRoomWritesTheNewMemberAloneAndARestartKeepsHer() throws Exception {
+        muc.join(JULIET, ROOM, "Juliet");
+        configure(JULIET, field("muc#roomconfig_persistentroom", "1") + field("muc#roomconfig_membersonly", "1"));
+        muc.commit();
+        long written = recordWrittenAt();
+
+        // Juliet invites the nurse: one row joins the affiliations; the record is not written again.
+        muc.send("<message from='" + JULIET + "' to='" + ROOM + "'><x xmlns='http://jabber.org/protocol/muc#user'>"
+                + "<invite to='nurse@capulet.lit'/></x></message>");
+        muc.commit();
+        assertThat(muc.receivedBy("nurse@capulet.lit")).hasSize(1);
+        assertThat(recordWrittenAt()).as("the whole record was not rewritten").isEqualTo(written);
+
+        restart();
+        muc.send("<presence from='nurse@capulet.lit/x' to='" + ROOM + "/Nurse'><x xmlns='http://jabber.org/protocol/muc'/></presence>");
+        Presence self = (Presence) muc.receivedBy("nurse@capulet.lit/x").stream().filter(p -> p instanceof Presence)
+                .reduce((a, b) -> b).orElseThrow();
+        assertThat(errorCondition(self)).isNull();
+        assertThat(MucBench.item(self).attributeValue("affiliation")).isEqualTo("member");
+    }
 }
