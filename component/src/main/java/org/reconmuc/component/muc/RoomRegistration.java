@@ -7,6 +7,7 @@ import org.dom4j.QName;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.xmpp.packet.IQ;
+import org.xmpp.packet.JID;
 
 /**
  * Registering with a room (XEP-0045 §7.10): {@code jabber:iq:register} with the
@@ -107,7 +108,13 @@ final class RoomRegistration {
             room.output().error(iq, Condition.BAD_REQUEST, "Registering needs the form with " + ROOMNICK);
             return;
         }
-        nick = nick.trim();
+        nick = asOccupantNick(room, nick.trim());
+        if (nick == null) {
+            // As Prosody (resourceprep): and what no occupant could be called, the store could not keep either.
+            room.output().error(iq, Condition.BAD_REQUEST,
+                    "Invalid nickname: it must be a valid resource of a JID (at most 1023 bytes)");
+            return;
+        }
         Occupant inRoom = room.occupantByNick(nick);
         if (reservedForOther(nick, user) || (inRoom != null && !inRoom.bareJid().equals(user))) {
             room.output().error(iq, Condition.CONFLICT, "The nickname '" + nick + "' is taken in this room");
@@ -119,6 +126,15 @@ final class RoomRegistration {
         nickByUser.put(user, nick);
         room.persistence().affiliationChanged(user);
         room.output().send(IQ.createResultIQ(iq));
+    }
+
+    /** {@code nick} as it is in an occupant JID (resourceprep), or null if it cannot be one. */
+    private static String asOccupantNick(Room room, String nick) {
+        try {
+            return new JID(room.jid().node(), room.jid().jid().getDomain(), nick).getResource();
+        } catch (IllegalArgumentException invalid) {
+            return null;
+        }
     }
 
     /** §7.12: the identity of the asker's reserved nickname (none if it has none). */

@@ -96,6 +96,18 @@ class RegistrationTest {
     }
 
     @Test
+    void aNickNoOccupantJidCouldCarryIsABadRequestNotAWriteTheStoreCannotKeep() {
+        admin("set", "<item affiliation='member' jid='nurse@capulet.lit'/>");
+        for (String nick : List.of("x".repeat(1024), "private\uE000use")) {
+            Packet refused = register(NURSE, nick);
+            assertThat(errorCondition(refused)).isEqualTo("bad-request");
+            assertThat(MucBench.errorText(refused)).contains("Invalid nickname");
+        }
+        assertThat(memberList().element("item").attributeValue("nick")).isNull();
+        assertThat(register(NURSE, "x".repeat(1023)).getElement().attributeValue("type")).isEqualTo("result");
+    }
+
+    @Test
     void aVisitorWhoRegistersInAModeratedRoomStaysAVisitor() {
         configure(field("muc#roomconfig_moderatedroom", "1") + field("reconmuc#roomconfig_allowregister", "1"));
         join(NURSE, "Nurse");
