@@ -151,6 +151,11 @@ final class RoomMessages {
             room.output().error(message, Condition.NOT_ACCEPTABLE, "Only occupants may invite people into this room");
             return;
         }
+        if (sender.role() == Role.VISITOR) {
+            // Prosody's muc-pre-invite: an invitation takes more than a visitor's role.
+            room.output().error(message, Condition.FORBIDDEN, "Visitors may not invite people into this room");
+            return;
+        }
         if (RoomAccess.refuses(room, message, RoomAccess.Act.INVITE, sender.bareJid(), sender, null)) {
             return;
         }

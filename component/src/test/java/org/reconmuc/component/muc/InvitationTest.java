@@ -76,6 +76,18 @@ class InvitationTest {
     }
 
     @Test
+    void malloryWhoseVoiceWasRevokedMayNotInvite() {
+        muc.send("<iq from='" + ROMEO + "' to='" + ROOM + "' type='set' id='v'><query xmlns='http://jabber.org/protocol/muc#admin'>"
+                + "<item nick='Mallory' role='visitor'/></query></iq>");
+        muc.clear();
+        send(MALLORY, ROOM, invites("victim@example.net"));
+        assertThat(invitations()).isEmpty();
+        Packet refused = muc.lastReceivedBy(MALLORY);
+        assertThat(errorCondition(refused)).isEqualTo("forbidden");
+        assertThat(MucBench.errorText(refused)).contains("Visitors");
+    }
+
+    @Test
     void anInvitationToAnAddressOfThisServiceIsRefusedNotLoopedBack() {
         for (String to : List.of(ROOM + "/Romeo", ROOM, "other@" + SERVICE, SERVICE)) {
             muc.clear();
