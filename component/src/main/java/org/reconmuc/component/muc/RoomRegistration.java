@@ -110,7 +110,7 @@ final class RoomRegistration {
         }
         nick = asOccupantNick(room, nick.trim());
         if (nick == null) {
-            // As Prosody (resourceprep): and what no occupant could be called, the store could not keep either.
+            // As Prosody (resourceprep); a nick no occupant JID could carry, the store could not keep either.
             room.output().error(iq, Condition.BAD_REQUEST,
                     "Invalid nickname: it must be a valid resource of a JID (at most 1023 bytes)");
             return;
@@ -120,11 +120,12 @@ final class RoomRegistration {
             room.output().error(iq, Condition.CONFLICT, "The nickname '" + nick + "' is taken in this room");
             return;
         }
-        if (room.affiliationOf(user) == Affiliation.NONE) {
-            RoomAdmin.registered(room, user);
-        }
         nickByUser.put(user, nick);
-        room.persistence().affiliationChanged(user);
+        if (room.affiliationOf(user) == Affiliation.NONE) {
+            RoomAdmin.registered(room, user);   // writes the user's rows, the nick with them
+        } else {
+            room.persistence().affiliationChanged(user);
+        }
         room.output().send(IQ.createResultIQ(iq));
     }
 
