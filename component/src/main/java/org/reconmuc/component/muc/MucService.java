@@ -331,7 +331,7 @@ public final class MucService implements Component, ConnectionListener {
     }
 
     private RoomEntry newRoom(RoomJid jid) {
-        RoomMailbox mailbox = new RoomMailbox(executor);
+        RoomMailbox mailbox = new RoomMailbox(executor, jid);
         RoomJournal journal = store.journal(jid.toString(), toServer);
         Room room = new Room(jid, new RoomContext() {
             @Override
