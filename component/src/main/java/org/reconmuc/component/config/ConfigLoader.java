@@ -47,6 +47,9 @@ public final class ConfigLoader {
                     + " presence broadcast shows only moderators among those who enter (0: never)",
                     String.valueOf(ServiceConfig.DEFAULT_LARGE_ROOM_OCCUPANTS)),
             new Option("max-filter-entries", "most filter entries one occupant may have active (relaxed consistency)", "32"),
+            new Option("requirements-cache-bytes", "bytes of requirement sets (relaxed consistency) a room keeps"
+                    + " to share equal ones among its occupants, least recently used out (0: none kept)",
+                    String.valueOf(ServiceConfig.DEFAULT_REQUIREMENTS_CACHE_BYTES)),
             new Option("max-time-seconds", "largest time bound an occupant may ask for (relaxed consistency)", "86400"),
             new Option("keepalive-seconds", "whitespace keepalive after this much silence", "30"),
             new Option("reconnect-max-seconds", "longest wait between reconnection attempts", "30"),
@@ -178,6 +181,7 @@ public final class ConfigLoader {
                     .roomCreation(RoomCreation.parse(values.get("room-creators"), values.get("admins"),
                             integer(values, "max-rooms-per-user")))
                     .multicast(bool(values, "multicast"))
+                    .requirementsCacheBytes(whole(values, "requirements-cache-bytes"))
                     .build();
         } catch (IllegalArgumentException e) {
             throw new ConfigException("invalid configuration: " + e.getMessage());

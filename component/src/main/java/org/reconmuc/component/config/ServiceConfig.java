@@ -35,7 +35,8 @@ public record ServiceConfig(
         String store,
         boolean roomDefaultPersistent,
         RoomCreation roomCreation,
-        boolean multicast) {
+        boolean multicast,
+        long requirementsCacheBytes) {
 
     public ServiceConfig {
         Objects.requireNonNull(serverHost, "server-host");
@@ -62,6 +63,7 @@ public record ServiceConfig(
         Objects.requireNonNull(store, "store");
         StoreLocation.parse(store);   // a bad store setting is a configuration error, said at start
         Objects.requireNonNull(roomCreation, "room creation");
+        require(requirementsCacheBytes >= 0, "requirements-cache-bytes must be >= 0 (0: no sharing)");
     }
 
     /**
@@ -89,6 +91,11 @@ public record ServiceConfig(
      * but not at 600 (benchmarks/results/2026-11-25-capacity).
      */
     public static final int DEFAULT_LARGE_ROOM_OCCUPANTS = 500;
+    /**
+     * What a room may keep of the requirement sets its occupants stated, to share equal ones: 4 MiB
+     * holds ~30,000 typical sets (a few topics), and a room keeps no more whatever its occupants send.
+     */
+    public static final long DEFAULT_REQUIREMENTS_CACHE_BYTES = 4L * 1024 * 1024;
 
     private static void require(boolean ok, String message) {
         if (!ok) {
@@ -196,6 +203,7 @@ public record ServiceConfig(
                 + ", room-default-persistent=" + roomDefaultPersistent
                 + ", " + roomCreation.describe()
                 + ", multicast=" + (multicast ? "where the server offers it" : "off")
+                + ", requirements-cache-bytes=" + requirementsCacheBytes
                 + ", secret=" + (secret == null ? "not set" : "set") + "]";
     }
 
@@ -229,6 +237,7 @@ public record ServiceConfig(
         private boolean roomDefaultPersistent;
         private RoomCreation roomCreation = RoomCreation.DEFAULT;
         private boolean multicast = true;
+        private long requirementsCacheBytes = DEFAULT_REQUIREMENTS_CACHE_BYTES;
 
         private Builder() {
         }
@@ -259,6 +268,7 @@ public record ServiceConfig(
             roomDefaultPersistent = c.roomDefaultPersistent;
             roomCreation = c.roomCreation;
             multicast = c.multicast;
+            requirementsCacheBytes = c.requirementsCacheBytes;
         }
 
         /** The XMPP server's component port to attach to. */
@@ -386,13 +396,19 @@ public record ServiceConfig(
             return this;
         }
 
+        /** Bytes of requirement sets a room keeps to share equal ones among its occupants (0: none kept). */
+        public Builder requirementsCacheBytes(long value) {
+            this.requirementsCacheBytes = value;
+            return this;
+        }
+
         /** The settings, checked (IllegalArgumentException naming the setting that is wrong). */
         public ServiceConfig build() {
             return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
                     messagesPerSecond, messageBurst, maxOccupantsPerRoom, largeRoomOccupants, maxFilterEntries, maxTimeSeconds,
                     keepaliveInterval, reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars,
                     presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking, store,
-                    roomDefaultPersistent, roomCreation, multicast);
+                    roomDefaultPersistent, roomCreation, multicast, requirementsCacheBytes);
         }
     }
 }
