@@ -90,7 +90,10 @@ public final class ConfigLoader {
             new Option("lease-seconds", "with --instance: how long a room stays this instance's without a renewal"
                     + " (renewed every third of it); an instance that finds its last renewal older stops sending"
                     + " for its rooms until it renews (a dead instance is found by its PostgreSQL lock, at once)",
-                    "5"));
+                    "5"),
+            new Option("absent-rooms-remembered", "with --instance: room names remembered as not in the shared"
+                    + " store, whose stanzas other than joins are refused (item-not-found) without asking it or"
+                    + " claiming a lease (0: none remembered)", String.valueOf(ServiceConfig.DEFAULT_ABSENT_ROOMS_REMEMBERED)));
 
 
     /** Thrown for a bad flag or value; the message is meant for the user. */
@@ -182,6 +185,7 @@ public final class ConfigLoader {
                             integer(values, "max-rooms-per-user")))
                     .multicast(bool(values, "multicast"))
                     .requirementsCacheBytes(whole(values, "requirements-cache-bytes"))
+                    .absentRoomsRemembered(integer(values, "absent-rooms-remembered"))
                     .build();
         } catch (IllegalArgumentException e) {
             throw new ConfigException("invalid configuration: " + e.getMessage());

@@ -36,7 +36,8 @@ public record ServiceConfig(
         boolean roomDefaultPersistent,
         RoomCreation roomCreation,
         boolean multicast,
-        long requirementsCacheBytes) {
+        long requirementsCacheBytes,
+        int absentRoomsRemembered) {
 
     public ServiceConfig {
         Objects.requireNonNull(serverHost, "server-host");
@@ -64,6 +65,7 @@ public record ServiceConfig(
         StoreLocation.parse(store);   // a bad store setting is a configuration error, said at start
         Objects.requireNonNull(roomCreation, "room creation");
         require(requirementsCacheBytes >= 0, "requirements-cache-bytes must be >= 0 (0: no sharing)");
+        require(absentRoomsRemembered >= 0, "absent-rooms-remembered must be >= 0 (0: none)");
     }
 
     /**
@@ -96,6 +98,8 @@ public record ServiceConfig(
      * holds ~30,000 typical sets (a few topics), and a room keeps no more whatever its occupants send.
      */
     public static final long DEFAULT_REQUIREMENTS_CACHE_BYTES = 4L * 1024 * 1024;
+    /** Room names one instance of several remembers as not in the store (~100 bytes each). */
+    public static final int DEFAULT_ABSENT_ROOMS_REMEMBERED = 10_000;
 
     private static void require(boolean ok, String message) {
         if (!ok) {
@@ -204,6 +208,7 @@ public record ServiceConfig(
                 + ", " + roomCreation.describe()
                 + ", multicast=" + (multicast ? "where the server offers it" : "off")
                 + ", requirements-cache-bytes=" + requirementsCacheBytes
+                + ", absent-rooms-remembered=" + absentRoomsRemembered
                 + ", secret=" + (secret == null ? "not set" : "set") + "]";
     }
 
@@ -238,6 +243,7 @@ public record ServiceConfig(
         private RoomCreation roomCreation = RoomCreation.DEFAULT;
         private boolean multicast = true;
         private long requirementsCacheBytes = DEFAULT_REQUIREMENTS_CACHE_BYTES;
+        private int absentRoomsRemembered = DEFAULT_ABSENT_ROOMS_REMEMBERED;
 
         private Builder() {
         }
@@ -269,6 +275,7 @@ public record ServiceConfig(
             roomCreation = c.roomCreation;
             multicast = c.multicast;
             requirementsCacheBytes = c.requirementsCacheBytes;
+            absentRoomsRemembered = c.absentRoomsRemembered;
         }
 
         /** The XMPP server's component port to attach to. */
@@ -402,13 +409,22 @@ public record ServiceConfig(
             return this;
         }
 
+        /**
+         * Several instances: room names remembered as not in the shared store, so stanzas for them
+         * (other than joins) are refused without asking it again (0: none remembered).
+         */
+        public Builder absentRoomsRemembered(int value) {
+            this.absentRoomsRemembered = value;
+            return this;
+        }
+
         /** The settings, checked (IllegalArgumentException naming the setting that is wrong). */
         public ServiceConfig build() {
             return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
                     messagesPerSecond, messageBurst, maxOccupantsPerRoom, largeRoomOccupants, maxFilterEntries, maxTimeSeconds,
                     keepaliveInterval, reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars,
                     presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking, store,
-                    roomDefaultPersistent, roomCreation, multicast, requirementsCacheBytes);
+                    roomDefaultPersistent, roomCreation, multicast, requirementsCacheBytes, absentRoomsRemembered);
         }
     }
 }

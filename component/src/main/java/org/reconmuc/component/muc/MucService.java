@@ -301,15 +301,22 @@ public final class MucService implements Component, ConnectionListener {
         RoomJid roomJid = new RoomJid(packet.getTo().asBareJID());
         synchronized (routing) {
             RoomEntry entry = rooms.get(roomJid);
+            LeasedRooms lookUp = null;
             if (entry == null) {
                 LeasedRooms l = leased;
-                if (l == null && !isJoin(packet)) {
+                boolean join = isJoin(packet);
+                if (!join && (l == null || l.knownAbsent(roomJid, via))) {
                     return false;
                 }
                 entry = addRoom(roomJid);
                 if (l != null) {
-                    boolean join = isJoin(packet);
-                    l.claim(entry, join, join ? packet.getFrom().toString() : null);
+                    if (join) {
+                        l.claim(entry, true, packet.getFrom().toString());
+                    } else {
+                        // Claimed only if the store knows the room: made-up names never touch a lease.
+                        entry.gated = new ArrayList<>();
+                        lookUp = l;
+                    }
                 }
             }
             entry.via = via;
@@ -325,6 +332,9 @@ public final class MucService implements Component, ConnectionListener {
                 entry.gated.add(delivery);
             } else {
                 entry.mailbox().submit(delivery);
+            }
+            if (lookUp != null) {
+                lookUp.lookUp(entry, via);   // after the stanza waits with the room: it may decide at once
             }
             return true;
         }
