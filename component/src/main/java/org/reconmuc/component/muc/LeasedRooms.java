@@ -159,7 +159,7 @@ public final class LeasedRooms {
             boolean known;
             try {
                 known = store.loadRoom(jid.toString(), 0).isPresent() || !store.occupants(jid.toString()).isEmpty();
-            } catch (StoreException e) {
+            } catch (StoreException | RuntimeException e) {
                 known = true;   // cannot tell: the claim reads it again, and says what went wrong
             }
             List<Packet> refused = new ArrayList<>();
@@ -205,6 +205,11 @@ public final class LeasedRooms {
             return new Loaded(stored, store.occupants(jid.toString()), null, askedAt, clock.millis());
         } catch (StoreException e) {
             return new Loaded(Optional.empty(), StoredOccupants.NONE, e, askedAt, clock.millis());
+        } catch (RuntimeException e) {
+            // Whatever went wrong, the claim ends: else the stanzas waiting for it wait for ever.
+            LOG.error("room {}: reading it from the store failed", jid, e);
+            return new Loaded(Optional.empty(), StoredOccupants.NONE,
+                    new StoreException("reading the room failed: " + e, e), askedAt, clock.millis());
         }
     }
 
@@ -220,10 +225,12 @@ public final class LeasedRooms {
             Runnable loadThenServe = () -> {
                 Loaded loaded = load(entry.room().jid(), askedAt);
                 synchronized (service.routing) {
-                    List<RoomMailbox.Delivery> waiting = entry.gated;
+                    List<Runnable> first = new ArrayList<>();
+                    first.add(() -> claimed(entry, epoch, join, joiner, loaded));
+                    first.addAll(entry.gated);
                     entry.gated = null;
-                    entry.mailbox().submit(() -> claimed(entry, epoch, join, joiner, loaded));
-                    waiting.forEach(entry.mailbox()::submit);
+                    // Together: the claim's task may abandon the room, and must find them all waiting.
+                    entry.mailbox().submitAll(first);
                 }
             };
             try {

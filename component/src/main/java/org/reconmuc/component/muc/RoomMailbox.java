@@ -39,9 +39,14 @@ final class RoomMailbox implements Runnable {
     }
 
     void submit(Runnable task) {
+        submitAll(List.of(task));
+    }
+
+    /** Queues {@code tasks} together, in order: none of them runs before all are queued. */
+    void submitAll(List<? extends Runnable> tasks) {
         synchronized (this) {
-            queue.addLast(task);
-            if (scheduled) {
+            queue.addAll(tasks);
+            if (scheduled || queue.isEmpty()) {
                 return;
             }
             scheduled = true;

@@ -504,6 +504,8 @@ class SeveralInstancesTest {
     private static final String MALLORY = "mallory@evil.lit/scanner";
     /** Calls to the store's methods, by name, since the instance started. */
     private final java.util.Map<String, Integer> storeCalls = new java.util.concurrent.ConcurrentHashMap<>();
+    /** A store method that throws (a bug, a row it cannot read) the next time it is called. */
+    private volatile String failingOnce;
 
     /** An instance whose store counts what it is asked, and whose reads run when the test says ({@code reads}). */
     private MucBench countedInstance(Claims[] claims, ServiceConfig config, java.util.concurrent.Executor reads)
@@ -513,6 +515,10 @@ class SeveralInstancesTest {
         Store counted = (Store) java.lang.reflect.Proxy.newProxyInstance(Store.class.getClassLoader(),
                 new Class<?>[] {Store.class}, (proxy, method, args) -> {
                     storeCalls.merge(method.getName(), 1, Integer::sum);
+                    if (method.getName().equals(failingOnce)) {
+                        failingOnce = null;
+                        throw new IllegalStateException("a row the store cannot read");
+                    }
                     try {
                         return method.invoke(real, args);
                     } catch (java.lang.reflect.InvocationTargetException e) {
@@ -620,5 +626,23 @@ class SeveralInstancesTest {
         assertThat(reads()).isEqualTo(10);
         assertThat(claims[0].asked).isZero();
         assertThat(b.receivedBy(MALLORY)).hasSize(6).allMatch(p -> "item-not-found".equals(MucBench.errorCondition(p)));
+    }
+
+    @Test
+    void aClaimWhoseReadThrowsRefusesRomeoWithAWaitGivesBackHisPlaceAndHisNextJoinGetsIn() throws Exception {
+        Claims[] claims = new Claims[1];
+        MucBench b = countedInstance(claims, remembering(10_000), Runnable::run);
+        failingOnce = "loadRoom";
+        b.send(join(MucBench.ROOM, "Romeo", ROMEO));
+        claims[0].decideAll();
+        b.commit();
+        List<Packet> refused = b.receivedBy(ROMEO);
+        assertThat(refused).hasSize(1);
+        assertThat(MucBench.errorCondition(refused.get(0))).isEqualTo("resource-constraint");
+        assertThat(b.service.pendingStanzas()).as("the budget is whole").isZero();
+        b.send(join(MucBench.ROOM, "Romeo", ROMEO));
+        claims[0].decideAll();
+        b.commit();
+        assertThat(b.receivedBy(ROMEO)).anyMatch(p -> MucBench.statusCodes(p).contains("110"));
     }
 }
