@@ -111,6 +111,22 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theRequirementSetsAndTheAbsentRoomsAreBoundedBySettings() throws Exception {
+        ServiceConfig defaults = ConfigLoader.load(new String[] {"--secret", "s"}, Map.of());
+        assertThat(defaults.requirementsCacheBytes()).isEqualTo(4L * 1024 * 1024);
+        assertThat(defaults.absentRoomsRemembered()).isEqualTo(10_000);
+        ServiceConfig set = ConfigLoader.load(new String[] {"--secret", "s", "--requirements-cache-bytes", "65536"},
+                Map.of("RECONMUC_ABSENT_ROOMS_REMEMBERED", "50"));
+        assertThat(set.requirementsCacheBytes()).isEqualTo(65_536);
+        assertThat(set.absentRoomsRemembered()).isEqualTo(50);
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--requirements-cache-bytes", "-1"}, Map.of()))
+                .hasMessageContaining("requirements-cache-bytes must be >= 0");
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--absent-rooms-remembered", "many"}, Map.of()))
+                .hasMessageContaining("absent-rooms-remembered must be a whole number");
+        assertThat(ConfigLoader.help()).contains("--requirements-cache-bytes").contains("--absent-rooms-remembered");
+    }
+
+    @Test
     void aMalformedStoreIsRefusedWithoutItsPassword() {
         // "jdbc:postgres" is not "jdbc:postgresql": the error quotes the setting, its passwords masked.
         assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--store",
