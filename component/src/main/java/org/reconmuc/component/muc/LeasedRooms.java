@@ -44,10 +44,10 @@ public final class LeasedRooms {
     private final AtomicLong roomsLost = new AtomicLong();
     private final AtomicLong claimsRefused = new AtomicLong();
     /**
-     * Rooms the store did not know when a stanza other than a join came for them, with the
-     * connection it came through (under the routing lock). While that connection lives, every
-     * stanza for the room comes through it, and only a join through it creates the room (a join
-     * always claims, and forgets the absence); so further stanzas are refused at once, without a
+     * Rooms the store did not know when a stanza other than a join that may create them came for
+     * them, with the connection it came through (under the routing lock). While that connection
+     * lives, every stanza for the room comes through it, and only a join through it creates the
+     * room (such a join always claims, and forgets the absence); so further stanzas are refused at once, without a
      * lease claim or a read. A lost or handed-over connection forgets its absences. Bounded
      * ({@code absent-rooms-remembered}), least recently refused out.
      */
@@ -137,9 +137,9 @@ public final class LeasedRooms {
     }
 
     /**
-     * Whether a stanza other than a join, for a room not in memory that came through connection
-     * {@code via}, is for a room the store was found not to know (under the routing lock): it is
-     * refused as missing, and neither the leases nor the store hear of it.
+     * Whether a stanza (other than a join that may create the room), for a room not in memory
+     * that came through connection {@code via}, is for a room the store was found not to know
+     * (under the routing lock): it is refused, and neither the leases nor the store hear of it.
      */
     boolean knownAbsent(RoomJid room, int via) {
         Integer through = absent.get(room);
@@ -147,11 +147,12 @@ public final class LeasedRooms {
     }
 
     /**
-     * A stanza other than a join came for a room not in memory (under the routing lock): the room
-     * is claimed only if the store knows it (a persistent room, or one whose occupants another
-     * instance served); else its stanzas are refused as missing and its absence remembered. Its
-     * stanzas wait meanwhile ({@code entry.gated}, set by the caller); a join among them claims and
-     * creates the room as ever.
+     * A stanza other than a join that may create the room came for a room not in memory (under
+     * the routing lock): the room is claimed only if the store knows it (a persistent room, or one
+     * whose occupants another instance served); else its stanzas are refused (item-not-found, or
+     * for a join not-allowed with why) and its absence remembered. Its stanzas wait meanwhile
+     * ({@code entry.gated}, set by the caller); a join among them that may create the room claims
+     * and creates it as ever.
      */
     void lookUp(MucService.RoomEntry entry, int via) {
         RoomJid jid = entry.room().jid();
@@ -171,13 +172,13 @@ public final class LeasedRooms {
                 List<RoomMailbox.Delivery> waiting = entry.gated;
                 entry.gated = null;
                 service.forget(entry);
-                if (waiting.stream().noneMatch(d -> MucService.isJoin(d.packet()))) {
+                if (waiting.stream().noneMatch(d -> creates(d.packet()))) {
                     absent.put(jid, via);
                 }
-                // A join creates the room anew (and claims it); what came after it follows it there.
+                // A join that may create the room creates it (and claims it); what came after it follows.
                 boolean created = false;
                 for (RoomMailbox.Delivery d : waiting) {
-                    if ((created || MucService.isJoin(d.packet())) && service.dispatch(d.packet(), via)) {
+                    if ((created || creates(d.packet())) && service.dispatch(d.packet(), via)) {
                         created = true;
                     } else {
                         service.mailboxBudget.release();
@@ -192,6 +193,10 @@ public final class LeasedRooms {
         } catch (java.util.concurrent.RejectedExecutionException stopping) {
             look.run();
         }
+    }
+
+    private boolean creates(Packet packet) {
+        return MucService.isJoin(packet) && service.mayCreate(packet);
     }
 
     /** What the store has of a claimed room, read before its first task (or why it could not be). */
@@ -326,8 +331,9 @@ public final class LeasedRooms {
                 }
             }
             for (Packet join : again) {
-                if (!service.dispatch(join, entry.via)) {
+                if (!service.dispatch(join, entry.via)) {   // one that may not create the room, which is known absent
                     service.mailboxBudget.release();
+                    refused.add(join);
                 }
             }
         }

@@ -305,18 +305,25 @@ public final class MucService implements Component, ConnectionListener {
             if (entry == null) {
                 LeasedRooms l = leased;
                 boolean join = isJoin(packet);
-                if (!join && (l == null || l.knownAbsent(roomJid, via))) {
+                if (!join && l == null) {
                     return false;
                 }
-                entry = addRoom(roomJid);
                 if (l != null) {
-                    if (join) {
+                    // Only a join that may create the room claims it at once; anything else only if
+                    // the store knows the room: made-up names never touch a lease.
+                    boolean creates = join && mayCreate(packet);
+                    if (!creates && l.knownAbsent(roomJid, via)) {
+                        return false;
+                    }
+                    entry = addRoom(roomJid);
+                    if (creates) {
                         l.claim(entry, true, packet.getFrom().toString());
                     } else {
-                        // Claimed only if the store knows the room: made-up names never touch a lease.
                         entry.gated = new ArrayList<>();
                         lookUp = l;
                     }
+                } else {
+                    entry = addRoom(roomJid);
                 }
             }
             entry.via = via;
@@ -522,7 +529,25 @@ public final class MucService implements Component, ConnectionListener {
         return packet instanceof Presence p && p.getType() == null;
     }
 
+    /** Whether {@code join}'s sender may create a room now (under the routing lock). */
+    boolean mayCreate(Packet join) {
+        return created.refusal(join.getFrom()) == null;
+    }
+
     void refuseForMissingRoom(Packet packet) {
+        if (isJoin(packet)) {
+            // A join that could not create the room (several instances: refused before any claim).
+            String refusal;
+            synchronized (routing) {
+                refusal = created.refusal(packet.getFrom());
+            }
+            if (refusal != null) {
+                reply(packet, Condition.NOT_ALLOWED, refusal);
+            } else {
+                reply(packet, Condition.ITEM_NOT_FOUND, "The room " + packet.getTo().toBareJID() + " does not exist");
+            }
+            return;
+        }
         if (packet instanceof Presence) {
             return; // leaving a room that is gone: nothing to say
         }

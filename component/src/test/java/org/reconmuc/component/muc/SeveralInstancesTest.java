@@ -645,4 +645,25 @@ class SeveralInstancesTest {
         b.commit();
         assertThat(b.receivedBy(ROMEO)).anyMatch(p -> MucBench.statusCodes(p).contains("110"));
     }
+
+    @Test
+    void malloryWhoMayNotCreateRoomsJoiningTwoHundredMadeUpRoomsTwiceIsRefusedWithoutALeaseClaim() throws Exception {
+        Claims[] claims = new Claims[1];
+        // Only users of example (the service's parent domain) may create rooms; Mallory is not one.
+        MucBench b = countedInstance(claims, remembering(10_000).toBuilder()
+                .roomCreation(org.reconmuc.component.config.RoomCreation.parse("local", "", 20)).build(), Runnable::run);
+        for (int round = 0; round < 2; round++) {
+            for (int i = 0; i < 200; i++) {
+                b.send(join("made-up-" + i + "@" + MucBench.SERVICE, "Mallory", MALLORY));
+                claims[0].decideAll();
+            }
+        }
+        assertThat(claims[0].asked).as("no lease claimed for a join that could not create the room").isZero();
+        assertThat(reads()).as("one look-up of each name").isEqualTo(400);
+        List<Packet> mallory = b.receivedBy(MALLORY);
+        assertThat(mallory).hasSize(400).allMatch(p -> "not-allowed".equals(MucBench.errorCondition(p)));
+        assertThat(mallory.get(399).getElement().element("error").elementText("text")).contains("may not create rooms");
+        assertThat(b.service.roomCount()).isZero();
+        assertThat(b.service.pendingStanzas()).isZero();
+    }
 }
