@@ -136,8 +136,10 @@ say "run-cluster: PostgreSQL on $HOST:$PG_PORT, ejabberd on $HOST:$C2S_PORT with
 
 # ---- the instances ----------------------------------------------------------------------------
 start_instance() {   # start_instance N: instance muc$N, its pid at PIDS[N+1] (after PostgreSQL and ejabberd)
-  java -jar "$JAR" --server-host "$HOST" --server-port "$COMPONENT_PORT" --domain "$DOMAIN" --secret "$SECRET" \
-    --store "$STORE" --instance "muc$1" --connections "$CONNECTIONS" --room-default-persistent true \
+  # The secret and the store go through the environment: on the command line ps would show them.
+  RECONMUC_SECRET="$SECRET" RECONMUC_STORE="$STORE" \
+  java -jar "$JAR" --server-host "$HOST" --server-port "$COMPONENT_PORT" --domain "$DOMAIN" \
+    --instance "muc$1" --connections "$CONNECTIONS" --room-default-persistent true \
     >>"$RUN/instance-$1.log" 2>&1 </dev/null &
   PIDS[$1 + 1]=$!
   NAMES[$1 + 1]="instance muc$1"

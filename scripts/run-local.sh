@@ -236,8 +236,10 @@ say "run-local: $SERVER is up (pid $SERVER_PID), log $PLOG"
 : >"$CLOG"
 # Persistent rooms and their archives: run/store/rooms.db (SQLite), unless RECONMUC_STORE says otherwise.
 STORE="${RECONMUC_STORE:-sqlite:$RUN/store/rooms.db}"
-component=(java -jar "$JAR" --server-host "$HOST" --server-port "$COMPONENT_PORT" --domain "$DOMAIN" --secret "$SECRET"
-           --store "$STORE")
+# The secret and the store (a JDBC URL may hold a password) go through the environment: on the
+# command line every user's ps would show them.
+export RECONMUC_SECRET="$SECRET" RECONMUC_STORE="$STORE"
+component=(java -jar "$JAR" --server-host "$HOST" --server-port "$COMPONENT_PORT" --domain "$DOMAIN")
 if (( check )); then
   "${component[@]}" >>"$CLOG" 2>&1 </dev/null &
 else

@@ -50,6 +50,7 @@ final class ComponentProcess implements AutoCloseable {
         cmd.addAll(storeArgs);
         ProcessBuilder b = new ProcessBuilder(placement.wrap(cmd));
         // WARN keeps the logs small; REPLAY_COMPONENT_LOG_LEVEL=INFO shows e.g. when each room was claimed.
+        b.environment().putAll(environment(server));
         b.environment().put("RECONMUC_LOG_LEVEL", System.getenv().getOrDefault("REPLAY_COMPONENT_LOG_LEVEL", "WARN"));
         b.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
         b.redirectInput(ProcessBuilder.Redirect.PIPE);
@@ -61,10 +62,15 @@ final class ComponentProcess implements AutoCloseable {
         return cp;
     }
 
-    /** The component's settings, as its command-line flags (the component's stable interface). */
+    /** The component's secret, in its environment: on the command line every user's ps would show it. */
+    static java.util.Map<String, String> environment(XmppServer server) {
+        return java.util.Map.of("RECONMUC_SECRET", server.componentSecret());
+    }
+
+    /** The component's other settings, as its command-line flags (the component's stable interface). */
     static List<String> args(XmppServer server, int historySize) {
         return List.of("--server-host", server.host(), "--server-port", Integer.toString(server.componentPort()),
-                "--domain", server.componentDomain(), "--secret", server.componentSecret(),
+                "--domain", server.componentDomain(),
                 "--history-size", Integer.toString(historySize),
                 // The replay's speakers are not the flooders this limit is for.
                 "--rate-messages-per-second", "1000", "--rate-burst", "1000");

@@ -208,7 +208,7 @@ final class ReplayRun {
         } else {
             List<String> args = new ArrayList<>(ComponentProcess.args(server, historySize));
             args.addAll(extraComponentArgs(runDir));
-            ServiceConfig config = ConfigLoader.load(args.toArray(new String[0]), java.util.Map.of());
+            ServiceConfig config = ConfigLoader.load(args.toArray(new String[0]), ComponentProcess.environment(server));
             componentInProcess = ReconMuc.start(config);
             if (!componentInProcess.awaitConnected(Duration.ofSeconds(30))) {
                 throw new IllegalStateException("the component did not attach within 30 s");

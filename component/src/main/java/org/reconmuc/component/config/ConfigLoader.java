@@ -35,7 +35,9 @@ public final class ConfigLoader {
             new Option("server-host", "XMPP server to attach to (its component port)", "127.0.0.1"),
             new Option("server-port", "the server's XEP-0114 component port", "5347"),
             new Option("domain", "the component's domain: the MUC service address", "reconmuc.localhost"),
-            new Option("secret", "the component secret shared with the server (required)", null),
+            new Option("secret", "the component secret shared with the server (required, or secret-file); not on"
+                    + " the command line, where every user's ps shows it: use the variable or the file", null),
+            new Option("secret-file", "a file whose first line is the component secret (instead of secret)", null),
             new Option("history-size", "messages of discussion history kept per room and sent on join", "100"),
             new Option("max-stanza-bytes", "larger stanzas are refused with policy-violation", "262144"),
             new Option("rate-messages-per-second", "per-occupant sustained message rate before policy-violation", "10"),
@@ -45,6 +47,9 @@ public final class ConfigLoader {
                     + " presence broadcast shows only moderators among those who enter (0: never)",
                     String.valueOf(ServiceConfig.DEFAULT_LARGE_ROOM_OCCUPANTS)),
             new Option("max-filter-entries", "most filter entries one occupant may have active (relaxed consistency)", "32"),
+            new Option("requirements-cache-bytes", "bytes of requirement sets (relaxed consistency) a room keeps"
+                    + " to share equal ones among its occupants, least recently used out (0: none kept)",
+                    String.valueOf(ServiceConfig.DEFAULT_REQUIREMENTS_CACHE_BYTES)),
             new Option("max-time-seconds", "largest time bound an occupant may ask for (relaxed consistency)", "86400"),
             new Option("keepalive-seconds", "whitespace keepalive after this much silence", "30"),
             new Option("reconnect-max-seconds", "longest wait between reconnection attempts", "30"),
@@ -85,7 +90,10 @@ public final class ConfigLoader {
             new Option("lease-seconds", "with --instance: how long a room stays this instance's without a renewal"
                     + " (renewed every third of it); an instance that finds its last renewal older stops sending"
                     + " for its rooms until it renews (a dead instance is found by its PostgreSQL lock, at once)",
-                    "5"));
+                    "5"),
+            new Option("absent-rooms-remembered", "with --instance: room names remembered as not in the shared"
+                    + " store, whose stanzas other than joins are refused (item-not-found) without asking it or"
+                    + " claiming a lease (0: none remembered)", String.valueOf(ServiceConfig.DEFAULT_ABSENT_ROOMS_REMEMBERED)));
 
 
     /** Thrown for a bad flag or value; the message is meant for the user. */
@@ -148,12 +156,7 @@ public final class ConfigLoader {
 
     public static ServiceConfig load(String[] args, Map<String, String> environment) throws ConfigException {
         Map<String, String> values = values(args, environment);
-        String secret = values.get("secret");
-        if (secret == null || secret.isEmpty()) {
-            throw new ConfigException("no component secret: give the secret the XMPP server expects for "
-                    + values.get("domain") + " with --secret SECRET, the variable RECONMUC_SECRET or the key"
-                    + " 'secret' in the --config file");
-        }
+        String secret = secret(values);
         try {
             return ServiceConfig.builder()
                     .server(values.get("server-host"), integer(values, "server-port"))
@@ -181,10 +184,41 @@ public final class ConfigLoader {
                     .roomCreation(RoomCreation.parse(values.get("room-creators"), values.get("admins"),
                             integer(values, "max-rooms-per-user")))
                     .multicast(bool(values, "multicast"))
+                    .requirementsCacheBytes(whole(values, "requirements-cache-bytes"))
+                    .absentRoomsRemembered(integer(values, "absent-rooms-remembered"))
                     .build();
         } catch (IllegalArgumentException e) {
             throw new ConfigException("invalid configuration: " + e.getMessage());
         }
+    }
+
+    /** The component secret, given itself or as the first line of {@code secret-file} (never both). */
+    private static String secret(Map<String, String> values) throws ConfigException {
+        String secret = values.get("secret");
+        String file = values.get("secret-file");
+        boolean given = secret != null && !secret.isEmpty();
+        if (file != null && !file.isEmpty()) {
+            if (given) {
+                throw new ConfigException("give the component secret once: secret or secret-file, not both");
+            }
+            try (java.io.BufferedReader r = Files.newBufferedReader(Path.of(file), StandardCharsets.UTF_8)) {
+                String line = r.readLine();
+                secret = line == null ? "" : line.strip();
+            } catch (IOException | java.io.UncheckedIOException | java.nio.file.InvalidPathException e) {
+                throw new ConfigException("cannot read the secret file " + file + " (" + e.getClass().getSimpleName()
+                        + "): give a readable file whose first line is the component secret");
+            }
+            if (secret.isEmpty()) {
+                throw new ConfigException("the secret file " + file + " is empty: its first line must be the component secret");
+            }
+            return secret;
+        }
+        if (!given) {
+            throw new ConfigException("no component secret: give the secret the XMPP server expects for "
+                    + values.get("domain") + " with the variable RECONMUC_SECRET, --secret-file FILE (or"
+                    + " RECONMUC_SECRET_FILE), the key 'secret' in the --config file, or --secret SECRET");
+        }
+        return secret;
     }
 
     /** The settings for running as one of several instances ({@link ClusterConfig#ALONE} without --instance). */

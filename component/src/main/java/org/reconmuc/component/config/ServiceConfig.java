@@ -35,7 +35,9 @@ public record ServiceConfig(
         String store,
         boolean roomDefaultPersistent,
         RoomCreation roomCreation,
-        boolean multicast) {
+        boolean multicast,
+        long requirementsCacheBytes,
+        int absentRoomsRemembered) {
 
     public ServiceConfig {
         Objects.requireNonNull(serverHost, "server-host");
@@ -62,6 +64,8 @@ public record ServiceConfig(
         Objects.requireNonNull(store, "store");
         StoreLocation.parse(store);   // a bad store setting is a configuration error, said at start
         Objects.requireNonNull(roomCreation, "room creation");
+        require(requirementsCacheBytes >= 0, "requirements-cache-bytes must be >= 0 (0: no sharing)");
+        require(absentRoomsRemembered >= 0, "absent-rooms-remembered must be >= 0 (0: none)");
     }
 
     /**
@@ -89,6 +93,13 @@ public record ServiceConfig(
      * but not at 600 (benchmarks/results/2026-11-25-capacity).
      */
     public static final int DEFAULT_LARGE_ROOM_OCCUPANTS = 500;
+    /**
+     * What a room may keep of the requirement sets its occupants stated, to share equal ones: 4 MiB
+     * holds ~30,000 typical sets (a few topics), and a room keeps no more whatever its occupants send.
+     */
+    public static final long DEFAULT_REQUIREMENTS_CACHE_BYTES = 4L * 1024 * 1024;
+    /** Room names one instance of several remembers as not in the store (~100 bytes each). */
+    public static final int DEFAULT_ABSENT_ROOMS_REMEMBERED = 10_000;
 
     private static void require(boolean ok, String message) {
         if (!ok) {
@@ -196,6 +207,8 @@ public record ServiceConfig(
                 + ", room-default-persistent=" + roomDefaultPersistent
                 + ", " + roomCreation.describe()
                 + ", multicast=" + (multicast ? "where the server offers it" : "off")
+                + ", requirements-cache-bytes=" + requirementsCacheBytes
+                + ", absent-rooms-remembered=" + absentRoomsRemembered
                 + ", secret=" + (secret == null ? "not set" : "set") + "]";
     }
 
@@ -229,6 +242,8 @@ public record ServiceConfig(
         private boolean roomDefaultPersistent;
         private RoomCreation roomCreation = RoomCreation.DEFAULT;
         private boolean multicast = true;
+        private long requirementsCacheBytes = DEFAULT_REQUIREMENTS_CACHE_BYTES;
+        private int absentRoomsRemembered = DEFAULT_ABSENT_ROOMS_REMEMBERED;
 
         private Builder() {
         }
@@ -259,6 +274,8 @@ public record ServiceConfig(
             roomDefaultPersistent = c.roomDefaultPersistent;
             roomCreation = c.roomCreation;
             multicast = c.multicast;
+            requirementsCacheBytes = c.requirementsCacheBytes;
+            absentRoomsRemembered = c.absentRoomsRemembered;
         }
 
         /** The XMPP server's component port to attach to. */
@@ -386,13 +403,28 @@ public record ServiceConfig(
             return this;
         }
 
+        /** Bytes of requirement sets a room keeps to share equal ones among its occupants (0: none kept). */
+        public Builder requirementsCacheBytes(long value) {
+            this.requirementsCacheBytes = value;
+            return this;
+        }
+
+        /**
+         * Several instances: room names remembered as not in the shared store, so stanzas for them
+         * (other than joins) are refused without asking it again (0: none remembered).
+         */
+        public Builder absentRoomsRemembered(int value) {
+            this.absentRoomsRemembered = value;
+            return this;
+        }
+
         /** The settings, checked (IllegalArgumentException naming the setting that is wrong). */
         public ServiceConfig build() {
             return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
                     messagesPerSecond, messageBurst, maxOccupantsPerRoom, largeRoomOccupants, maxFilterEntries, maxTimeSeconds,
                     keepaliveInterval, reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars,
                     presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking, store,
-                    roomDefaultPersistent, roomCreation, multicast);
+                    roomDefaultPersistent, roomCreation, multicast, requirementsCacheBytes, absentRoomsRemembered);
         }
     }
 }

@@ -33,6 +33,21 @@ final class CreatedRooms {
      * theirs), else the text of the {@code not-allowed} error they get.
      */
     String admit(JID creator, RoomJid room) {
+        String refusal = refusal(creator);
+        if (refusal != null) {
+            return refusal;
+        }
+        String bare = new JID(creator.toBareJID()).toBareJID();
+        byCreator.computeIfAbsent(bare, k -> new LinkedHashSet<>()).add(room);
+        creatorOf.put(room, bare);
+        return null;
+    }
+
+    /**
+     * Why {@code creator} may not create a room now (the text of the {@code not-allowed} error they
+     * get), or null if they may; counts nothing.
+     */
+    String refusal(JID creator) {
         JID user;
         try {
             user = new JID(creator.toBareJID());   // stringprep: 'Alice@Example.org' is alice@example.org
@@ -43,15 +58,12 @@ final class CreatedRooms {
             return "Room creation is restricted on " + serviceDomain + ": " + user.toBareJID()
                     + " may not create rooms; enter an existing room, or ask the service's operator";
         }
-        String bare = user.toBareJID();
-        Set<RoomJid> own = byCreator.get(bare);
+        Set<RoomJid> own = byCreator.get(user.toBareJID());
         if (own != null && policy.limits(user) && own.size() >= policy.maxRoomsPerUser()) {
             return "You have reached the limit of rooms one user may have created on " + serviceDomain + " ("
                     + policy.maxRoomsPerUser() + ", counting those that still exist): destroy one of your rooms to"
                     + " create another";
         }
-        byCreator.computeIfAbsent(bare, k -> new LinkedHashSet<>()).add(room);
-        creatorOf.put(room, bare);
         return null;
     }
 

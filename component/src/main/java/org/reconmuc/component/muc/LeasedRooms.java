@@ -43,6 +43,15 @@ public final class LeasedRooms {
     private final ExecutorService ownReads;
     private final AtomicLong roomsLost = new AtomicLong();
     private final AtomicLong claimsRefused = new AtomicLong();
+    /**
+     * Rooms the store did not know when a stanza other than a join that may create them came for
+     * them, with the connection it came through (under the routing lock). While that connection
+     * lives, every stanza for the room comes through it, and only a join through it creates the
+     * room (such a join always claims, and forgets the absence); so further stanzas are refused at once, without a
+     * lease claim or a read. A lost or handed-over connection forgets its absences. Bounded
+     * ({@code absent-rooms-remembered}), least recently refused out.
+     */
+    private final java.util.LinkedHashMap<RoomJid, Integer> absent;
 
     private LeasedRooms(MucService service, RoomOwnership owner, Executor reads, ExecutorService ownReads) {
         this.service = service;
@@ -52,6 +61,13 @@ public final class LeasedRooms {
         this.historySize = service.config().historySize();
         this.reads = reads;
         this.ownReads = ownReads;
+        int remembered = service.config().absentRoomsRemembered();
+        this.absent = new java.util.LinkedHashMap<>(64, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(java.util.Map.Entry<RoomJid, Integer> eldest) {
+                return size() > remembered;
+            }
+        };
     }
 
     /** Rooms of {@code service} under {@code owner}'s leases, read from the store on a thread of their own. */
@@ -88,6 +104,7 @@ public final class LeasedRooms {
      */
     public void takeOver(List<String> adopted) {
         synchronized (service.routing) {
+            absent.clear();   // new connections: rooms created elsewhere may come here now
             for (String room : adopted) {
                 RoomJid jid;
                 try {
@@ -108,8 +125,78 @@ public final class LeasedRooms {
     /** Asks for a new room's lease; its stanzas wait meanwhile (under the routing lock). */
     void claim(MucService.RoomEntry entry, boolean join, String joiner) {
         entry.gated = new ArrayList<>();
+        if (join) {
+            absent.remove(entry.room().jid());
+        }
+        ask(entry, join, joiner);
+    }
+
+    private void ask(MucService.RoomEntry entry, boolean join, String joiner) {
         long askedAt = clock.millis();
         owner.claim(entry.room().jid(), epoch -> decided(entry, epoch, join, joiner, askedAt));
+    }
+
+    /**
+     * Whether a stanza (other than a join that may create the room), for a room not in memory
+     * that came through connection {@code via}, is for a room the store was found not to know
+     * (under the routing lock): it is refused, and neither the leases nor the store hear of it.
+     */
+    boolean knownAbsent(RoomJid room, int via) {
+        Integer through = absent.get(room);
+        return through != null && through == via;
+    }
+
+    /**
+     * A stanza other than a join that may create the room came for a room not in memory (under
+     * the routing lock): the room is claimed only if the store knows it (a persistent room, or one
+     * whose occupants another instance served); else its stanzas are refused (item-not-found, or
+     * for a join not-allowed with why) and its absence remembered. Its stanzas wait meanwhile
+     * ({@code entry.gated}, set by the caller); a join among them that may create the room claims
+     * and creates it as ever.
+     */
+    void lookUp(MucService.RoomEntry entry, int via) {
+        RoomJid jid = entry.room().jid();
+        Runnable look = () -> {
+            boolean known;
+            try {
+                known = store.loadRoom(jid.toString(), 0).isPresent() || !store.occupants(jid.toString()).isEmpty();
+            } catch (StoreException | RuntimeException e) {
+                known = true;   // cannot tell: the claim reads it again, and says what went wrong
+            }
+            List<Packet> refused = new ArrayList<>();
+            synchronized (service.routing) {
+                if (known) {
+                    ask(entry, false, null);
+                    return;
+                }
+                List<RoomMailbox.Delivery> waiting = entry.gated;
+                entry.gated = null;
+                service.forget(entry);
+                if (waiting.stream().noneMatch(d -> creates(d.packet()))) {
+                    absent.put(jid, via);
+                }
+                // A join that may create the room creates it (and claims it); what came after it follows.
+                boolean created = false;
+                for (RoomMailbox.Delivery d : waiting) {
+                    if ((created || creates(d.packet())) && service.dispatch(d.packet(), via)) {
+                        created = true;
+                    } else {
+                        service.mailboxBudget.release();
+                        refused.add(d.packet());
+                    }
+                }
+            }
+            refused.forEach(service::refuseForMissingRoom);
+        };
+        try {
+            reads.execute(look);
+        } catch (java.util.concurrent.RejectedExecutionException stopping) {
+            look.run();
+        }
+    }
+
+    private boolean creates(Packet packet) {
+        return MucService.isJoin(packet) && service.mayCreate(packet);
     }
 
     /** What the store has of a claimed room, read before its first task (or why it could not be). */
@@ -123,6 +210,11 @@ public final class LeasedRooms {
             return new Loaded(stored, store.occupants(jid.toString()), null, askedAt, clock.millis());
         } catch (StoreException e) {
             return new Loaded(Optional.empty(), StoredOccupants.NONE, e, askedAt, clock.millis());
+        } catch (RuntimeException e) {
+            // Whatever went wrong, the claim ends: else the stanzas waiting for it wait for ever.
+            LOG.error("room {}: reading it from the store failed", jid, e);
+            return new Loaded(Optional.empty(), StoredOccupants.NONE,
+                    new StoreException("reading the room failed: " + e, e), askedAt, clock.millis());
         }
     }
 
@@ -138,10 +230,12 @@ public final class LeasedRooms {
             Runnable loadThenServe = () -> {
                 Loaded loaded = load(entry.room().jid(), askedAt);
                 synchronized (service.routing) {
-                    List<RoomMailbox.Delivery> waiting = entry.gated;
+                    List<Runnable> first = new ArrayList<>();
+                    first.add(() -> claimed(entry, epoch, join, joiner, loaded));
+                    first.addAll(entry.gated);
                     entry.gated = null;
-                    entry.mailbox().submit(() -> claimed(entry, epoch, join, joiner, loaded));
-                    waiting.forEach(entry.mailbox()::submit);
+                    // Together: the claim's task may abandon the room, and must find them all waiting.
+                    entry.mailbox().submitAll(first);
                 }
             };
             try {
@@ -237,8 +331,9 @@ public final class LeasedRooms {
                 }
             }
             for (Packet join : again) {
-                if (!service.dispatch(join, entry.via)) {
+                if (!service.dispatch(join, entry.via)) {   // one that may not create the room, which is known absent
                     service.mailboxBudget.release();
+                    refused.add(join);
                 }
             }
         }
@@ -301,6 +396,7 @@ public final class LeasedRooms {
      * gives up its rooms).
      */
     public void connectionLost(int via) {
+        forgetAbsences(via);
         for (MucService.RoomEntry e : service.snapshot()) {
             if (e.via == via || e.via == MucService.RoomEntry.NOT_YET_ROUTED) {   // the latter may have been this connection's
                 e.mailbox().submit(() -> {
@@ -323,6 +419,7 @@ public final class LeasedRooms {
     public void handOver(int via) {
         List<MucService.RoomEntry> served = new ArrayList<>();
         synchronized (service.routing) {
+            forgetAbsences(via);
             for (MucService.RoomEntry e : service.roomsUnderLock()) {
                 // A claim under way: its lease goes back at the stop. A room taken over and not yet
                 // routed may be this bucket's: let go too (its next stanza claims it wherever it goes).
@@ -336,6 +433,13 @@ public final class LeasedRooms {
         }
         if (!served.isEmpty()) {
             LOG.info("connection {} handed over: letting its {} rooms go after what they received", via, served.size());
+        }
+    }
+
+    /** Connection {@code via}'s bucket may be another's from now on: what came through it proves nothing more. */
+    private void forgetAbsences(int via) {
+        synchronized (service.routing) {
+            absent.values().removeIf(through -> through == via);
         }
     }
 

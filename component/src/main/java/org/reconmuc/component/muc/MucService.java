@@ -301,15 +301,29 @@ public final class MucService implements Component, ConnectionListener {
         RoomJid roomJid = new RoomJid(packet.getTo().asBareJID());
         synchronized (routing) {
             RoomEntry entry = rooms.get(roomJid);
+            LeasedRooms lookUp = null;
             if (entry == null) {
                 LeasedRooms l = leased;
-                if (l == null && !isJoin(packet)) {
+                boolean join = isJoin(packet);
+                if (!join && l == null) {
                     return false;
                 }
-                entry = addRoom(roomJid);
                 if (l != null) {
-                    boolean join = isJoin(packet);
-                    l.claim(entry, join, join ? packet.getFrom().toString() : null);
+                    // Only a join that may create the room claims it at once; anything else only if
+                    // the store knows the room: made-up names never touch a lease.
+                    boolean creates = join && mayCreate(packet);
+                    if (!creates && l.knownAbsent(roomJid, via)) {
+                        return false;
+                    }
+                    entry = addRoom(roomJid);
+                    if (creates) {
+                        l.claim(entry, true, packet.getFrom().toString());
+                    } else {
+                        entry.gated = new ArrayList<>();
+                        lookUp = l;
+                    }
+                } else {
+                    entry = addRoom(roomJid);
                 }
             }
             entry.via = via;
@@ -326,12 +340,15 @@ public final class MucService implements Component, ConnectionListener {
             } else {
                 entry.mailbox().submit(delivery);
             }
+            if (lookUp != null) {
+                lookUp.lookUp(entry, via);   // after the stanza waits with the room: it may decide at once
+            }
             return true;
         }
     }
 
     private RoomEntry newRoom(RoomJid jid) {
-        RoomMailbox mailbox = new RoomMailbox(executor);
+        RoomMailbox mailbox = new RoomMailbox(executor, jid);
         RoomJournal journal = store.journal(jid.toString(), toServer);
         Room room = new Room(jid, new RoomContext() {
             @Override
@@ -512,7 +529,25 @@ public final class MucService implements Component, ConnectionListener {
         return packet instanceof Presence p && p.getType() == null;
     }
 
+    /** Whether {@code join}'s sender may create a room now (under the routing lock). */
+    boolean mayCreate(Packet join) {
+        return created.refusal(join.getFrom()) == null;
+    }
+
     void refuseForMissingRoom(Packet packet) {
+        if (isJoin(packet)) {
+            // A join that could not create the room (several instances: refused before any claim).
+            String refusal;
+            synchronized (routing) {
+                refusal = created.refusal(packet.getFrom());
+            }
+            if (refusal != null) {
+                reply(packet, Condition.NOT_ALLOWED, refusal);
+            } else {
+                reply(packet, Condition.ITEM_NOT_FOUND, "The room " + packet.getTo().toBareJID() + " does not exist");
+            }
+            return;
+        }
         if (packet instanceof Presence) {
             return; // leaving a room that is gone: nothing to say
         }

@@ -4,13 +4,18 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.xmpp.packet.Packet;
 
 /**
  * Runs a room's work one task at a time on a shared executor, in submission order: the
- * room needs no locks, and stanzas from the server keep their order within the room.
+ * room needs no locks, and stanzas from the server keep their order within the room. A task
+ * that throws is logged and the next one runs: one failure must not leave the mailbox marked
+ * scheduled, the room silent and the places of its waiting stanzas never given back.
  */
 final class RoomMailbox implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(RoomMailbox.class);
     /** Tasks run per turn before yielding the thread to other rooms. */
     private static final int TURN = 64;
 
@@ -23,17 +28,25 @@ final class RoomMailbox implements Runnable {
     }
 
     private final Executor executor;
+    /** Whose mailbox this is, for the log. */
+    private final Object room;
     private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
     private boolean scheduled;
 
-    RoomMailbox(Executor executor) {
+    RoomMailbox(Executor executor, Object room) {
         this.executor = executor;
+        this.room = room;
     }
 
     void submit(Runnable task) {
+        submitAll(List.of(task));
+    }
+
+    /** Queues {@code tasks} together, in order: none of them runs before all are queued. */
+    void submitAll(List<? extends Runnable> tasks) {
         synchronized (this) {
-            queue.addLast(task);
-            if (scheduled) {
+            queue.addAll(tasks);
+            if (scheduled || queue.isEmpty()) {
                 return;
             }
             scheduled = true;
@@ -52,7 +65,11 @@ final class RoomMailbox implements Runnable {
                     return;
                 }
             }
-            task.run();
+            try {
+                task.run();
+            } catch (RuntimeException | StackOverflowError e) {
+                LOG.error("room {}: a task failed; the room goes on with its next one", room, e);
+            }
         }
         synchronized (this) {
             if (queue.isEmpty()) {

@@ -1,10 +1,10 @@
 package org.reconmuc.component.muc;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.dom4j.Element;
 import org.reconmuc.component.consistency.Aggregation;
@@ -32,14 +32,13 @@ final class RoomRequirements {
     private final Fanout<Occupant> fanout;
     /**
      * Equal requirements are one object: in a big room most occupants state the same few
-     * (a third of a relaxed occupant's memory otherwise). Bounded, least recently used out.
+     * (a third of a relaxed occupant's memory otherwise). Bounded in bytes
+     * ({@code requirements-cache-bytes}), least recently used out: bounded by count alone, an
+     * occupant stating set after set of long nick filters made the room keep ~270 MB.
      */
-    private final Map<InternKey, Requirements> interned = new LinkedHashMap<>(64, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<InternKey, Requirements> eldest) {
-            return size() > 4096;
-        }
-    };
+    private final LinkedHashMap<InternKey, Requirements> interned = new LinkedHashMap<>(64, 0.75f, true);
+    /** What {@link #interned} holds, as {@link #bytes} counts it. */
+    private long internedBytes;
 
     /** Order matters: results list filter entries in the order the occupant added them. */
     private record InternKey(List<FilterKey> filters, long timeMillis, int volume, Aggregation aggregation) {
@@ -60,7 +59,11 @@ final class RoomRequirements {
         try {
             request = RequirementsRequest.parse(iq.getChildElement());
         } catch (ProtocolException e) {
-            room.output().error(iq, Condition.BAD_REQUEST, e.getMessage());
+            if (e.kind() == ProtocolException.Kind.POLICY_VIOLATION) {
+                room.output().error(iq, Condition.POLICY_VIOLATION, "modify", e.getMessage());
+            } else {
+                room.output().error(iq, Condition.BAD_REQUEST, e.getMessage());
+            }
             return;
         }
         if (iq.getType() == IQ.Type.get) {
@@ -144,7 +147,44 @@ final class RoomRequirements {
             throw new ProtocolException(ProtocolException.Kind.POLICY_VIOLATION,
                     "<volume/> may not exceed the room's history size (" + capacity + " messages)");
         }
-        return interned.computeIfAbsent(new InternKey(List.copyOf(filters), time * 1000, volume, aggregation),
-                k -> new Requirements(filters, k.timeMillis(), k.volume(), k.aggregation()));
+        return intern(new InternKey(List.copyOf(filters), time * 1000, volume, aggregation), filters);
+    }
+
+    /** The one object for these requirements: kept if it fits, the least recently used dropped to make room. */
+    private Requirements intern(InternKey key, Set<FilterKey> filters) {
+        Requirements shared = interned.get(key);
+        if (shared != null) {
+            return shared;
+        }
+        Requirements fresh = new Requirements(filters, key.timeMillis(), key.volume(), key.aggregation());
+        long max = room.context().config().requirementsCacheBytes();
+        long size = bytes(key);
+        if (size > max) {
+            return fresh;
+        }
+        interned.put(key, fresh);
+        internedBytes += size;
+        for (Iterator<InternKey> eldest = interned.keySet().iterator(); internedBytes > max; ) {
+            internedBytes -= bytes(eldest.next());
+            eldest.remove();
+        }
+        return fresh;
+    }
+
+    /**
+     * About what a kept set costs: the key's list and the requirements' set each refer to every
+     * filter (its key object and its string, two bytes a character at most), plus both objects.
+     */
+    private static long bytes(InternKey key) {
+        long bytes = 256;
+        for (FilterKey f : key.filters()) {
+            bytes += 128 + 2L * f.value().length();
+        }
+        return bytes;
+    }
+
+    /** Bytes of requirement sets the room keeps now (as {@link #bytes} counts them). */
+    long keptBytes() {
+        return internedBytes;
     }
 }

@@ -25,6 +25,13 @@ public record RequirementsRequest(String namespace, List<Entry> entries, Long ti
         Aggregation aggregation, boolean standard) {
 
     public static final String ELEMENT = "consistency-requirements";
+    /**
+     * The longest nick filter value, in UTF-8 bytes: a nick is a JID's resourcepart, at most 1023
+     * bytes (RFC 7622 §3.4), so a longer value names no occupant and would only take memory.
+     */
+    public static final int MAX_NICK_BYTES = 1023;
+    /** The longest topic filter value before normalisation (white space and '#' around at most 64 characters). */
+    public static final int MAX_RAW_TOPIC_CHARS = 1023;
 
     /** One {@code <filter-entry/>}: add ({@code active}) or remove a filter. */
     public record Entry(FilterKey key, boolean active) {
@@ -75,6 +82,13 @@ public record RequirementsRequest(String namespace, List<Entry> entries, Long ti
             throw new ProtocolException(Kind.BAD_REQUEST, "<standard/> cannot be combined with other requirements");
         }
         checkSchema(e);
+        for (Entry entry : entries) {
+            if (entry.key().kind() == FilterKey.Kind.NICK
+                    && entry.key().value().getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_NICK_BYTES) {
+                throw new ProtocolException(Kind.POLICY_VIOLATION, "a nick filter value may have at most " + MAX_NICK_BYTES
+                        + " bytes in UTF-8, the longest a nick can be (RFC 7622)");
+            }
+        }
         return new RequirementsRequest(ns, List.copyOf(entries), time, volume, aggregation, standard);
     }
 
@@ -111,16 +125,13 @@ public record RequirementsRequest(String namespace, List<Entry> entries, Long ti
                 throw new ProtocolException(Kind.BAD_REQUEST, "unsupported filter element '" + element
                         + "': use 'topic' or 'nick'");
             }
-            if (value.length() > 1023) {
-                throw new ProtocolException(Kind.BAD_REQUEST, "a filter value may have at most 1023 characters");
-            }
             if (!active.equals("true") && !active.equals("false") && !active.equals("1") && !active.equals("0")) {
                 throw new ProtocolException(Kind.BAD_REQUEST, "'active' must be true or false, not '" + active + "'");
             }
             if (kind == FilterKey.Kind.TOPIC) {
-                if (!Topics.isValid(Topics.normalize(value))) {
+                if (value.length() > MAX_RAW_TOPIC_CHARS || !Topics.isValid(Topics.normalize(value))) {
                     throw new ProtocolException(Kind.BAD_REQUEST, "a topic has 1 to " + Topics.MAX_LENGTH
-                            + " characters after an optional '#', not '" + value + "'");
+                            + " characters after an optional '#', not '" + (value.length() > 80 ? value.substring(0, 80) + "…" : value) + "'");
                 }
             }
             FilterKey key = kind == FilterKey.Kind.TOPIC ? FilterKey.topic(value) : FilterKey.nick(value);

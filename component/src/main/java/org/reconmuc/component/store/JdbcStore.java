@@ -89,7 +89,7 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
             store.createSchemaRacing(store.readConnection);
         } catch (SQLException | IOException e) {
             store.closeConnections();
-            throw new StoreException("cannot open the store " + location.display() + ": " + e.getMessage(), e);
+            throw new StoreException("cannot open the store " + location.display() + ": " + location.redact(e.getMessage()), e);
         }
         if (threads) {
             store.writer.start();

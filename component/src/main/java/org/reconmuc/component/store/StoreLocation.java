@@ -46,7 +46,7 @@ public record StoreLocation(Kind kind, String jdbcUrl) {
             return new StoreLocation(Kind.H2, s);
         }
         throw new IllegalArgumentException("store must be 'none', 'sqlite:PATH', 'h2:PATH' or a JDBC URL"
-                + " (jdbc:postgresql://HOST:PORT/DB?user=U&password=P, jdbc:sqlite:…, jdbc:h2:…), not '" + s + "'");
+                + " (jdbc:postgresql://HOST:PORT/DB?user=U&password=P, jdbc:sqlite:…, jdbc:h2:…), not '" + masked(s) + "'");
     }
 
     private static String absolute(String path) {
@@ -58,6 +58,31 @@ public record StoreLocation(Kind kind, String jdbcUrl) {
         if (jdbcUrl == null) {
             return "none (memory only)";
         }
-        return jdbcUrl.replaceAll("(?i)(password=)[^&;]*", "$1***");
+        return masked(jdbcUrl);
+    }
+
+    /**
+     * {@code text} (a store setting, well-formed or not, or a message quoting one) with its
+     * passwords replaced by {@code ***}: {@code password=…} up to the next {@code &} or {@code ;}
+     * (PostgreSQL's query, H2's settings), and the password of a {@code //user:password@host}.
+     */
+    public static String masked(String text) {
+        return text.replaceAll("(?i)(password\\s*=)[^&;]*", "$1***")
+                .replaceAll("(//[^/@:?#]*:)[^/@]*@", "$1***@");
+    }
+
+    /** {@code message} (a driver's, say) with this location's passwords masked wherever it quotes them. */
+    public String redact(String message) {
+        if (message == null || jdbcUrl == null) {
+            return message;
+        }
+        String result = masked(message);
+        java.util.regex.Matcher password = java.util.regex.Pattern.compile("(?i)password\\s*=([^&;]*)").matcher(jdbcUrl);
+        while (password.find()) {
+            if (!password.group(1).isEmpty()) {
+                result = result.replace(password.group(1), "***");
+            }
+        }
+        return result;
     }
 }

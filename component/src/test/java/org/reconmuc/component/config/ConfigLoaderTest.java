@@ -111,6 +111,72 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theRequirementSetsAndTheAbsentRoomsAreBoundedBySettings() throws Exception {
+        ServiceConfig defaults = ConfigLoader.load(new String[] {"--secret", "s"}, Map.of());
+        assertThat(defaults.requirementsCacheBytes()).isEqualTo(4L * 1024 * 1024);
+        assertThat(defaults.absentRoomsRemembered()).isEqualTo(10_000);
+        ServiceConfig set = ConfigLoader.load(new String[] {"--secret", "s", "--requirements-cache-bytes", "65536"},
+                Map.of("RECONMUC_ABSENT_ROOMS_REMEMBERED", "50"));
+        assertThat(set.requirementsCacheBytes()).isEqualTo(65_536);
+        assertThat(set.absentRoomsRemembered()).isEqualTo(50);
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--requirements-cache-bytes", "-1"}, Map.of()))
+                .hasMessageContaining("requirements-cache-bytes must be >= 0");
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--absent-rooms-remembered", "many"}, Map.of()))
+                .hasMessageContaining("absent-rooms-remembered must be a whole number");
+        assertThat(ConfigLoader.help()).contains("--requirements-cache-bytes").contains("--absent-rooms-remembered");
+    }
+
+    @Test
+    void aMalformedStoreIsRefusedWithoutItsPassword() {
+        // "jdbc:postgres" is not "jdbc:postgresql": the error quotes the setting, its passwords masked.
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--store",
+                "jdbc:postgres://db/muc?user=muc&password=SECRET"}, Map.of()))
+                .isInstanceOf(ConfigLoader.ConfigException.class)
+                .hasMessageContaining("store must be").hasMessageContaining("password=***").hasMessageNotContaining("SECRET");
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--store",
+                "postgresql://muc:SECRET@db/muc"}, Map.of()))
+                .hasMessageContaining("//muc:***@db").hasMessageNotContaining("SECRET");
+        assertThatThrownBy(() -> ConfigLoader.loadCluster(new String[] {"--secret", "s", "--instance", "a", "--store",
+                "jdbc:h2x:/tmp/x;PASSWORD=SECRET"}, Map.of()))
+                .hasMessageContaining("PASSWORD=***").hasMessageNotContaining("SECRET");
+    }
+
+    @Test
+    void theSecretComesFromTheFirstLineOfASecretFileNeverBothWays(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("secret");
+        Files.writeString(file, "from-the-file\nsecond line ignored\n");
+        assertThat(ConfigLoader.load(new String[] {"--secret-file", file.toString()}, Map.of()).secret())
+                .isEqualTo("from-the-file");
+        assertThat(ConfigLoader.load(new String[0], Map.of("RECONMUC_SECRET_FILE", file.toString())).secret())
+                .isEqualTo("from-the-file");
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret-file", file.toString()},
+                Map.of("RECONMUC_SECRET", "other")))
+                .hasMessageContaining("secret or secret-file, not both");
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret-file", dir.resolve("missing").toString()}, Map.of()))
+                .isInstanceOf(ConfigLoader.ConfigException.class)
+                .hasMessageContaining("cannot read the secret file " + dir.resolve("missing"));
+        Files.writeString(dir.resolve("empty"), "");
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret-file", dir.resolve("empty").toString()}, Map.of()))
+                .hasMessageContaining("is empty");
+        assertThat(ConfigLoader.help()).contains("--secret-file").contains("RECONMUC_SECRET_FILE");
+    }
+
+    @Test
+    void aMissingSecretFileStopsTheComponentWithExitCodeTwoAndSaysWhich(@TempDir Path dir) throws Exception {
+        Path missing = dir.resolve("no-such-secret");
+        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "org.reconmuc.component.Main",
+                "--secret-file", missing.toString(), "--store", "none")
+                .redirectErrorStream(true);
+        builder.environment().keySet().removeIf(k -> k.startsWith("RECONMUC_"));
+        Process p = builder.start();
+        assertThat(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.exitValue()).isEqualTo(2);
+        assertThat(output).contains("cannot read the secret file " + missing);
+    }
+
+    @Test
     void aloneByDefaultAndSeveralInstancesOnlyWithASharedStore() throws Exception {
         assertThat(ConfigLoader.loadCluster(new String[] {"--secret", "s"}, Map.of())).isEqualTo(ClusterConfig.ALONE);
         ClusterConfig c = ConfigLoader.loadCluster(new String[] {"--secret", "s", "--instance", "muc-1", "--connections", "4",

@@ -55,8 +55,7 @@ final class ComponentJvm implements AutoCloseable {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-cp", System.getProperty("java.class.path"), "org.reconmuc.component.Main",
                 "--server-host", server.host(), "--server-port", Integer.toString(server.componentPort()),
-                "--domain", server.componentDomain(), "--secret", server.componentSecret(),
-                "--reconnect-max-seconds", "1"));
+                "--domain", server.componentDomain(), "--reconnect-max-seconds", "1"));
         cmd.addAll(List.of(extraFlags));
         Files.createDirectories(log.getParent());
         long logStart = Files.exists(log) ? Files.size(log) : 0;
@@ -64,6 +63,7 @@ final class ComponentJvm implements AutoCloseable {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         b.environment().keySet().removeIf(k -> k.startsWith("RECONMUC_"));
+        b.environment().put("RECONMUC_SECRET", server.componentSecret());   // not on argv, where ps shows it
         ComponentJvm jvm = new ComponentJvm(b.start(), log, logStart);
         if (!waitForAttach) {
             return jvm;

@@ -102,4 +102,45 @@ class MailboxBudgetTest {
         assertThat(bodies).containsExactly("1", "2", "3");   // Romeo's echoes, in order, none lost
         service.shutdown();
     }
+
+    @Test
+    void aRoomWhosePingOfItsOccupantsFailsHandlesRomeosNextMessageAndGivesBackEveryPlace() throws Exception {
+        HeldBackRooms rooms = new HeldBackRooms();
+        List<OutgoingStanza> out = new ArrayList<>();
+        ServiceConfig config = ServiceConfig.builder().domain("muc.example").maxPendingStanzas(10).build();
+        MucService service = new MucService(config, Clock.systemUTC(), rooms, p -> {
+            if (p.toPacket() instanceof org.xmpp.packet.IQ) {
+                throw new IllegalStateException("the ping cannot be sent");
+            }
+            synchronized (out) {
+                out.add(p);
+            }
+        }, (delay, task) -> { });
+        String room = "lobby@muc.example";
+        service.processPacket(parse("<presence from='romeo@montague.lit/phone' to='" + room + "/Romeo'/>"));
+        rooms.runAll();
+        service.connected();
+        service.connected();   // back after an outage: the room pings Romeo, and that task throws
+        service.processPacket(parse("<message from='romeo@montague.lit/phone' to='" + room
+                + "' type='groupchat'><body>after the outage</body></message>"));
+        // A pool thread dies of what its task threw, as an executor's does; the room must not go with it.
+        for (Runnable r = rooms.next(); r != null; r = rooms.next()) {
+            try {
+                r.run();
+            } catch (RuntimeException thrown) {
+                // the pool's thread is gone; the next task gets another
+            }
+        }
+        assertThat(service.pendingStanzas()).isZero();
+        List<String> bodies = new ArrayList<>();
+        synchronized (out) {
+            for (OutgoingStanza stanza : out) {
+                if (stanza.toPacket() instanceof Message m && m.getBody() != null) {
+                    bodies.add(m.getBody());
+                }
+            }
+        }
+        assertThat(bodies).containsExactly("after the outage");
+        service.shutdown();
+    }
 }

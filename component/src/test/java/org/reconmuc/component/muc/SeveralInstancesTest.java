@@ -38,6 +38,8 @@ class SeveralInstancesTest {
         final RoomLeases leases;
         final Deque<Runnable> pending = new ArrayDeque<>();
         long now;
+        /** Claims asked of the lease table since the instance started. */
+        int asked;
 
         Claims(RoomLeases leases) {
             this.leases = leases;
@@ -45,6 +47,7 @@ class SeveralInstancesTest {
 
         @Override
         public void claim(RoomJid room, LongConsumer decided) {
+            asked++;
             pending.add(() -> {
                 try {
                     decided.accept(leases.claim(room.toString(), now, LEASE) instanceof RoomLeases.Granted g ? g.epoch() : 0);
@@ -494,5 +497,173 @@ class SeveralInstancesTest {
         claims[0].decideAll();
         b.commit();
         assertThat(b.receivedBy(ROMEO)).anyMatch(p -> MucBench.statusCodes(p).contains("201"));
+    }
+
+    // ---- rooms that do not exist never touch a lease ------------------------------------------------
+
+    private static final String MALLORY = "mallory@evil.lit/scanner";
+    /** Calls to the store's methods, by name, since the instance started. */
+    private final java.util.Map<String, Integer> storeCalls = new java.util.concurrent.ConcurrentHashMap<>();
+    /** A store method that throws (a bug, a row it cannot read) the next time it is called. */
+    private volatile String failingOnce;
+
+    /** An instance whose store counts what it is asked, and whose reads run when the test says ({@code reads}). */
+    private MucBench countedInstance(Claims[] claims, ServiceConfig config, java.util.concurrent.Executor reads)
+            throws Exception {
+        store = Store.openFencedWithoutThreads(StoreLocation.parse("h2:" + dir.resolve("rooms")), "b");
+        Store real = store;
+        Store counted = (Store) java.lang.reflect.Proxy.newProxyInstance(Store.class.getClassLoader(),
+                new Class<?>[] {Store.class}, (proxy, method, args) -> {
+                    storeCalls.merge(method.getName(), 1, Integer::sum);
+                    if (method.getName().equals(failingOnce)) {
+                        failingOnce = null;
+                        throw new IllegalStateException("a row the store cannot read");
+                    }
+                    try {
+                        return method.invoke(real, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        MucBench bench = new MucBench(config, Instant.parse("2026-01-01T10:00:00Z"), counted, false);
+        claims[0] = new Claims(store.leases("b"));
+        bench.service.serveUnderLeases(claims[0], reads);
+        return bench;
+    }
+
+    private static ServiceConfig remembering(int absentRooms) {
+        return ServiceConfig.builder().domain(MucBench.SERVICE).roomLocking(ServiceConfig.RoomLocking.OFF)
+                .presencesAndIqsPerSecond(1_000_000).presenceAndIqBurst(1_000_000).messageRate(1_000_000, 1_000_000)
+                .absentRoomsRemembered(absentRooms).build();
+    }
+
+    private int reads() {
+        return storeCalls.getOrDefault("loadRoom", 0) + storeCalls.getOrDefault("occupants", 0);
+    }
+
+    private static String discoInfo(String room, String id) {
+        return "<iq from='" + MALLORY + "' to='" + room + "' type='get' id='" + id + "'>"
+                + "<query xmlns='http://jabber.org/protocol/disco#info'/></iq>";
+    }
+
+    @Test
+    void mallorySendingToFiveHundredMadeUpRoomsTwiceClaimsNoLeaseAndIsAskedAboutOnceEach() throws Exception {
+        Claims[] claims = new Claims[1];
+        MucBench b = countedInstance(claims, remembering(10_000), Runnable::run);
+        for (int round = 0; round < 2; round++) {
+            for (int i = 0; i < 500; i++) {
+                String room = "made-up-" + i + "@" + MucBench.SERVICE;
+                b.send(discoInfo(room, "d" + round + "-" + i));
+                b.send(say(room, MALLORY, "anyone? " + round + "-" + i));
+                claims[0].decideAll();
+            }
+            if (round == 0) {
+                assertThat(reads()).as("one look-up of each name: is it persistent, has it occupants").isEqualTo(1_000);
+            }
+        }
+        assertThat(claims[0].asked).as("no lease claimed for a room that does not exist").isZero();
+        assertThat(reads()).as("the second round is answered from memory").isEqualTo(1_000);
+        List<Packet> mallory = b.receivedBy(MALLORY);
+        assertThat(mallory).hasSize(2_000).allMatch(p -> "item-not-found".equals(MucBench.errorCondition(p)));
+        assertThat(b.service.roomCount()).isZero();
+        assertThat(b.service.pendingStanzas()).isZero();
+    }
+
+    @Test
+    void aRoomRememberedAbsentIsCreatedByRomeosJoinAndThenAnswersMallory() throws Exception {
+        Claims[] claims = new Claims[1];
+        MucBench b = countedInstance(claims, remembering(10_000), Runnable::run);
+        b.send(discoInfo(MucBench.ROOM, "before"));
+        assertThat(MucBench.errorCondition(b.replyTo(MALLORY, "before"))).isEqualTo("item-not-found");
+        b.send(join(MucBench.ROOM, "Romeo", ROMEO));   // a join claims and creates, absence or not
+        claims[0].decideAll();
+        b.commit();
+        assertThat(b.receivedBy(ROMEO)).anyMatch(p -> MucBench.statusCodes(p).contains("201"));
+        b.send(discoInfo(MucBench.ROOM, "after"));
+        assertThat(((org.xmpp.packet.IQ) b.replyTo(MALLORY, "after")).getType()).isEqualTo(org.xmpp.packet.IQ.Type.result);
+        assertThat(claims[0].asked).isEqualTo(1);
+    }
+
+    @Test
+    void romeosJoinWhileTheStoreIsAskedCreatesTheRoomAndHisMessageFollowsItMallorysEarlierOneIsRefused() throws Exception {
+        Claims[] claims = new Claims[1];
+        Deque<Runnable> reads = new ArrayDeque<>();
+        MucBench b = countedInstance(claims, remembering(10_000), reads::add);
+        b.send(discoInfo(MucBench.ROOM, "first"));
+        b.send(join(MucBench.ROOM, "Romeo", ROMEO));
+        b.send(say(MucBench.ROOM, ROMEO, "hello"));
+        while (!reads.isEmpty() || !claims[0].pending.isEmpty()) {
+            if (!reads.isEmpty()) {
+                reads.poll().run();
+            }
+            claims[0].decideAll();
+        }
+        b.commit();
+        assertThat(MucBench.errorCondition(b.replyTo(MALLORY, "first"))).isEqualTo("item-not-found");
+        List<Packet> romeo = b.receivedBy(ROMEO);
+        assertThat(romeo).anyMatch(p -> MucBench.statusCodes(p).contains("201"));
+        assertThat(bodies(romeo)).containsExactly("hello");
+        // The room exists now: nothing about it is remembered as absent.
+        b.send(discoInfo(MucBench.ROOM, "second"));
+        assertThat(((org.xmpp.packet.IQ) b.replyTo(MALLORY, "second")).getType()).isEqualTo(org.xmpp.packet.IQ.Type.result);
+    }
+
+    @Test
+    void absencesAreForgottenWithTheirConnectionAndBeyondTheirBound() throws Exception {
+        Claims[] claims = new Claims[1];
+        MucBench b = countedInstance(claims, remembering(2), Runnable::run);
+        for (String name : List.of("x", "y", "z")) {
+            b.send(discoInfo(name + "@" + MucBench.SERVICE, name));
+        }
+        assertThat(reads()).isEqualTo(6);
+        b.send(discoInfo("z@" + MucBench.SERVICE, "z again"));
+        assertThat(reads()).as("z is remembered").isEqualTo(6);
+        b.send(discoInfo("x@" + MucBench.SERVICE, "x again"));
+        assertThat(reads()).as("x was the eldest of three, two remembered").isEqualTo(8);
+        // The connection's bucket may be another instance's from now on, with rooms created there.
+        b.service.leasedRooms().connectionLost(0);
+        b.send(discoInfo("z@" + MucBench.SERVICE, "z after the loss"));
+        assertThat(reads()).isEqualTo(10);
+        assertThat(claims[0].asked).isZero();
+        assertThat(b.receivedBy(MALLORY)).hasSize(6).allMatch(p -> "item-not-found".equals(MucBench.errorCondition(p)));
+    }
+
+    @Test
+    void aClaimWhoseReadThrowsRefusesRomeoWithAWaitGivesBackHisPlaceAndHisNextJoinGetsIn() throws Exception {
+        Claims[] claims = new Claims[1];
+        MucBench b = countedInstance(claims, remembering(10_000), Runnable::run);
+        failingOnce = "loadRoom";
+        b.send(join(MucBench.ROOM, "Romeo", ROMEO));
+        claims[0].decideAll();
+        b.commit();
+        List<Packet> refused = b.receivedBy(ROMEO);
+        assertThat(refused).hasSize(1);
+        assertThat(MucBench.errorCondition(refused.get(0))).isEqualTo("resource-constraint");
+        assertThat(b.service.pendingStanzas()).as("the budget is whole").isZero();
+        b.send(join(MucBench.ROOM, "Romeo", ROMEO));
+        claims[0].decideAll();
+        b.commit();
+        assertThat(b.receivedBy(ROMEO)).anyMatch(p -> MucBench.statusCodes(p).contains("110"));
+    }
+
+    @Test
+    void malloryWhoMayNotCreateRoomsJoiningTwoHundredMadeUpRoomsTwiceIsRefusedWithoutALeaseClaim() throws Exception {
+        Claims[] claims = new Claims[1];
+        // Only users of example (the service's parent domain) may create rooms; Mallory is not one.
+        MucBench b = countedInstance(claims, remembering(10_000).toBuilder()
+                .roomCreation(org.reconmuc.component.config.RoomCreation.parse("local", "", 20)).build(), Runnable::run);
+        for (int round = 0; round < 2; round++) {
+            for (int i = 0; i < 200; i++) {
+                b.send(join("made-up-" + i + "@" + MucBench.SERVICE, "Mallory", MALLORY));
+                claims[0].decideAll();
+            }
+        }
+        assertThat(claims[0].asked).as("no lease claimed for a join that could not create the room").isZero();
+        assertThat(reads()).as("one look-up of each name").isEqualTo(400);
+        List<Packet> mallory = b.receivedBy(MALLORY);
+        assertThat(mallory).hasSize(400).allMatch(p -> "not-allowed".equals(MucBench.errorCondition(p)));
+        assertThat(mallory.get(399).getElement().element("error").elementText("text")).contains("may not create rooms");
+        assertThat(b.service.roomCount()).isZero();
+        assertThat(b.service.pendingStanzas()).isZero();
     }
 }
