@@ -626,6 +626,45 @@ abstract class MucConformanceIT {
         }
     }
 
+    /**
+     * Mallory asks Romeo, through the room, for a disco node his client does not have: Smack answers
+     * item-not-found (XEP-0030). That answer is Mallory's; it is no sign that Romeo's session is gone,
+     * so nobody sees him leave and he hears the room on (issue 33). (Not an IQ of an unknown
+     * namespace: Smack 4.4.8 answers an empty one with XML the server refuses, and loses its stream.)
+     */
+    @Test
+    void aDiscoNodeRomeosClientLacksIsAnsweredToMalloryAndRomeoStays() throws Exception {
+        EntityBareJid room = newRoom();
+        MultiUserChat romeo = create(client("romeo"), room, "Romeo");
+        MultiUserChat juliet = join(client("juliet"), room, "Juliet");
+        XMPPTCPConnection malloryC = client("mallory");
+        join(malloryC, room, "Mallory");
+        awaitTrue(() -> juliet.getOccupantsCount() == 3);
+        List<Presence> departures = new CopyOnWriteArrayList<>();
+        juliet.addParticipantListener(p -> {
+            if (p.getType() == Presence.Type.unavailable) {
+                departures.add(p);
+            }
+        });
+        EntityFullJid romeoInRoom = JidCreate.entityFullFrom(room, Resourcepart.from("Romeo"));
+        DiscoverInfo ask = DiscoverInfo.builder("node-" + System.nanoTime()).to(romeoInRoom).setNode("urn:example:none")
+                .ofType(org.jivesoftware.smack.packet.IQ.Type.get).build();
+        StanzaCollector answers = malloryC.createStanzaCollectorAndSend(new StanzaIdFilter(ask.getStanzaId()), ask);
+        try {
+            Stanza answer = answers.nextResult(WAIT_MS);
+            assertThat(answer).as("Mallory gets Romeo's answer").isNotNull();
+            assertThat(answer.getFrom().toString()).isEqualTo(romeoInRoom.toString());
+            assertThat(answer.getError().getCondition()).isEqualTo(StanzaError.Condition.item_not_found);
+        } finally {
+            answers.cancel();
+        }
+
+        juliet.sendMessage("still with us?");
+        assertThat(nextBody(romeo).getBody()).isEqualTo("still with us?");
+        assertThat(departures).as("nobody saw Romeo leave").isEmpty();
+        assertThat(juliet.getOccupants()).contains(romeoInRoom);
+    }
+
     private static void awaitTrue(java.util.function.BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
         while (!condition.getAsBoolean()) {
