@@ -38,8 +38,8 @@ final class RoomPresence {
     /**
      * Conditions of a bounce that mean the session is gone: its occupant is a ghost (status 333).
      * Prosody's own MUC removes an occupant for these when a message the room sent comes back as an
-     * error (plugins/muc/util.lib.lua {@code kickable_error_conditions}, with an error that names
-     * none), and ejabberd for the same ones (mod_muc_room.erl {@code check_error_kick}). A session
+     * error (plugins/muc/util.lib.lua {@code kickable_error_conditions}, and an error that names
+     * none), and ejabberd for the same named ones (mod_muc_room.erl {@code check_error_kick}). A session
      * the server no longer has is bounced with {@code service-unavailable} from its full JID by both
      * (Prosody mod_message/mod_iq, ejabberd_sm).
      */

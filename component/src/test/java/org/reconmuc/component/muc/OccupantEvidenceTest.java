@@ -36,10 +36,15 @@ class OccupantEvidenceTest {
 
     /** Mallory asks Romeo {@code query}; Romeo's client answers with {@code condition}; Mallory gets that answer. */
     private void malloryAsksAndRomeosClientAnswers(String query, String condition) {
+        malloryAsksAndRomeoAnswers(query, ROMEO, condition);
+    }
+
+    /** As above, the room asking Romeo at {@code askedAt}, which answers with {@code condition}. */
+    private void malloryAsksAndRomeoAnswers(String query, String askedAt, String condition) {
         muc.send("<iq from='" + MALLORY + "' to='" + ROOM + "/Romeo' type='get' id='mal-1'>" + query + "</iq>");
-        IQ asked = (IQ) muc.lastReceivedBy(ROMEO);
+        IQ asked = (IQ) muc.lastReceivedBy(askedAt);
         assertThat(asked.getFrom().toString()).isEqualTo(ROOM + "/Mallory");
-        muc.send("<iq from='" + ROMEO + "' to='" + ROOM + "/Mallory' type='error' id='" + asked.getID() + "'>" + query
+        muc.send("<iq from='" + askedAt + "' to='" + ROOM + "/Mallory' type='error' id='" + asked.getID() + "'>" + query
                 + "<error type='cancel'><" + condition + " xmlns='" + STANZAS + "'/></error></iq>");
 
         Packet answer = muc.lastReceivedBy(MALLORY);
@@ -71,7 +76,32 @@ class OccupantEvidenceTest {
 
     @Test
     void malloryFetchesRomeosAvatarWhichHeHasNotAndRomeoStays() {
-        malloryAsksAndRomeosClientAnswers("<vCard xmlns='vcard-temp'/>", "service-unavailable");
+        // As Prosody's MUC, the room asks Romeo's account (his bare JID): his server answers for it.
+        malloryAsksAndRomeoAnswers("<vCard xmlns='vcard-temp'/>", "romeo@montague.lit", "item-not-found");
+    }
+
+    @Test
+    void malloryFetchesRomeosAvatarAndGetsIt() {
+        muc.send("<iq from='" + MALLORY + "' to='" + ROOM + "/Romeo' type='get' id='mal-2'><vCard xmlns='vcard-temp'/></iq>");
+        IQ asked = (IQ) muc.lastReceivedBy("romeo@montague.lit");
+        muc.send("<iq from='romeo@montague.lit' to='" + ROOM + "/Mallory' type='result' id='" + asked.getID() + "'>"
+                + "<vCard xmlns='vcard-temp'><NICKNAME>Romeo</NICKNAME></vCard></iq>");
+
+        IQ answer = (IQ) muc.lastReceivedBy(MALLORY);
+        assertThat(answer.getType()).isEqualTo(IQ.Type.result);
+        assertThat(answer.getID()).isEqualTo("mal-2");
+        assertThat(answer.getFrom().toString()).isEqualTo(ROOM + "/Romeo");
+        assertThat(answer.getChildElement().elementText("NICKNAME")).isEqualTo("Romeo");
+    }
+
+    @Test
+    void julietCannotAnswerWhatMalloryAskedRomeo() {
+        muc.send("<iq from='" + MALLORY + "' to='" + ROOM + "/Romeo' type='get' id='mal-3'><query xmlns='jabber:iq:version'/></iq>");
+        IQ asked = (IQ) muc.lastReceivedBy(ROMEO);
+        muc.send("<iq from='" + JULIET + "' to='" + ROOM + "/Mallory' type='result' id='" + asked.getID() + "'>"
+                + "<query xmlns='jabber:iq:version'><name>forged</name></query></iq>");
+
+        assertThat(muc.receivedBy(MALLORY)).isEmpty();
     }
 
     @Test
