@@ -634,6 +634,35 @@ abstract class MucConformanceIT {
      */
     @Test
     void aDiscoNodeRomeosClientLacksIsAnsweredToMalloryAndRomeoStays() throws Exception {
+        Stanza answer = malloryAsksRomeoAndRomeoStays(romeoInRoom -> DiscoverInfo.builder("node-" + System.nanoTime())
+                .to(romeoInRoom).setNode("urn:example:none").ofType(org.jivesoftware.smack.packet.IQ.Type.get).build());
+        assertThat(answer.getError()).as("an error: " + answer.toXML()).isNotNull();
+        assertThat(answer.getError().getCondition()).isEqualTo(StanzaError.Condition.item_not_found);
+    }
+
+    /**
+     * Mallory fetches Romeo's avatar through the room: as Prosody's own MUC, the room asks Romeo's
+     * account, whose server answers (an empty vCard, or an error: he has none), not his client
+     * (Smack's feature-not-implemented for an IQ it has no handler for); Romeo stays.
+     */
+    @Test
+    void anAvatarFetchThroughTheRoomIsAnsweredByRomeosAccountAndRomeoStays() throws Exception {
+        Stanza answer = malloryAsksRomeoAndRomeoStays(romeoInRoom -> {
+            org.jivesoftware.smackx.vcardtemp.packet.VCard vCard = new org.jivesoftware.smackx.vcardtemp.packet.VCard();
+            vCard.setTo(romeoInRoom);
+            vCard.setType(org.jivesoftware.smack.packet.IQ.Type.get);
+            return vCard;
+        });
+        assertThat(answer.getError() == null ? null : answer.getError().getCondition())
+                .as("not Romeo's client's answer: " + answer.toXML()).isNotEqualTo(StanzaError.Condition.feature_not_implemented);
+    }
+
+    /**
+     * Romeo, Juliet and Mallory are in a room; Mallory sends Romeo the request {@code ask} makes and
+     * gets its answer from room/Romeo (returned); nobody sees Romeo leave, and he gets Juliet's next
+     * message.
+     */
+    private Stanza malloryAsksRomeoAndRomeoStays(java.util.function.Function<EntityFullJid, Stanza> ask) throws Exception {
         EntityBareJid room = newRoom();
         MultiUserChat romeo = create(client("romeo"), room, "Romeo");
         MultiUserChat juliet = join(client("juliet"), room, "Juliet");
@@ -647,14 +676,13 @@ abstract class MucConformanceIT {
             }
         });
         EntityFullJid romeoInRoom = JidCreate.entityFullFrom(room, Resourcepart.from("Romeo"));
-        DiscoverInfo ask = DiscoverInfo.builder("node-" + System.nanoTime()).to(romeoInRoom).setNode("urn:example:none")
-                .ofType(org.jivesoftware.smack.packet.IQ.Type.get).build();
-        StanzaCollector answers = malloryC.createStanzaCollectorAndSend(new StanzaIdFilter(ask.getStanzaId()), ask);
+        Stanza request = ask.apply(romeoInRoom);
+        Stanza answer;
+        StanzaCollector answers = malloryC.createStanzaCollectorAndSend(new StanzaIdFilter(request.getStanzaId()), request);
         try {
-            Stanza answer = answers.nextResult(WAIT_MS);
+            answer = answers.nextResult(WAIT_MS);
             assertThat(answer).as("Mallory gets Romeo's answer").isNotNull();
             assertThat(answer.getFrom().toString()).isEqualTo(romeoInRoom.toString());
-            assertThat(answer.getError().getCondition()).isEqualTo(StanzaError.Condition.item_not_found);
         } finally {
             answers.cancel();
         }
@@ -663,6 +691,7 @@ abstract class MucConformanceIT {
         assertThat(nextBody(romeo).getBody()).isEqualTo("still with us?");
         assertThat(departures).as("nobody saw Romeo leave").isEmpty();
         assertThat(juliet.getOccupants()).contains(romeoInRoom);
+        return answer;
     }
 
     private static void awaitTrue(java.util.function.BooleanSupplier condition) throws InterruptedException {
