@@ -16,6 +16,8 @@ import org.jivesoftware.smack.filter.AndFilter;
 import org.jivesoftware.smack.filter.FromMatchesFilter;
 import org.jivesoftware.smack.filter.StanzaIdFilter;
 import org.jivesoftware.smack.filter.StanzaTypeFilter;
+import org.jivesoftware.smack.iqrequest.AbstractIqRequestHandler;
+import org.jivesoftware.smack.iqrequest.IQRequestHandler;
 import org.jivesoftware.smack.packet.Message;
 import org.jivesoftware.smack.packet.Presence;
 import org.jivesoftware.smack.packet.StandardExtensionElement;
@@ -32,9 +34,11 @@ import org.jivesoftware.smackx.muc.MultiUserChatManager;
 import org.jivesoftware.smackx.muc.RoomInfo;
 import org.jivesoftware.smackx.muc.UserStatusListener;
 import org.jivesoftware.smackx.muc.packet.MUCUser;
+import org.jivesoftware.smackx.ping.packet.Ping;
 import org.jivesoftware.smackx.sid.element.OriginIdElement;
 import org.jivesoftware.smackx.sid.element.StanzaIdElement;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -44,6 +48,7 @@ import org.jxmpp.jid.Jid;
 import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.muc.MucService;
 import org.reconmuc.component.testing.Await;
 import org.reconmuc.component.transport.ExternalComponentConnection;
 import org.reconmuc.servers.XmppServer;
@@ -692,6 +697,51 @@ abstract class MucConformanceIT {
         assertThat(departures).as("nobody saw Romeo leave").isEmpty();
         assertThat(juliet.getOccupants()).contains(romeoInRoom);
         return answer;
+    }
+
+    /**
+     * The component's link to the server comes back (here the service is told so, as the link's
+     * reconnection tells it) and the room pings every occupant. Romeo's client does not do XEP-0199
+     * and answers service-unavailable (RFC 6120 §8.4), as his server would for a session it no longer
+     * has; the room asks again with an empty groupchat message, which his server delivers to his live
+     * client: Romeo stays, nobody sees him leave, and he gets the next message (issue 33).
+     */
+    @Test
+    void romeosClientWithoutXep0199AnswersTheReconnectPingAndStays() throws Exception {
+        MucService service = live.service();
+        Assumptions.assumeTrue(service != null, "the service runs in the server's process: no component link");
+        EntityBareJid room = newRoom();
+        XMPPTCPConnection romeoC = client("romeo");
+        romeoC.registerIQRequestHandler(new AbstractIqRequestHandler(Ping.ELEMENT, Ping.NAMESPACE,
+                org.jivesoftware.smack.packet.IQ.Type.get, IQRequestHandler.Mode.sync) {
+            @Override
+            public org.jivesoftware.smack.packet.IQ handleIQRequest(org.jivesoftware.smack.packet.IQ request) {
+                return org.jivesoftware.smack.packet.IQ.createErrorResponse(request, StanzaError.Condition.service_unavailable);
+            }
+        });
+        MultiUserChat romeo = create(romeoC, room, "Romeo");
+        MultiUserChat juliet = join(client("juliet"), room, "Juliet");
+        awaitTrue(() -> juliet.getOccupantsCount() == 2);
+        List<Presence> departures = new CopyOnWriteArrayList<>();
+        juliet.addParticipantListener(p -> {
+            if (p.getType() == Presence.Type.unavailable) {
+                departures.add(p);
+            }
+        });
+        StanzaCollector probes = romeoC.createStanzaCollector(new AndFilter(StanzaTypeFilter.MESSAGE,
+                FromMatchesFilter.createBare(room), s -> ((Message) s).getBody() == null && ((Message) s).getSubject() == null));
+        try {
+            service.connected();
+            Stanza probe = probes.nextResult(WAIT_MS);
+            assertThat(probe).as("the room asks again: an empty groupchat message").isNotNull();
+        } finally {
+            probes.cancel();
+        }
+
+        juliet.sendMessage("still with us?");
+        assertThat(nextBody(romeo).getBody()).isEqualTo("still with us?");
+        assertThat(departures).as("nobody saw Romeo leave").isEmpty();
+        assertThat(juliet.getOccupants()).contains(JidCreate.entityFullFrom(room, Resourcepart.from("Romeo")));
     }
 
     private static void awaitTrue(java.util.function.BooleanSupplier condition) throws InterruptedException {
