@@ -19,11 +19,14 @@ final class RoomIqs {
         Occupant sender = room.occupantBySession(session);
         OccupantJid target = OccupantJid.of(iq.getTo()).orElse(null);
         if (iq.getType() == IQ.Type.result || iq.getType() == IQ.Type.error) {
-            if (iq.getType() == IQ.Type.error) {
-                room.presence().removeGhost(sender, session, iq);
-            }
+            // An answer is evidence only of what it answers: to an occupant JID, a request the room
+            // passed on (it goes back to the asker, errors too: a client's service-unavailable is an
+            // answer, RFC 6120 §8.4, not its end); to the room, the room's own ping. As Prosody's
+            // handle_iq_to_occupant, which routes results and errors back and removes nobody.
             if (target != null) {
                 room.iqProxy().answer(room, iq, session);
+            } else {
+                room.presence().pingAnswered(iq, session);
             }
             return;
         }

@@ -35,14 +35,32 @@ import org.xmpp.packet.Presence;
 final class RoomPresence {
     private static final Logger LOG = LoggerFactory.getLogger(RoomPresence.class);
 
-    /** Error conditions that mean a session is gone: its occupant is a ghost (XEP-0045 §7.2.? / status 333). */
-    private static final Set<String> GONE_CONDITIONS = Set.of("gone", "item-not-found", "recipient-unavailable",
-            "redirect", "remote-server-not-found", "remote-server-timeout", "service-unavailable");
+    /**
+     * Conditions of a bounce that mean the session is gone: its occupant is a ghost (status 333).
+     * Prosody's own MUC removes an occupant for these when a message the room sent comes back as an
+     * error (plugins/muc/util.lib.lua {@code kickable_error_conditions}, and an error that names
+     * none), and ejabberd for the same named ones (mod_muc_room.erl {@code check_error_kick}). A session
+     * the server no longer has is bounced with {@code service-unavailable} from its full JID by both
+     * (Prosody mod_message/mod_iq, ejabberd_sm).
+     */
+    private static final Set<String> GONE_CONDITIONS = Set.of("gone", "internal-server-error", "item-not-found",
+            "jid-malformed", "recipient-unavailable", "redirect", "remote-server-not-found", "remote-server-timeout",
+            "service-unavailable");
+    /**
+     * What a live client answers a ping it does not understand (RFC 6120 §8.4; XEP-0410 §3: "the
+     * client is joined, but does not implement XEP-0199"). A server says the first too for a session
+     * it no longer has, so the answer alone decides nothing: see {@link #pingAnswered}.
+     */
+    private static final Set<String> PING_NOT_UNDERSTOOD = Set.of("service-unavailable", "feature-not-implemented");
+    private static final String PING_ID_PREFIX = "ghostcheck-";
 
     private final Room room;
     /** Occupants by nick, in join order. */
     private final Map<String, Occupant> occupantsByNick = new LinkedHashMap<>();
     private final Map<RealJid, Occupant> occupantsBySession = new HashMap<>();
+    /** The room's own pings not yet answered, by id, to the session each went to (one round at a time). */
+    private final Map<String, RealJid> pendingPings = new HashMap<>();
+    private long pingCounter;
 
     RoomPresence(Room room) {
         this.room = room;
@@ -68,15 +86,51 @@ final class RoomPresence {
         return occupant;
     }
 
-    /** Sends an IQ ping to every session, so that sessions the server no longer has answer with an error. */
+    /**
+     * Sends an IQ ping to every session, so that sessions the server no longer has answer with an
+     * error; an earlier round's pings still unanswered are forgotten.
+     */
     void pingOccupants() {
+        pendingPings.clear();
         for (RealJid session : occupantsBySession.keySet()) {
-            IQ ping = new IQ(IQ.Type.get);
+            IQ ping = new IQ(IQ.Type.get, PING_ID_PREFIX + (++pingCounter));
             ping.setFrom(room.jid().jid());
             ping.setTo(session.jid());
             ping.setChildElement("ping", Namespaces.PING);
+            pendingPings.put(ping.getID(), session);
             room.output().send(ping);
         }
+    }
+
+    /**
+     * A result or error sent to the room itself by {@code session}: if it answers the room's ping to
+     * that session, it says whether the session is still there. Any other IQ answer is nobody's
+     * evidence and is dropped.
+     */
+    void pingAnswered(IQ answer, RealJid session) {
+        if (!session.equals(pendingPings.get(answer.getID()))) {
+            return;
+        }
+        pendingPings.remove(answer.getID());
+        Occupant occupant = occupantsBySession.get(session);
+        if (occupant == null || answer.getType() != IQ.Type.error) {
+            return;
+        }
+        if (PING_NOT_UNDERSTOOD.contains(StanzaErrors.conditionOf(answer))) {
+            // A live client without XEP-0199, or its server for a session that is gone: ask with what
+            // only a server answers. A groupchat message with nothing to show passes a live client
+            // by (as the room's status-code messages do); a session the server no longer has is
+            // bounced with service-unavailable (Prosody mod_message, ejabberd_sm), a message error
+            // that removeGhost takes as the session's end.
+            Message probe = new Message();
+            probe.setType(Message.Type.groupchat);
+            probe.setID(answer.getID());
+            probe.setFrom(room.jid().jid());
+            probe.setTo(session.jid());
+            room.output().send(probe);
+            return;
+        }
+        removeGhost(occupant, session, answer);
     }
 
     // ---- presence -----------------------------------------------------------------------------
@@ -316,12 +370,18 @@ final class RoomPresence {
         sendToOthers(occupant, viewer -> presenceOf(occupant, viewer, Set.of()));
     }
 
-    /** An error from a session the room sent something to: if it says the session is gone, drop it. */
+    /**
+     * A bounce from {@code session} of a message or presence the room sent it, or its answer to the
+     * room's ping: if it says the session is gone, drop it. Never called for an answer to a request
+     * the room passed on from another occupant ({@link IqProxy}): that is the asker's answer.
+     */
     void removeGhost(Occupant occupant, RealJid session, Packet error) {
-        if (occupant == null || !GONE_CONDITIONS.contains(StanzaErrors.conditionOf(error))) {
+        String condition = StanzaErrors.conditionOf(error);
+        // An error that names no condition counts as gone, as in Prosody ("malformed error").
+        if (occupant == null || condition != null && !GONE_CONDITIONS.contains(condition)) {
             return;
         }
-        LOG.debug("room {}: removing {} after a '{}' error", room.jid(), session, StanzaErrors.conditionOf(error));
+        LOG.debug("room {}: removing {} after a '{}' error", room.jid(), session, condition);
         occupant.removeSession(session);
         occupantsBySession.remove(session);
         room.context().journal().occupantOut(session.toString());

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.UnaryOperator;
 import org.reconmuc.component.ReconMuc;
+import org.reconmuc.component.muc.MucService;
 import org.reconmuc.component.transport.ExternalComponentConnection;
 import org.reconmuc.component.config.RoomCreation;
 import org.reconmuc.component.config.ServiceConfig;
@@ -62,6 +63,11 @@ final class LiveService {
     /** The component's connection to the server, or null when the service runs in the server's process. */
     ExternalComponentConnection connection() {
         return muc == null ? null : muc.connection();
+    }
+
+    /** The component's service, or null when the service runs in the server's process. */
+    MucService service() {
+        return muc == null ? null : muc.service();
     }
 
     /** True when {@link #closeAndValidate()} checks what the service emitted. */

@@ -16,6 +16,8 @@ import org.jivesoftware.smack.filter.AndFilter;
 import org.jivesoftware.smack.filter.FromMatchesFilter;
 import org.jivesoftware.smack.filter.StanzaIdFilter;
 import org.jivesoftware.smack.filter.StanzaTypeFilter;
+import org.jivesoftware.smack.iqrequest.AbstractIqRequestHandler;
+import org.jivesoftware.smack.iqrequest.IQRequestHandler;
 import org.jivesoftware.smack.packet.Message;
 import org.jivesoftware.smack.packet.Presence;
 import org.jivesoftware.smack.packet.StandardExtensionElement;
@@ -32,10 +34,12 @@ import org.jivesoftware.smackx.muc.MultiUserChatManager;
 import org.jivesoftware.smackx.muc.RoomInfo;
 import org.jivesoftware.smackx.muc.UserStatusListener;
 import org.jivesoftware.smackx.muc.packet.MUCUser;
+import org.jivesoftware.smackx.ping.packet.Ping;
 import org.jivesoftware.smackx.sid.element.OriginIdElement;
 import org.jivesoftware.smackx.sid.element.StanzaIdElement;
 import org.jivesoftware.smackx.xdata.form.FillableForm;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -45,6 +49,7 @@ import org.jxmpp.jid.Jid;
 import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.muc.MucService;
 import org.reconmuc.component.testing.Await;
 import org.reconmuc.component.transport.ExternalComponentConnection;
 import org.reconmuc.servers.XmppServer;
@@ -650,6 +655,119 @@ abstract class MucConformanceIT {
         } finally {
             errors.cancel();
         }
+    }
+
+    /**
+     * Mallory asks Romeo, through the room, for a disco node his client does not have: Smack answers
+     * item-not-found (XEP-0030). That answer is Mallory's; it is no sign that Romeo's session is gone,
+     * so nobody sees him leave and he hears the room on (issue 33). (Not an IQ of an unknown
+     * namespace: Smack 4.4.8 answers an empty one with XML the server refuses, and loses its stream.)
+     */
+    @Test
+    void aDiscoNodeRomeosClientLacksIsAnsweredToMalloryAndRomeoStays() throws Exception {
+        Stanza answer = malloryAsksRomeoAndRomeoStays(romeoInRoom -> DiscoverInfo.builder("node-" + System.nanoTime())
+                .to(romeoInRoom).setNode("urn:example:none").ofType(org.jivesoftware.smack.packet.IQ.Type.get).build());
+        assertThat(answer.getError()).as("an error: " + answer.toXML()).isNotNull();
+        assertThat(answer.getError().getCondition()).isEqualTo(StanzaError.Condition.item_not_found);
+    }
+
+    /**
+     * Mallory fetches Romeo's avatar through the room: as Prosody's own MUC, the room asks Romeo's
+     * account, whose server answers (an empty vCard, or an error: he has none), not his client
+     * (Smack's feature-not-implemented for an IQ it has no handler for); Romeo stays.
+     */
+    @Test
+    void anAvatarFetchThroughTheRoomIsAnsweredByRomeosAccountAndRomeoStays() throws Exception {
+        Stanza answer = malloryAsksRomeoAndRomeoStays(romeoInRoom -> {
+            org.jivesoftware.smackx.vcardtemp.packet.VCard vCard = new org.jivesoftware.smackx.vcardtemp.packet.VCard();
+            vCard.setTo(romeoInRoom);
+            vCard.setType(org.jivesoftware.smack.packet.IQ.Type.get);
+            return vCard;
+        });
+        assertThat(answer.getError() == null ? null : answer.getError().getCondition())
+                .as("not Romeo's client's answer: " + answer.toXML()).isNotEqualTo(StanzaError.Condition.feature_not_implemented);
+    }
+
+    /**
+     * Romeo, Juliet and Mallory are in a room; Mallory sends Romeo the request {@code ask} makes and
+     * gets its answer from room/Romeo (returned); nobody sees Romeo leave, and he gets Juliet's next
+     * message.
+     */
+    private Stanza malloryAsksRomeoAndRomeoStays(java.util.function.Function<EntityFullJid, Stanza> ask) throws Exception {
+        EntityBareJid room = newRoom();
+        MultiUserChat romeo = create(client("romeo"), room, "Romeo");
+        MultiUserChat juliet = join(client("juliet"), room, "Juliet");
+        XMPPTCPConnection malloryC = client("mallory");
+        join(malloryC, room, "Mallory");
+        awaitTrue(() -> juliet.getOccupantsCount() == 3);
+        List<Presence> departures = new CopyOnWriteArrayList<>();
+        juliet.addParticipantListener(p -> {
+            if (p.getType() == Presence.Type.unavailable) {
+                departures.add(p);
+            }
+        });
+        EntityFullJid romeoInRoom = JidCreate.entityFullFrom(room, Resourcepart.from("Romeo"));
+        Stanza request = ask.apply(romeoInRoom);
+        Stanza answer;
+        StanzaCollector answers = malloryC.createStanzaCollectorAndSend(new StanzaIdFilter(request.getStanzaId()), request);
+        try {
+            answer = answers.nextResult(WAIT_MS);
+            assertThat(answer).as("Mallory gets Romeo's answer").isNotNull();
+            assertThat(answer.getFrom().toString()).isEqualTo(romeoInRoom.toString());
+        } finally {
+            answers.cancel();
+        }
+
+        juliet.sendMessage("still with us?");
+        assertThat(nextBody(romeo).getBody()).isEqualTo("still with us?");
+        assertThat(departures).as("nobody saw Romeo leave").isEmpty();
+        assertThat(juliet.getOccupants()).contains(romeoInRoom);
+        return answer;
+    }
+
+    /**
+     * The component's link to the server comes back (here the service is told so, as the link's
+     * reconnection tells it) and the room pings every occupant. Romeo's client does not do XEP-0199
+     * and answers service-unavailable (RFC 6120 §8.4), as his server would for a session it no longer
+     * has; the room asks again with an empty groupchat message, which his server delivers to his live
+     * client: Romeo stays, nobody sees him leave, and he gets the next message (issue 33).
+     */
+    @Test
+    void romeosClientWithoutXep0199AnswersTheReconnectPingAndStays() throws Exception {
+        MucService service = live.service();
+        Assumptions.assumeTrue(service != null, "the service runs in the server's process: no component link");
+        EntityBareJid room = newRoom();
+        XMPPTCPConnection romeoC = client("romeo");
+        romeoC.registerIQRequestHandler(new AbstractIqRequestHandler(Ping.ELEMENT, Ping.NAMESPACE,
+                org.jivesoftware.smack.packet.IQ.Type.get, IQRequestHandler.Mode.sync) {
+            @Override
+            public org.jivesoftware.smack.packet.IQ handleIQRequest(org.jivesoftware.smack.packet.IQ request) {
+                return org.jivesoftware.smack.packet.IQ.createErrorResponse(request, StanzaError.Condition.service_unavailable);
+            }
+        });
+        MultiUserChat romeo = create(romeoC, room, "Romeo");
+        MultiUserChat juliet = join(client("juliet"), room, "Juliet");
+        awaitTrue(() -> juliet.getOccupantsCount() == 2);
+        List<Presence> departures = new CopyOnWriteArrayList<>();
+        juliet.addParticipantListener(p -> {
+            if (p.getType() == Presence.Type.unavailable) {
+                departures.add(p);
+            }
+        });
+        StanzaCollector probes = romeoC.createStanzaCollector(new AndFilter(StanzaTypeFilter.MESSAGE,
+                FromMatchesFilter.createBare(room), s -> ((Message) s).getBody() == null && ((Message) s).getSubject() == null));
+        try {
+            service.connected();
+            Stanza probe = probes.nextResult(WAIT_MS);
+            assertThat(probe).as("the room asks again: an empty groupchat message").isNotNull();
+        } finally {
+            probes.cancel();
+        }
+
+        juliet.sendMessage("still with us?");
+        assertThat(nextBody(romeo).getBody()).isEqualTo("still with us?");
+        assertThat(departures).as("nobody saw Romeo leave").isEmpty();
+        assertThat(juliet.getOccupants()).contains(JidCreate.entityFullFrom(room, Resourcepart.from("Romeo")));
     }
 
     private static void awaitTrue(java.util.function.BooleanSupplier condition) throws InterruptedException {
