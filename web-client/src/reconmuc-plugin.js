@@ -235,12 +235,19 @@ converse.plugins.add(PLUGIN, {
       return attrs;
     });
 
-    // ---- what the user sends: tagged with the active topic ------------------------------------
+    // ---- what the user sends: tagged with the active topic, unless the user typed a topic's hashtag -----
+    // P.tagOutgoing decides (and says why); both hooks ask it, the second about the body the first made.
+    const quotedOf = (fallback) => fallback?.[Strophe.NS.REPLY]?.end ?? 0; // XEP-0461 quote, before the typed text
+    const tagging = (state, body, fallback) => P.tagOutgoing(body, state.active, [...state.topics.keys()], quotedOf(fallback));
+
     api.listen.on('getOutgoingMessageAttributes', (chat, attrs) => {
       const state = rooms.get(chat.get?.('jid'));
-      if (state?.status === 'relaxed' && state.active && attrs.body && !P.hashtags(attrs.body).includes(state.active)) {
-        attrs.body = `${attrs.body} #${state.active}`; // for readers on standard clients (§5.13 rule 6)
-        attrs.message = attrs.body;
+      if (state?.status === 'relaxed' && state.active && attrs.body) {
+        const { body } = tagging(state, attrs.body, attrs.fallback); // "#topic" for readers on standard clients (§5.13 rule 6)
+        if (body !== attrs.body) {
+          attrs.body = body;
+          attrs.message = body;
+        }
       }
       return attrs;
     });
@@ -249,10 +256,13 @@ converse.plugins.add(PLUGIN, {
       const state = rooms.get(chat.get?.('jid'));
       if (state?.status !== 'relaxed' || !state.active || data.message.get('type') !== 'groupchat') return data;
       const el = data.stanza.tree?.() ?? data.stanza;
-      if (!el.querySelector('body')) return data;
-      const topic = el.ownerDocument.createElementNS(NS.RECONMUC, 'topic');
-      topic.textContent = state.active;
-      el.appendChild(topic);
+      const body = el.querySelector('body');
+      if (!body) return data;
+      for (const t of tagging(state, body.textContent, data.message.get('fallback')).topics) {
+        const topic = el.ownerDocument.createElementNS(NS.RECONMUC, 'topic');
+        topic.textContent = t;
+        el.appendChild(topic);
+      }
       data.stanza = el;
       return data;
     });
