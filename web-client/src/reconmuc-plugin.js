@@ -8,6 +8,7 @@
 import { BatchDecoder, MalformedBatchError, NS, describeItem, serialize } from './batch-decoder.js';
 import { parseXml, element } from './xml.js';
 import * as P from './protocol.js';
+import { retainedTime } from './room-order.js';
 import converse from 'converse.js';
 const PLUGIN = 'reconmuc';
 
@@ -202,6 +203,22 @@ converse.plugins.add(PLUGIN, {
       return handleMessageStanza.call(this, stanza);
     };
 
+    // ---- where a retained message goes: the room's order wins over a coarse stamp (./room-order.js) ----
+    // Converse sorts by `time`, a delayed message's from its stamp; a compact batch's stamps are whole
+    // seconds, which would put a retained message above one it followed in the same second.
+    function placeRetained(muc, stanza, attrs) {
+      const jid = muc.get('jid');
+      const stamp = Date.parse(attrs.time);
+      const text = Array.from(stanza.children).find((c) => c.localName === 'delay' && c.namespaceURI === NS.DELAY)
+        ?.getAttribute('stamp') ?? '';
+      if (!Number.isFinite(stamp)) return attrs.time;
+      const precision = /\.\d/.test(text) ? 1 : 1000;
+      const shown = muc.messages.models.map((m) => ({ time: Date.parse(m.get('time')), id: m.get(`stanza_id ${jid}`) ?? null }))
+        .filter((m) => Number.isFinite(m.time));
+      const time = retainedTime(stamp, precision, attrs[`stanza_id ${jid}`] ?? null, shown);
+      return time === stamp ? attrs.time : new Date(time).toISOString();
+    }
+
     // ---- what each message is to this user: topics, delayed, reply to me, mention -------------
     api.listen.on('parseMUCMessage', (stanza, attrs, chatbox) => {
       const muc = chatbox ?? (attrs.from_muc && api.rooms.get(attrs.from_muc));
@@ -216,6 +233,7 @@ converse.plugins.add(PLUGIN, {
       const topics = P.topicsOf(tree);
       attrs.reconmuc_topics = topics;
       attrs.reconmuc_delayed = fromBatch.has(stanza);
+      if (attrs.reconmuc_delayed) attrs.time = placeRetained(muc, stanza, attrs);
       if (attrs.sender !== 'me' && attrs.body) {
         const parent = attrs.reply_to_id && muc.getReferencedMessage?.(attrs.reply_to_id);
         attrs.reconmuc_reply_to_me = Boolean(attrs.reply_to_id
