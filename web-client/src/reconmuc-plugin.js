@@ -278,6 +278,9 @@ converse.plugins.add(PLUGIN, {
       if (!body) return data;
       for (const t of tagging(state, body.textContent, data.message.get('fallback')).topics) {
         const topic = el.ownerDocument.createElementNS(NS.RECONMUC, 'topic');
+        // Strophe writes a namespace only as an xmlns attribute: without it the element went out as
+        // jabber:client's <topic/>, which the room does not read (§5.3 rule 1; only the hashtag counted).
+        topic.setAttributeNS('http://www.w3.org/2000/xmlns/', 'xmlns', NS.RECONMUC);
         topic.textContent = t;
         el.appendChild(topic);
       }
