@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The web client's tests (called by scripts/test.sh after mvn verify, or on their own):
 #   1. npm ci (versions from package-lock.json; no browser download: Chromium is Debian's)
-#   2. node --test: the decoder and the protocol helpers against xep-spec's vectors (malformed/ refused)
+#   2. node --test: the decoder and the protocol helpers against xep-spec's vectors (malformed/ refused); the room order of retained messages
 #   3. node --test: the browser test - headless Chromium + puppeteer-core against a real Prosody
 #      (WebSocket, the page) and the real component, with a Smack client (test/SmackPeer.java)
 # Needs: node >= 18, npm, chromium (scripts/install-deps.sh --test), a JDK 17 and Maven.
@@ -34,5 +34,5 @@ cd "$WEB"
 say "web-client: npm ci"
 PUPPETEER_SKIP_DOWNLOAD=1 "${NPM[@]}" ci --no-audit --no-fund --loglevel=error
 say "web-client: node --test (vectors, then the browser)"
-node --test test/decoder.test.js test/protocol.test.js
+node --test test/decoder.test.js test/protocol.test.js test/room-order.test.js
 node --test test/browser.test.js

@@ -34,6 +34,30 @@ export function hashtags(text) {
   return out;
 }
 
+/**
+ * What the user sends while following `active` (§5.13 rule 6): `{ body, topics }`, the body to send and
+ * the values of its `<topic/>` elements. `known` are the topics the page knows (followed, or seen in the
+ * room: the topic bar's); the first `quoted` code points of `text` are not the user's (Converse's
+ * XEP-0461 reply fallback quotes the parent there), so their hashtags are not a choice of the user.
+ *
+ * The user chose the topic when what they typed carries a hashtag (at the start, in the middle, at the
+ * end, in any case: §5.3 rule 3 lowercases it) of a known topic, or one with a letter in it: "hello dogs
+ * people #Dogs" while following #cats is sent as typed, tagged dogs — not "… #Dogs #cats", which would
+ * file it under a topic the user did not pick (and every reader on a standard client would see both).
+ * A hashtag of digits alone that the page does not know ("see issue #35", "#1") reads as a number, not
+ * a topic: the message is then the active topic's, and "#cats" is appended for standard clients, as
+ * for a message without any hashtag. With no active topic the text is sent as typed, untagged.
+ * The same text and arguments give the same answer for the body it returned (the stanza hook
+ * recomputes the topics from the body sent).
+ */
+export function tagOutgoing(text, active, known = [], quoted = 0) {
+  if (!active) return { body: text, topics: [] };
+  const typed = quoted > 0 ? [...text].slice(quoted).join('') : text;
+  const chosen = hashtags(typed).filter((t) => t === active || known.includes(t) || /\p{L}/u.test(t));
+  if (chosen.length) return { body: text, topics: chosen.slice(0, 16) };
+  return { body: `${text} #${active}`, topics: [active] };
+}
+
 /** A message's topics: its <topic/> elements (either namespace), or else the hashtags of its bodies (§5.3 rule 1). */
 export function topicsOf(message) {
   const tagged = message.children.filter((c) => typeof c !== 'string' && c.local === 'topic'

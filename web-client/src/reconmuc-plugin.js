@@ -8,6 +8,7 @@
 import { BatchDecoder, MalformedBatchError, NS, describeItem, serialize } from './batch-decoder.js';
 import { parseXml, element } from './xml.js';
 import * as P from './protocol.js';
+import { retainedTime } from './room-order.js';
 import converse from 'converse.js';
 const PLUGIN = 'reconmuc';
 
@@ -202,6 +203,22 @@ converse.plugins.add(PLUGIN, {
       return handleMessageStanza.call(this, stanza);
     };
 
+    // ---- where a retained message goes: the room's order wins over a coarse stamp (./room-order.js) ----
+    // Converse sorts by `time`, a delayed message's from its stamp; a compact batch's stamps are whole
+    // seconds, which would put a retained message above one it followed in the same second.
+    function placeRetained(muc, stanza, attrs) {
+      const jid = muc.get('jid');
+      const stamp = Date.parse(attrs.time);
+      const text = Array.from(stanza.children).find((c) => c.localName === 'delay' && c.namespaceURI === NS.DELAY)
+        ?.getAttribute('stamp') ?? '';
+      if (!Number.isFinite(stamp)) return attrs.time;
+      const precision = /\.\d/.test(text) ? 1 : 1000;
+      const shown = muc.messages.models.map((m) => ({ time: Date.parse(m.get('time')), id: m.get(`stanza_id ${jid}`) ?? null }))
+        .filter((m) => Number.isFinite(m.time));
+      const time = retainedTime(stamp, precision, attrs[`stanza_id ${jid}`] ?? null, shown);
+      return time === stamp ? attrs.time : new Date(time).toISOString();
+    }
+
     // ---- what each message is to this user: topics, delayed, reply to me, mention -------------
     api.listen.on('parseMUCMessage', (stanza, attrs, chatbox) => {
       const muc = chatbox ?? (attrs.from_muc && api.rooms.get(attrs.from_muc));
@@ -216,6 +233,7 @@ converse.plugins.add(PLUGIN, {
       const topics = P.topicsOf(tree);
       attrs.reconmuc_topics = topics;
       attrs.reconmuc_delayed = fromBatch.has(stanza);
+      if (attrs.reconmuc_delayed) attrs.time = placeRetained(muc, stanza, attrs);
       if (attrs.sender !== 'me' && attrs.body) {
         const parent = attrs.reply_to_id && muc.getReferencedMessage?.(attrs.reply_to_id);
         attrs.reconmuc_reply_to_me = Boolean(attrs.reply_to_id
@@ -235,12 +253,19 @@ converse.plugins.add(PLUGIN, {
       return attrs;
     });
 
-    // ---- what the user sends: tagged with the active topic ------------------------------------
+    // ---- what the user sends: tagged with the active topic, unless the user typed a topic's hashtag -----
+    // P.tagOutgoing decides (and says why); both hooks ask it, the second about the body the first made.
+    const quotedOf = (fallback) => fallback?.[Strophe.NS.REPLY]?.end ?? 0; // XEP-0461 quote, before the typed text
+    const tagging = (state, body, fallback) => P.tagOutgoing(body, state.active, [...state.topics.keys()], quotedOf(fallback));
+
     api.listen.on('getOutgoingMessageAttributes', (chat, attrs) => {
       const state = rooms.get(chat.get?.('jid'));
-      if (state?.status === 'relaxed' && state.active && attrs.body && !P.hashtags(attrs.body).includes(state.active)) {
-        attrs.body = `${attrs.body} #${state.active}`; // for readers on standard clients (§5.13 rule 6)
-        attrs.message = attrs.body;
+      if (state?.status === 'relaxed' && state.active && attrs.body) {
+        const { body } = tagging(state, attrs.body, attrs.fallback); // "#topic" for readers on standard clients (§5.13 rule 6)
+        if (body !== attrs.body) {
+          attrs.body = body;
+          attrs.message = body;
+        }
       }
       return attrs;
     });
@@ -249,10 +274,16 @@ converse.plugins.add(PLUGIN, {
       const state = rooms.get(chat.get?.('jid'));
       if (state?.status !== 'relaxed' || !state.active || data.message.get('type') !== 'groupchat') return data;
       const el = data.stanza.tree?.() ?? data.stanza;
-      if (!el.querySelector('body')) return data;
-      const topic = el.ownerDocument.createElementNS(NS.RECONMUC, 'topic');
-      topic.textContent = state.active;
-      el.appendChild(topic);
+      const body = el.querySelector('body');
+      if (!body) return data;
+      for (const t of tagging(state, body.textContent, data.message.get('fallback')).topics) {
+        const topic = el.ownerDocument.createElementNS(NS.RECONMUC, 'topic');
+        // Strophe writes a namespace only as an xmlns attribute: without it the element went out as
+        // jabber:client's <topic/>, which the room does not read (§5.3 rule 1; only the hashtag counted).
+        topic.setAttributeNS('http://www.w3.org/2000/xmlns/', 'xmlns', NS.RECONMUC);
+        topic.textContent = t;
+        el.appendChild(topic);
+      }
       data.stanza = el;
       return data;
     });

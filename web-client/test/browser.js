@@ -14,17 +14,23 @@ export function launch() {
   });
 }
 
-/** A page of its own (a separate browser context: no shared storage), its WebSockets recorded. */
+/** A page of its own (a separate browser context: no shared storage), its WebSockets and what it sent on them recorded. */
 export async function openPage(browser, url, log) {
   const context = await browser.createBrowserContext();
   const page = await context.newPage();
   await page.evaluateOnNewDocument(() => {
     const Original = window.WebSocket;
     window.__sockets = [];
+    window.__sent = []; // the frames the page sent
     window.WebSocket = class extends Original {
       constructor(...args) {
         super(...args);
         window.__sockets.push(this);
+      }
+
+      send(data) {
+        window.__sent.push(String(data));
+        return super.send(data);
       }
     };
   });

@@ -18,9 +18,14 @@ const state = (page, room = ROOM) => page.evaluate((r) => {
     delayed: s.delayed, topics: Object.fromEntries(s.topics) };
 }, room);
 
-/** The messages shown in a room: text and classes. */
+/** The messages shown in a room, top to bottom: text, classes and the time Converse sorts them by. */
 const shown = (page, room = ROOM) => page.evaluate((r) => [...document.querySelectorAll(`converse-muc[jid="${r}"] .message.chat-msg`)]
-  .map((e) => ({ text: e.querySelector('.chat-msg__text')?.textContent.trim() ?? '', classes: e.className.split(/\s+/) })), room);
+  .map((e) => ({ text: e.querySelector('.chat-msg__text')?.textContent.trim() ?? '', classes: e.className.split(/\s+/),
+    time: e.dataset.isodate })), room);
+
+/** The first words of the messages shown that are among `words`, top to bottom (with their times, for the log). */
+const order = async (page, words) => (await shown(page)).map((m) => ({ word: m.text.split(/\s/)[0], time: m.time }))
+  .filter((m) => words.includes(m.word));
 
 const find = async (page, word) => (await shown(page)).find((m) => m.text.includes(word));
 
@@ -54,6 +59,9 @@ test('relaxed consistency in Converse.js: at once, batched, released, replies, b
     assert.equal((await state(bob)).requirements.aggregation, 'deflate');
 
     // 1. The follower of a topic gets its messages at once; the rest wait for a batch.
+    //    cat1 and dog1 go early in one second, so that the compact batches' whole-second stamp of dog1
+    //    is earlier than cat1's arrival: dog1 is still shown below cat1, in the room's order (issue 35).
+    await until('the start of a second', () => Date.now() % 1000 < 100, 3000, 5);
     await carol.cmd('send cats cat1 the cat sleeps');
     await until('cat1 at Alice', () => find(alice, 'cat1'), 10000);
     assert.ok(!(await find(alice, 'cat1')).classes.includes('reconmuc-delayed'), 'cat1 came at once');
@@ -72,6 +80,10 @@ test('relaxed consistency in Converse.js: at once, batched, released, replies, b
       assert.ok((await find(alice, w)).classes.includes('reconmuc-delayed'), `${w} is marked delayed`);
     }
     assert.equal(a1.topics.dogs.unread, 3);
+    const pets = ['cat1', 'dog1', 'dog2', 'dog3'];
+    const atAlice = await order(alice, pets);
+    log(`Alice's order: ${JSON.stringify(atAlice)}`);
+    assert.deepEqual(atAlice.map((m) => m.word), pets, 'the room\'s order at Alice, whatever the stamps');
     // Erin got cat1 as a live item (a batch of one, shown at once), and the dogs in a flush of her stream.
     await until('the flush at Erin', async () => (await state(erin)).batches.length === 2, 10000);
     assert.deepEqual((await state(erin)).batches.map((b) => [b.n, b.count, b.live]), [[1, 1, true], [2, 3, false]]);
@@ -80,6 +92,9 @@ test('relaxed consistency in Converse.js: at once, batched, released, replies, b
       await until(`${w} shown at Erin`, () => find(erin, w), 5000);
       assert.ok((await find(erin, w)).classes.includes('reconmuc-delayed'), `${w} is marked delayed at Erin`);
     }
+    const atErin = await order(erin, pets);
+    log(`Erin's order: ${JSON.stringify(atErin)}`);
+    assert.deepEqual(atErin.map((m) => m.word), pets, 'the room\'s order at Erin');
     assert.equal(await alice.$eval('.reconmuc-topic[data-topic="dogs"]', (b) => b.dataset.unread), '3');
     await shot(alice, 'alice-batch-delayed');
 
@@ -92,6 +107,7 @@ test('relaxed consistency in Converse.js: at once, batched, released, replies, b
     assert.equal(b1.active, 'cats');
     assert.deepEqual(b1.requirements.filter, [{ element: 'topic', value: 'cats', active: true }]);
     assert.deepEqual(b1.batches.map((b) => [b.form, b.encoding, b.count]), [['forwarded', 'deflate', 1]]);
+    assert.deepEqual((await order(bob, pets)).map((m) => m.word), pets, 'the released cat1 above the dogs it came before');
     await shot(bob, 'bob-topic-switch-release');
 
     // 3. What Alice sends carries her topic; a reply to it reaches her at once, highlighted, whatever its topic.
@@ -99,6 +115,8 @@ test('relaxed consistency in Converse.js: at once, batched, released, replies, b
     await alice.keyboard.press('Enter');
     await until('question42 at Bob (cats)', () => find(bob, 'question42'), 10000);
     assert.match((await find(bob, 'question42')).text, /#cats/, 'tagged with the active topic');
+    assert.match(await alice.evaluate(() => globalThis.__sent.find((f) => f.includes('question42'))),
+      /<topic xmlns=["']urn:reconmuc:0["']>cats<\/topic>/, 'in a <topic/> element the room reads');
     await carol.cmd('reply question42 birds answer42 I do, every morning');
     await until('the reply at Alice', () => find(alice, 'answer42'), 10000);
     const reply = await find(alice, 'answer42');
@@ -154,7 +172,18 @@ test('relaxed consistency in Converse.js: at once, batched, released, replies, b
     assert.ok(carried, `a live batch carried the two retained messages: ${JSON.stringify((await state(erin)).batches)}`);
     await shot(alice, 'alice-after-bad-batches');
 
-    // 5. A room without the feature (Prosody's own MUC) stays a normal room.
+    // 5. A hashtag Alice types herself is her choice of topic: sent as typed, tagged with it, not with
+    //    her active #cats too (issue 35: "hello dogs people #dogs" left as "… #dogs #cats").
+    await alice.type('converse-muc-message-form textarea', 'hello dogs people #Dogs');
+    await alice.keyboard.press('Enter');
+    const sent = await until('Alice sent it', () => alice.evaluate(() => globalThis.__sent.find((f) => f.includes('hello dogs people'))), 10000);
+    log(`Alice sent: ${sent}`);
+    assert.match(sent, /<body>hello dogs people #Dogs<\/body>/, 'the body as typed');
+    assert.match(sent, /<topic xmlns=["']urn:reconmuc:0["']>dogs<\/topic>/, 'tagged with the topic she typed');
+    assert.doesNotMatch(sent, /cats/, 'not with her active topic');
+    await until('shown as typed', async () => (await find(alice, 'hello dogs people'))?.text === 'hello dogs people #Dogs', 10000);
+
+    // 6. A room without the feature (Prosody's own MUC) stays a normal room.
     const dave = await openPage(browser, `${servers.pageUrl}?jid=dave@insecure.localhost&password=pw`
       + '&room=plain@conference.localhost&nick=Dave&topic=cats', log);
     await until('Dave in a plain room', async () => (await state(dave, 'plain@conference.localhost'))?.status === 'standard', 60000);

@@ -3,7 +3,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { parseXml, serialize, withoutIndentation, elements } from '../src/xml.js';
 import { topicsOf, isAddressedTo, replyOf, readDiscoInfo, requirementsElement, readRequirements, topicSwitch,
-  normaliseTopic, roomStanzaId } from '../src/protocol.js';
+  normaliseTopic, roomStanzaId, tagOutgoing } from '../src/protocol.js';
 import { list, read } from './vectors.js';
 
 const ROOM = 'chat@conference.example.org';
@@ -34,6 +34,36 @@ test('topics: <topic/> in either namespace, else the hashtags of the body', () =
   assert.equal(normaliseTopic('  #XMPP '), 'xmpp');
   assert.equal(normaliseTopic('#'), null);
   assert.equal(normaliseTopic('x'.repeat(65)), null);
+});
+
+test('what the user sends: the active topic appended only when the user typed no topic of their own', () => {
+  const known = ['cats', 'dogs'];
+  // issue 35 item 5: following #cats, "hello dogs people #dogs" left as "… #dogs #cats".
+  assert.deepEqual(tagOutgoing('hello dogs people #dogs', 'cats', known), { body: 'hello dogs people #dogs', topics: ['dogs'] });
+  // Any case, at the start, in the middle; several.
+  assert.deepEqual(tagOutgoing('hello #DoGs people', 'cats', known), { body: 'hello #DoGs people', topics: ['dogs'] });
+  assert.deepEqual(tagOutgoing('#Dogs: who walks them?', 'cats', known), { body: '#Dogs: who walks them?', topics: ['dogs'] });
+  assert.deepEqual(tagOutgoing('#dogs and #Cats', 'cats', known), { body: '#dogs and #Cats', topics: ['dogs', 'cats'] });
+  assert.deepEqual(tagOutgoing('the #CATS again', 'cats', known), { body: 'the #CATS again', topics: ['cats'] });
+  // A topic the page has not seen yet, with a letter in it: the user's choice too.
+  assert.deepEqual(tagOutgoing('#birds anyone?', 'cats', known), { body: '#birds anyone?', topics: ['birds'] });
+  // No hashtag, or none of the user's (a number, "C#", an e-mail address): the active topic's tag.
+  assert.deepEqual(tagOutgoing('hello', 'cats', known), { body: 'hello #cats', topics: ['cats'] });
+  assert.deepEqual(tagOutgoing('see issue #35', 'cats', known), { body: 'see issue #35 #cats', topics: ['cats'] });
+  assert.deepEqual(tagOutgoing('C# or a#b@x.org', 'cats', known), { body: 'C# or a#b@x.org #cats', topics: ['cats'] });
+  // Digits alone count when the page knows them as a topic.
+  assert.deepEqual(tagOutgoing('plans for #2026', 'cats', [...known, '2026']), { body: 'plans for #2026', topics: ['2026'] });
+  // A hashtag in Converse's reply quote (XEP-0461 fallback, the first code points) is not the user's.
+  const quote = '> Bob:\n> #dogs woof\n';
+  assert.deepEqual(tagOutgoing(`${quote}me too`, 'cats', known, [...quote].length), { body: `${quote}me too #cats`, topics: ['cats'] });
+  assert.deepEqual(tagOutgoing(`${quote}#dogs me too`, 'cats', known, [...quote].length).topics, ['dogs']);
+  // The stanza hook asks again about the body sent: the same topics.
+  for (const text of ['hello', 'see issue #35', 'hello dogs people #dogs', '#dogs and #Cats']) {
+    const first = tagOutgoing(text, 'cats', known);
+    assert.deepEqual(tagOutgoing(first.body, 'cats', known), first, text);
+  }
+  // No active topic: as typed, untagged.
+  assert.deepEqual(tagOutgoing('hello #dogs', null, known), { body: 'hello #dogs', topics: [] });
 });
 
 test('replies name their parent by the room stanza-id; the broadcast carries it', () => {
