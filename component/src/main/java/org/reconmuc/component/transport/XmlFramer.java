@@ -299,12 +299,14 @@ final class XmlFramer {
             level = 2;
             return null;
         }
+        // An element at 'level' is at depth 'level' (the stanza is depth 1); an empty one counts
+        // too, so that no element the parser sees is deeper than the framer's limit.
+        if (level > maxDepth && !discarding) {
+            discarding = true;
+            tooDeep = true;
+        }
         if (!empty) {
             level++;
-            if (level - 1 > maxDepth && !discarding) {
-                discarding = true;
-                tooDeep = true;
-            }
         }
         return null;
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
@@ -71,12 +72,93 @@ class StanzaParserTest {
     }
 
     @Test
-    void startTagOfADiscardedStanza() throws Exception {
-        Element e = parser.parseStartTag(HEADER, "stream:stream",
-                "<iq type='set' id='7' from='a@b/c' to='d'>".getBytes(StandardCharsets.UTF_8), "iq").element();
-        assertThat(e.getName()).isEqualTo("iq");
-        assertThat(e.attributeValue("id")).isEqualTo("7");
-        assertThat(e.elements()).isEmpty();
+    void theHeadOfAStanzaIsReadFromItsStartTagAlone() {
+        Element e = StanzaHead.read("<iq type='set' id='7&amp;8' from='a@b/c' to=\"d\" x:y='z'><query xmlns='urn:x'/></iq>"
+                .getBytes(StandardCharsets.UTF_8));
+        assertThat(e.asXML()).isEqualTo("<iq from=\"a@b/c\" to=\"d\" id=\"7&amp;8\" type=\"set\"/>");
+        String longName = "a".repeat(1100);
+        assertThat(StanzaHead.read(("<message from='a@b/c' " + longName + "='1' " + longName + "='2'>")
+                .getBytes(StandardCharsets.UTF_8))).as("a start tag the parser refuses").isNotNull();
+    }
+
+    @Test
+    void aHeadThatCannotBeReadSafelyIsNull() {
+        for (String tag : new String[] {
+                "<message to='d' id='1'>",                              // no sender
+                "<message from='a@b/c' from='e@f/g'>",                  // which sender?
+                "<message from='a@b/c' to='d' to='e'>",
+                "<message from='a@@b'>",                                // not an address
+                "<message from='a@b/c' xmlns='urn:other'>",             // not a stanza
+                "<stream:message from='a@b/c'>",
+                "<foo from='a@b/c'>",
+                "<message from='a@b/c' id='&bogus;'>",
+                "<message from='a@b/c' id='1'",                         // no end
+        }) {
+            assertThat(StanzaHead.read(tag.getBytes(StandardCharsets.UTF_8))).as(tag).isNull();
+        }
+        byte[] badUtf8 = "<message from='a@b/c\u00e9'>".getBytes(StandardCharsets.ISO_8859_1);
+        assertThat(StanzaHead.read(badUtf8)).isNull();
+        assertThat(StanzaHead.read(null)).isNull();
+    }
+
+    /**
+     * Newer JDKs lower their parser's limits (JDK 24: 100 levels, 200 attributes, entity sizes
+     * of 100,000); here set as system properties, as an operator or a newer JDK would. The
+     * component's own limits hold regardless.
+     */
+    @Test
+    void theParsersLimitsAreTheSameOnEveryJdk() throws Exception {
+        String[][] newerJdk = {
+                {"jdk.xml.maxElementDepth", "100"}, {"jdk.xml.elementAttributeLimit", "200"},
+                {"jdk.xml.maxXMLNameLimit", "1000"}, {"jdk.xml.totalEntitySizeLimit", "100000"},
+                {"jdk.xml.maxGeneralEntitySizeLimit", "100000"}};
+        try {
+            for (String[] p : newerJdk) {
+                System.setProperty(p[0], p[1]);
+            }
+            StanzaParser fresh = new StanzaParser();
+            String deep = "<a>".repeat(XmlLimits.MAX_DEPTH - 1) + "</a>".repeat(XmlLimits.MAX_DEPTH - 1);
+            StringBuilder attrs = new StringBuilder();
+            for (int i = 0; i < 10_050; i++) {
+                attrs.append(" a").append(i).append("=''");
+            }
+            String[] stanzas = {
+                    "<message>" + deep + "</message>",
+                    "<message><x" + attrs + "/></message>",
+                    "<message><" + "n".repeat(1100) + "/></message>",
+                    "<message " + "n".repeat(1100) + "='1'/>",
+                    "<message><body>" + "&lt;&#65;".repeat(60_000) + "</body></message>",
+            };
+            for (String stanza : stanzas) {
+                assertThat(fresh.parseElement(HEADER, "stream:stream", stanza.getBytes(StandardCharsets.UTF_8)).element()
+                        .getName()).isEqualTo("message");
+            }
+        } finally {
+            for (String[] p : newerJdk) {
+                System.clearProperty(p[0]);
+            }
+        }
+    }
+
+    /** As many attributes as 256 KB hold: built in linear time (dom4j's addAttribute is quadratic). */
+    @Test
+    void aStanzaFullOfAttributesIsParsedQuickly() throws Exception {
+        StringBuilder attrs = new StringBuilder();
+        for (int i = 0; i < 30_000; i++) {
+            attrs.append(" a").append(Integer.toString(i, 36)).append("=''");
+        }
+        byte[] stanza = ("<message><x" + attrs + "/></message>").getBytes(StandardCharsets.UTF_8);
+        assertThat(stanza.length).isLessThan(256 * 1024);
+        long start = System.nanoTime();
+        assertThat(parser.parseElement(HEADER, "stream:stream", stanza).element().element("x").attributeCount()).isEqualTo(30_000);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+    }
+
+    @Test
+    void theParserAgreesWithTheFramersDepth() {
+        String tooDeep = "<message>" + "<a>".repeat(XmlLimits.MAX_DEPTH - 1) + "<b/>" + "</a>".repeat(XmlLimits.MAX_DEPTH - 1)
+                + "</message>";
+        assertThatThrownBy(() -> parse(tooDeep)).isInstanceOf(StreamException.class).hasMessageContaining("maxElementDepth");
     }
 
     @Test
