@@ -337,6 +337,9 @@ final class XmlFramer {
 
     private void inReference(int b) throws StreamException {
         if (b != ';') {
+            if (referenceLength == MAX_REFERENCE_LENGTH && reference[0] == '#' && isDigitOf(reference, b)) {
+                return;   // a character reference may have any number of leading zeros: checked, not kept
+            }
             if (referenceLength == MAX_REFERENCE_LENGTH) {
                 throw isNameByte(reference[0] & 0xff)
                         ? StreamException.restrictedXml("entity references are not allowed")
@@ -367,6 +370,11 @@ final class XmlFramer {
                 throw StreamException.restrictedXml("entity references are not allowed (&" + name + ";)");
         }
         state = afterReference;
+    }
+
+    /** True if {@code b} is a digit of the character reference begun in {@code ref} (decimal, or hex after "#x"). */
+    private static boolean isDigitOf(byte[] ref, int b) {
+        return ref[1] == 'x' ? Character.digit(b, 16) >= 0 : b >= '0' && b <= '9';
     }
 
     private void beginCapture() {

@@ -12,8 +12,9 @@ import javax.xml.stream.XMLInputFactory;
  * {@code max-stanza-bytes} (real bytes on the wire) and {@link #MAX_DEPTH} levels. The parser's
  * own limits are set so that it never refuses what the framer let through: a name, an attribute
  * count or a text node can take the whole stanza, as they can in the servers in front of us.
- * Prosody (expat through lxp) bounds a client's stanza only by {@code c2s_stanza_size_limit}
- * (256 KiB by default; 512 KiB for s2s), with no limit on names, attribute count or depth;
+ * Prosody 0.12 (expat through lxp) bounds a client's stanza by {@code c2s_stanza_size_limit}
+ * (256 KiB by default) and {@code c2s_max_child_elements} (25,000 elements), with no limit on
+ * names, attribute count or depth;
  * ejabberd (fast_xml, libexpat too) only by {@code max_stanza_size} (262,144 bytes in its
  * example configuration). Our default {@code max-stanza-bytes} is that same 256 KiB, and since
  * the server writes a stanza as compactly as it read it, a stanza a server forwards fits.
