@@ -155,11 +155,10 @@ final class ServerStream {
                 XmlFramer.Frame f = framer.next();
                 switch (f.kind()) {
                     case ELEMENT -> {
-                        StanzaParser.Parsed p = parseOrRefuse(parser, headerFrame, f);
+                        StanzaParser.Parsed p = parseOrRefuse(parser, headerFrame, f);   // null: refused, answered
                         if (p != null && p.is("error", NS_STREAM)) {
                             return onServerStreamError(s, p.element(), true);
-                        }
-                        if (p != null) {
+                        } else if (p != null) {
                             inbound.element(p);
                         }
                     }
