@@ -27,13 +27,13 @@ import org.reconmuc.servers.XmppServer;
 
 /**
  * Issue 33: one hostile stanza must cost only itself. Mallory, a logged-in user with a raw
- * socket, sends through Prosody stanzas it accepts and forwards to the component but that the
+ * socket, sends through the server (each subclass names it) stanzas it accepts and forwards to the component but that the
  * JDK's parser used to refuse (a name of 1,100 characters, 10,050 attributes), or that the
  * component refuses by its own limits (200 levels of nesting): each is answered with an error,
  * and Romeo, in a room, goes on getting Juliet's messages; the component's link is never lost.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class HostileStanzaIT {
+abstract class HostileStanzaIT {
     private static final Duration WAIT = Duration.ofSeconds(15);
 
     private LiveService live;
@@ -45,10 +45,13 @@ class HostileStanzaIT {
     private EntityBareJid room;
     private int said;
 
+    abstract String serverKind();
+
     @BeforeAll
     void start() throws Exception {
-        // Default settings: max-stanza-bytes is 256 KiB, like Prosody's c2s_stanza_size_limit.
-        live = LiveService.start("prosody", "it-prosody-HostileStanzaIT", c -> c);
+        // Default settings: max-stanza-bytes is 256 KiB, like Prosody's c2s_stanza_size_limit and
+        // the max_stanza_size of our ejabberd template.
+        live = LiveService.start(serverKind(), "it-" + serverKind() + "-" + getClass().getSimpleName(), c -> c);
         server = live.server;
         link = live.connection();
         room = JidCreate.entityBareFrom("hostile@" + server.componentDomain());
@@ -133,8 +136,8 @@ class HostileStanzaIT {
     }
 
     /**
-     * A client on a plain c2s socket (Prosody's {@code insecure.localhost}: any name and password,
-     * SASL PLAIN without TLS), which writes whatever XML it is given.
+     * A client on a plain c2s socket (the servers' {@code insecure.localhost}: any name and
+     * password, SASL PLAIN without TLS), which writes whatever XML it is given.
      */
     private static final class RawClient implements AutoCloseable {
         private final Socket socket;
