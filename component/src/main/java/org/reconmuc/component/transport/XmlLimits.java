@@ -16,8 +16,11 @@ import javax.xml.stream.XMLInputFactory;
  * (256 KiB by default) and {@code c2s_max_child_elements} (25,000 elements), with no limit on
  * names, attribute count or depth;
  * ejabberd (fast_xml, libexpat too) only by {@code max_stanza_size} (262,144 bytes in its
- * example configuration). Our default {@code max-stanza-bytes} is that same 256 KiB, and since
- * the server writes a stanza as compactly as it read it, a stanza a server forwards fits.
+ * example configuration). Our default {@code max-stanza-bytes} is that same 256 KiB, but counted
+ * on our link, after the server wrote the stanza again: Prosody escapes every {@code ' " < > &}
+ * in text and attribute values as an entity (up to six bytes for one) and adds the sender's
+ * full JID, so a stanza near its limit, or one full of such characters, can be larger here than
+ * the client sent it. Such a stanza is refused with {@code policy-violation}, never the link.
  *
  * <p>Depth is the one place where the component is narrower than those servers, on purpose:
  * 128 levels (the stanza element is level 1) is more than any XMPP payload uses (XHTML-IM and
