@@ -94,12 +94,17 @@ final class InboundStanzas {
     }
 
     /**
-     * A stanza the framer cut out whole but the parser refused (not well-formed XML inside it):
-     * counted, logged, answered if it can be. The stream goes on: the framer knows where the
-     * next stanza starts, whatever this one held. The parser's reason is logged, not sent: its
-     * wording differs between JDKs and its positions are in a document the sender never wrote.
+     * A stanza the framer cut out whole but the parser refused (over one of {@link XmlLimits},
+     * or not well-formed XML inside it): counted, logged, answered if it can be. The stream goes
+     * on: the framer knows where the next stanza starts, whatever this one held. An XML error's
+     * reason is logged, not sent: its wording differs between JDKs and its positions are in a
+     * document the sender never wrote.
      */
     void unparsable(XmlFramer.Frame f, StreamException e) {
+        if ("policy-violation".equals(e.condition())) {
+            refuse(f, "policy-violation", e.getMessage());
+            return;
+        }
         log.debug("the parser refused a received <{}>: {}", abbreviate(f.name()), abbreviate(String.valueOf(e.getMessage())));
         refuse(f, "bad-request", "Stanza is not well-formed XML");
     }

@@ -135,6 +135,10 @@ final class StanzaParser {
                         Element e = documentFactory.createElement(inContent || uri == null
                                 ? documentFactory.createQName(r.getLocalName())
                                 : documentFactory.createQName(r.getLocalName(), nullToEmpty(r.getPrefix()), uri));
+                        if (r.getAttributeCount() > XmlLimits.MAX_ATTRIBUTES) {
+                            throw new StreamException("policy-violation",
+                                    "Too many attributes on one element: limit is " + XmlLimits.MAX_ATTRIBUTES);
+                        }
                         for (int i = 0; i < r.getAttributeCount(); i++) {
                             String attrUri = emptyToNull(r.getAttributeNamespace(i));
                             QName q = attrUri == null

@@ -22,11 +22,14 @@ import javax.xml.stream.XMLInputFactory;
  * full JID, so a stanza near its limit, or one full of such characters, can be larger here than
  * the client sent it. Such a stanza is refused with {@code policy-violation}, never the link.
  *
- * <p>Depth is the one place where the component is narrower than those servers, on purpose:
- * 128 levels (the stanza element is level 1) is more than any XMPP payload uses (XHTML-IM and
- * data forms stay under 10), and deeper stanzas are only made to exhaust a recursive consumer.
- * It is fixed rather than a setting for that reason. Such a stanza is answered with
- * {@code policy-violation}, never with the loss of the stream.
+ * <p>Depth and attributes per element are the two places where the component is narrower than
+ * those servers, on purpose, and fixed rather than settings for that reason: 128 levels (the
+ * stanza element is level 1) and {@value #MAX_ATTRIBUTES} attributes on one element are far more
+ * than any XMPP payload uses (XHTML-IM and data forms stay under 10 levels and 10 attributes).
+ * Deeper stanzas are only made to exhaust a recursive consumer; thousands of attributes only to
+ * burn CPU: dom4j copies an element's attributes in quadratic time ({@code createCopy}, which
+ * the rooms use on every message), 1.5 s for 30,000 attributes, which 256 KiB can hold. Such a
+ * stanza is answered with {@code policy-violation}, never with the loss of the stream.
  *
  * <p>Entities: the framer refuses DTDs and every reference but the five predefined ones and
  * character references, and the factory does not support DTDs, so no entity can be declared;
@@ -38,6 +41,9 @@ final class XmlLimits {
 
     /** Deepest element nesting accepted in a received stanza (the stanza element is level 1). */
     static final int MAX_DEPTH = 128;
+
+    /** Most attributes accepted on one element of a received stanza (checked by {@link StanzaParser}). */
+    static final int MAX_ATTRIBUTES = 1000;
 
     private static final int NONE = Integer.MAX_VALUE;
 
@@ -52,6 +58,7 @@ final class XmlLimits {
         // The stanza is parsed inside the stream's root element: one level more.
         factory.setProperty("jdk.xml.maxElementDepth", MAX_DEPTH + 1);
         factory.setProperty("jdk.xml.maxXMLNameLimit", NONE);
+        // Ours is checked by the parser, so that its refusal is told apart from XML errors.
         factory.setProperty("jdk.xml.elementAttributeLimit", NONE);
         factory.setProperty("jdk.xml.totalEntitySizeLimit", NONE);
         factory.setProperty("jdk.xml.maxGeneralEntitySizeLimit", NONE);

@@ -541,8 +541,9 @@ class ExternalComponentConnectionTest {
     }
 
     @Test
-    void aChildWith10050AttributesIsDeliveredAndTheStreamGoesOn() throws Exception {
+    void aChildWith10050AttributesIsRefusedWithPolicyViolationAndTheStreamGoesOn() throws Exception {
         Conn conn = connected(config(server.port(), 256 * 1024, Duration.ofSeconds(30)));
+        int mark = conn.mark();
         StringBuilder attrs = new StringBuilder();
         for (int i = 0; i < 10_050; i++) {
             attrs.append(" a").append(i).append("='1'");
@@ -551,9 +552,23 @@ class ExternalComponentConnectionTest {
                 + "<x xmlns='urn:x'" + attrs + "/></message>";
         assertThat(stanza.length()).isBetween(80_000, 100_000);
         conn.send(stanza);
+        assertThat(conn.awaitContainsSince(mark, "</message>", WAIT)).contains("id=\"m3\"", "<policy-violation ",
+                "Too many attributes on one element: limit is 1000");
+        theStreamGoesOnAfter(conn);
+    }
+
+    @Test
+    void aThousandAttributesOnOneElementAreDelivered() throws Exception {
+        Conn conn = connected(config(server.port(), 256 * 1024, Duration.ofSeconds(30)));
+        StringBuilder attrs = new StringBuilder();
+        for (int i = 0; i < XmlLimits.MAX_ATTRIBUTES; i++) {
+            attrs.append(" a").append(i).append("='1'");
+        }
+        conn.send("<message from='" + MALLORY + "' to='" + ROOM + "' type='groupchat' id='m4'><body>hi</body>"
+                + "<x xmlns='urn:x'" + attrs + "/></message>");
         Packet p = component.nextPacket(WAIT);
-        assertThat(p.getID()).isEqualTo("m3");
-        assertThat(p.getElement().element("x").attributeCount()).isEqualTo(10_050);
+        assertThat(p.getID()).isEqualTo("m4");
+        assertThat(p.getElement().element("x").attributeCount()).isEqualTo(XmlLimits.MAX_ATTRIBUTES);
         theStreamGoesOnAfter(conn);
     }
 
