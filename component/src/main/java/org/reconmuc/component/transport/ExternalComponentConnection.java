@@ -46,8 +46,9 @@ import org.xmpp.packet.Packet;
  *
  * <p><b>Receiving.</b> See {@link XmlFramer} and {@link StanzaParser}. Stanzas larger than
  * {@link ServiceConfig#maxStanzaBytes()} (real bytes on the wire) or nested deeper than
- * {@value #MAX_STANZA_DEPTH} levels are not handed to the component; unless they are errors they
- * are answered with a {@code policy-violation} error. Received stanza elements and their children
+ * {@value XmlLimits#MAX_DEPTH} levels are not handed to the component; unless they are errors they
+ * are answered with a {@code policy-violation} error, and those the parser refuses with
+ * {@code bad-request}: the stream goes on ({@link XmlLimits} has the limits and why). Received stanza elements and their children
  * in the stream's content namespace carry no namespace in dom4j, like the packets Tinder builds,
  * so that {@code packet.createCopy().setError(..)} renders correctly.
  *
@@ -69,9 +70,6 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
     private static final Logger log = LoggerFactory.getLogger(ExternalComponentConnection.class);
     /** How long discovery waits for each answer, and for a probe's copy (the server may be busy). */
     private static final Duration MULTICAST_DISCOVERY_TIMEOUT = Duration.ofSeconds(10);
-
-    /** Deepest element nesting accepted in a received stanza (the stanza element is level 1). */
-    static final int MAX_STANZA_DEPTH = 128;
 
     /** Internal settings that are not part of {@link ServiceConfig}; tests shorten them. */
     record Tuning(Duration initialBackoff, Duration connectTimeout, Duration handshakeTimeout,

@@ -86,28 +86,48 @@ final class InboundStanzas {
     }
 
     /** A stanza the framer cut short (too large or too deep): counted, logged, answered if it can be. */
-    void discarded(StanzaParser parser, XmlFramer.Frame header, XmlFramer.Frame f) {
-        discarded.incrementAndGet();
+    void discarded(XmlFramer.Frame f) {
         String text = f.tooDeep()
-                ? "Stanza nested too deeply: limit is " + ExternalComponentConnection.MAX_STANZA_DEPTH + " levels"
+                ? "Stanza nested too deeply: limit is " + XmlLimits.MAX_DEPTH + " levels"
                 : "Stanza too large: limit is " + maxStanzaBytes + " bytes";
+        refuse(f, "policy-violation", text);
+    }
+
+    /**
+     * A stanza the framer cut out whole but the parser refused (over one of {@link XmlLimits},
+     * or not well-formed XML inside it): counted, logged, answered if it can be. The stream goes
+     * on: the framer knows where the next stanza starts, whatever this one held. An XML error's
+     * reason is logged, not sent: its wording differs between JDKs and its positions are in a
+     * document the sender never wrote.
+     */
+    void unparsable(XmlFramer.Frame f, StreamException e) {
+        if ("policy-violation".equals(e.condition())) {
+            refuse(f, "policy-violation", e.getMessage());
+            return;
+        }
+        log.debug("the parser refused a received <{}>: {}", abbreviate(f.name()), abbreviate(String.valueOf(e.getMessage())));
+        refuse(f, "bad-request", "Stanza is not well-formed XML");
+    }
+
+    private void refuse(XmlFramer.Frame f, String condition, String text) {
+        discarded.incrementAndGet();
         long suppressed = discardReports.acquire();
         if (suppressed >= 0) {
-            log.info("discarded a received <{}> of {} bytes: {}{}", f.name(), f.size(), text, suppressedNote(suppressed));
+            log.info("discarded a received <{}> of {} bytes: {}{}", abbreviate(f.name()), f.size(), text,
+                    suppressedNote(suppressed));
         }
-        if (f.bytes() == null) {
-            log.debug("cannot answer the discarded <{}>: its start tag alone exceeds the limit", f.name());
+        Element head = StanzaHead.read(f.bytes());
+        if (head == null) {
+            log.debug("cannot answer the discarded <{}>: no sender and kind can be read safely from its start tag",
+                    abbreviate(f.name()));
             return;
         }
-        Element start;
-        try {
-            start = parser.parseStartTag(header.bytes(), header.name(), f.bytes(), f.name()).element();
-        } catch (StreamException e) {
-            log.debug("cannot answer the discarded <{}>: {}", f.name(), e.getMessage());
-            return;
-        }
-        log.debug("discarded a received <{}> of {} bytes from {}: {}", f.name(), f.size(), start.attributeValue("from"), text);
-        bounce(start, "policy-violation", text);
+        bounce(head, condition, text);
+    }
+
+    /** Names and parser messages quote what the sender wrote, which may be huge. */
+    private static String abbreviate(String s) {
+        return s == null || s.length() <= 200 ? s : s.substring(0, 200) + "...";
     }
 
     /** Answers a received stanza we will not hand to the component with an error of the same kind. */

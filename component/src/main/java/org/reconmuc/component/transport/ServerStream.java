@@ -101,7 +101,7 @@ final class ServerStream {
             s.writeNow(StreamXml.streamHeader(config.domain()));
 
             XmlFramer framer = new XmlFramer(s.socket.getInputStream(), config.maxStanzaBytes(),
-                    ExternalComponentConnection.MAX_STANZA_DEPTH);
+                    XmlLimits.MAX_DEPTH);
             StanzaParser parser = new StanzaParser();
             XmlFramer.Frame headerFrame = framer.next();   // the framer returns the header first
             StanzaParser.Parsed header = parser.parseHeader(headerFrame.bytes(), headerFrame.name());
@@ -155,13 +155,14 @@ final class ServerStream {
                 XmlFramer.Frame f = framer.next();
                 switch (f.kind()) {
                     case ELEMENT -> {
-                        StanzaParser.Parsed p = parser.parseElement(headerFrame.bytes(), headerFrame.name(), f.bytes());
-                        if (p.is("error", NS_STREAM)) {
+                        StanzaParser.Parsed p = parseOrRefuse(parser, headerFrame, f);   // null: refused, answered
+                        if (p != null && p.is("error", NS_STREAM)) {
                             return onServerStreamError(s, p.element(), true);
+                        } else if (p != null) {
+                            inbound.element(p);
                         }
-                        inbound.element(p);
                     }
-                    case DISCARDED -> inbound.discarded(parser, headerFrame, f);
+                    case DISCARDED -> inbound.discarded(f);
                     case STREAM_END -> {
                         serverEndedStream = true;
                         s.closeGracefully(CLOSE_STREAM, tuning.closeFlushTimeout());
@@ -204,6 +205,26 @@ final class ServerStream {
             if (established && !state.closed() && !queue.isEmpty()) {
                 log.info("{} stanzas wait for the next connection to {}", queue.size(), where);
             }
+        }
+    }
+
+    /**
+     * The element parsed, or null when the parser refused it; then it is answered as a stanza
+     * that costs only itself. What ends the stream is what the framer throws: it can no longer
+     * tell where stanzas begin and end (a '<' inside a tag, an unterminated CDATA section,
+     * a stray end tag), or the server sent what no server writes of a client's stanza (comments,
+     * processing instructions, DTDs and entity references: servers write stanzas from their
+     * parsed tree). Skipping those would mean trusting a stream that is already broken.
+     * Invalid UTF-8 in the stream header ends the stream too; inside a stanza it is that
+     * stanza's problem: the framer only looks at ASCII bytes, which UTF-8 never uses inside a
+     * multi-byte character, so the frame boundary holds.
+     */
+    private StanzaParser.Parsed parseOrRefuse(StanzaParser parser, XmlFramer.Frame header, XmlFramer.Frame f) {
+        try {
+            return parser.parseElement(header.bytes(), header.name(), f.bytes());
+        } catch (StreamException e) {
+            inbound.unparsable(f, e);
+            return null;
         }
     }
 

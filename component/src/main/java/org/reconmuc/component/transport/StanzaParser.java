@@ -37,7 +37,11 @@ import org.dom4j.QName;
  * <p><b>Hardening.</b> The JDK's StAX implementation is used with DTDs and external entities
  * switched off and a resolver that refuses everything; a DTD, entity reference, comment or
  * processing instruction event is refused with {@code restricted-xml} (the framer already refuses
- * them before they get here). One instance per reader thread; not thread-safe.
+ * them before they get here). Its limits are {@link XmlLimits}'. One instance per reader thread;
+ * not thread-safe.
+ *
+ * <p>A {@link StreamException} from {@link #parseElement} concerns that element alone: the framer
+ * found where it ends, so the stream can go on without it (see {@link ServerStream}).
  */
 final class StanzaParser {
 
@@ -59,6 +63,7 @@ final class StanzaParser {
         f.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, true);
         f.setProperty(XMLInputFactory.IS_VALIDATING, false);
         f.setProperty(XMLInputFactory.IS_COALESCING, true);
+        XmlLimits.apply(f);
         try {
             f.setProperty(XMLConstants.ACCESS_EXTERNAL_DTD, "");
         } catch (IllegalArgumentException ignored) {
@@ -96,17 +101,6 @@ final class StanzaParser {
         return parse(decodeHeader(header) + decode(element) + endTag(headerName), true);
     }
 
-    /**
-     * Parses just the start tag of a top-level element (of a discarded stanza), giving an element
-     * with its attributes and no children.
-     */
-    Parsed parseStartTag(byte[] header, String headerName, byte[] startTag, String name) throws StreamException {
-        if (name == null) {
-            throw StreamException.notWellFormed("element without a name");
-        }
-        return parse(decodeHeader(header) + decode(startTag) + endTag(name) + endTag(headerName), true);
-    }
-
     private Parsed parse(String document, boolean insideStreamRoot) throws StreamException {
         XMLStreamReader r = null;
         try {
@@ -141,13 +135,19 @@ final class StanzaParser {
                         Element e = documentFactory.createElement(inContent || uri == null
                                 ? documentFactory.createQName(r.getLocalName())
                                 : documentFactory.createQName(r.getLocalName(), nullToEmpty(r.getPrefix()), uri));
+                        if (r.getAttributeCount() > XmlLimits.MAX_ATTRIBUTES) {
+                            throw new StreamException("policy-violation",
+                                    "Too many attributes on one element: limit is " + XmlLimits.MAX_ATTRIBUTES);
+                        }
                         for (int i = 0; i < r.getAttributeCount(); i++) {
                             String attrUri = emptyToNull(r.getAttributeNamespace(i));
                             QName q = attrUri == null
                                     ? documentFactory.createQName(r.getAttributeLocalName(i))
                                     : documentFactory.createQName(r.getAttributeLocalName(i),
                                             nullToEmpty(r.getAttributePrefix(i)), attrUri);
-                            e.addAttribute(q, r.getAttributeValue(i));
+                            // add(), not addAttribute(): that one looks for a duplicate first, which
+                            // is quadratic in the count (the parser already refused duplicates).
+                            e.add(documentFactory.createAttribute(e, q, r.getAttributeValue(i)));
                         }
                         // dom4j declares the namespaces of the element's and its attributes' names by
                         // itself when it writes them. Other prefixed declarations are kept (a prefix

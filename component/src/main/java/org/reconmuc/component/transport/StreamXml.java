@@ -76,8 +76,8 @@ final class StreamXml {
     /**
      * The error reply (same stanza kind, type error, a {@code modify} error with {@code condition}
      * and {@code text}) to a received stanza that will not be handed on; null for one that must
-     * not be answered (an error itself, no sender, not a stanza). Sent from its {@code to}, or
-     * from {@code domain} when it has none.
+     * not be answered (an error itself, an IQ result, no sender, not a stanza). Sent from its
+     * {@code to}, or from {@code domain} when it has none.
      */
     static Element errorReply(Element original, String domain, String condition, String text) {
         String kind = original.getName();
@@ -85,7 +85,9 @@ final class StreamXml {
             return null;
         }
         String from = original.attributeValue("from");
-        if ("error".equals(original.attributeValue("type")) || from == null || from.isEmpty()) {
+        String type = original.attributeValue("type");
+        // RFC 6120 8.2.3: an IQ result is not answered with an error either.
+        if ("error".equals(type) || kind.equals("iq") && "result".equals(type) || from == null || from.isEmpty()) {
             return null;
         }
         String to = original.attributeValue("to");

@@ -299,12 +299,14 @@ final class XmlFramer {
             level = 2;
             return null;
         }
+        // An element at 'level' is at depth 'level' (the stanza is depth 1); an empty one counts
+        // too, so that no element the parser sees is deeper than the framer's limit.
+        if (level > maxDepth && !discarding) {
+            discarding = true;
+            tooDeep = true;
+        }
         if (!empty) {
             level++;
-            if (level - 1 > maxDepth && !discarding) {
-                discarding = true;
-                tooDeep = true;
-            }
         }
         return null;
     }
@@ -335,6 +337,9 @@ final class XmlFramer {
 
     private void inReference(int b) throws StreamException {
         if (b != ';') {
+            if (referenceLength == MAX_REFERENCE_LENGTH && reference[0] == '#' && isDigitOf(reference, b)) {
+                return;   // a character reference may have any number of leading zeros: checked, not kept
+            }
             if (referenceLength == MAX_REFERENCE_LENGTH) {
                 throw isNameByte(reference[0] & 0xff)
                         ? StreamException.restrictedXml("entity references are not allowed")
@@ -365,6 +370,11 @@ final class XmlFramer {
                 throw StreamException.restrictedXml("entity references are not allowed (&" + name + ";)");
         }
         state = afterReference;
+    }
+
+    /** True if {@code b} is a digit of the character reference begun in {@code ref} (decimal, or hex after "#x"). */
+    private static boolean isDigitOf(byte[] ref, int b) {
+        return ref[1] == 'x' ? Character.digit(b, 16) >= 0 : b >= '0' && b <= '9';
     }
 
     private void beginCapture() {

@@ -502,6 +502,152 @@ class ExternalComponentConnectionTest {
                 .contains("id=\"deep\"", "<policy-violation ", "Stanza nested too deeply: limit is 128 levels");
     }
 
+    // ------------------------------------------------------------------ one bad stanza costs only itself
+
+    /** Mallory's hostile stanza, then Juliet's ordinary one: Juliet's arrives on the same stream. */
+    private void theStreamGoesOnAfter(Conn conn) throws Exception {
+        conn.send(message("after", "still here"));
+        Packet next = component.nextPacket(WAIT);
+        while (next != null && !"after".equals(next.getID())) {
+            next = component.nextPacket(WAIT);
+        }
+        assertThat(next).as("the stanza after the hostile one").isNotNull();
+        assertThat(connection.isConnected()).isTrue();
+        assertThat(component.connects.get()).as("handshakes").isEqualTo(1);
+        assertThat(component.disconnects.get()).isZero();
+        assertThat(conn.received()).doesNotContain("<stream:error>");
+    }
+
+    private static final String MALLORY = "mallory@localhost/evil";
+
+    @Test
+    void aMessageToTheServiceWithAnElementNameOf1100CharactersIsDeliveredAndTheStreamGoesOn() throws Exception {
+        Conn conn = connected();
+        String name = "n".repeat(1100);
+        conn.send("<message from='" + MALLORY + "' to='" + DOMAIN + "' id='m1'><" + name + " xmlns='urn:x'/></message>");
+        Packet p = component.nextPacket(WAIT);
+        assertThat(p.getID()).isEqualTo("m1");
+        assertThat(p.getElement().element(name)).isNotNull();
+        theStreamGoesOnAfter(conn);
+    }
+
+    @Test
+    void aGroupchatWithAnAttributeNameOf1100CharactersIsDeliveredAndTheStreamGoesOn() throws Exception {
+        Conn conn = connected();
+        conn.send("<message from='" + MALLORY + "' to='" + ROOM + "' type='groupchat' id='m2' " + "a".repeat(1100)
+                + "='x'><body>hi</body></message>");
+        assertThat(component.nextPacket(WAIT).getID()).isEqualTo("m2");
+        theStreamGoesOnAfter(conn);
+    }
+
+    @Test
+    void aChildWith10050AttributesIsRefusedWithPolicyViolationAndTheStreamGoesOn() throws Exception {
+        Conn conn = connected(config(server.port(), 256 * 1024, Duration.ofSeconds(30)));
+        int mark = conn.mark();
+        StringBuilder attrs = new StringBuilder();
+        for (int i = 0; i < 10_050; i++) {
+            attrs.append(" a").append(i).append("='1'");
+        }
+        String stanza = "<message from='" + MALLORY + "' to='" + ROOM + "' type='groupchat' id='m3'><body>hi</body>"
+                + "<x xmlns='urn:x'" + attrs + "/></message>";
+        assertThat(stanza.length()).isBetween(80_000, 100_000);
+        conn.send(stanza);
+        assertThat(conn.awaitContainsSince(mark, "</message>", WAIT)).contains("id=\"m3\"", "<policy-violation ",
+                "Too many attributes on one element: limit is 1000");
+        theStreamGoesOnAfter(conn);
+    }
+
+    @Test
+    void aThousandAttributesOnOneElementAreDelivered() throws Exception {
+        Conn conn = connected(config(server.port(), 256 * 1024, Duration.ofSeconds(30)));
+        StringBuilder attrs = new StringBuilder();
+        for (int i = 0; i < XmlLimits.MAX_ATTRIBUTES; i++) {
+            attrs.append(" a").append(i).append("='1'");
+        }
+        conn.send("<message from='" + MALLORY + "' to='" + ROOM + "' type='groupchat' id='m4'><body>hi</body>"
+                + "<x xmlns='urn:x'" + attrs + "/></message>");
+        Packet p = component.nextPacket(WAIT);
+        assertThat(p.getID()).isEqualTo("m4");
+        assertThat(p.getElement().element("x").attributeCount()).isEqualTo(XmlLimits.MAX_ATTRIBUTES);
+        theStreamGoesOnAfter(conn);
+    }
+
+    @Test
+    void nestingIsCountedTheSameByFramerAndParserEmptyElementsToo() throws Exception {
+        Conn conn = connected();
+        int mark = conn.mark();
+        int a = XmlLimits.MAX_DEPTH - 3;   // <message> is level 1, <body> 2, so <b/> is at 128
+        conn.send(message("deepest", "<a>".repeat(a) + "<b/>" + "</a>".repeat(a)));
+        assertThat(component.nextPacket(WAIT).getID()).isEqualTo("deepest");
+        conn.send(message("deeper", "<a>".repeat(a + 1) + "<b/>" + "</a>".repeat(a + 1)));
+        assertThat(conn.awaitContainsSince(mark, "</message>", WAIT))
+                .contains("id=\"deeper\"", "<policy-violation ", "Stanza nested too deeply: limit is 128 levels");
+        theStreamGoesOnAfter(conn);
+    }
+
+    @Test
+    void aHugeTextNodeIsDeliveredWithinTheLimitAndRefusedPastItAndTheStreamGoesOn() throws Exception {
+        Conn conn = connected(config(server.port(), 256 * 1024, Duration.ofSeconds(30)));
+        int mark = conn.mark();
+        conn.send(message("text1", "&lt;&#x1F600;".repeat(18_000)));   // 234,000 bytes of references
+        assertThat(((Message) component.nextPacket(WAIT)).getBody()).hasSize(18_000 * 3);
+        conn.send(message("text2", "x".repeat(300_000)));
+        assertThat(conn.awaitContainsSince(mark, "</message>", WAIT))
+                .contains("id=\"text2\"", "<policy-violation ", "Stanza too large: limit is 262144 bytes");
+        theStreamGoesOnAfter(conn);
+    }
+
+    @Test
+    void aStanzaTheParserRefusesIsAnsweredWithBadRequestAndTheStreamGoesOn() throws Exception {
+        Conn conn = connected();
+        int mark = conn.mark();
+        conn.send("<message from='" + MALLORY + "' to='" + ROOM + "' type='groupchat' id='p1'><u:x/></message>");
+        String bounce = conn.awaitContainsSince(mark, "</message>", WAIT);
+        assertThat(bounce).isEqualTo("<message from=\"" + ROOM + "\" to=\"" + MALLORY + "\" id=\"p1\" type=\"error\">"
+                + "<error type=\"modify\"><bad-request xmlns=\"urn:ietf:params:xml:ns:xmpp-stanzas\"/>"
+                + "<text xmlns=\"urn:ietf:params:xml:ns:xmpp-stanzas\">Stanza is not well-formed XML</text></error></message>");
+        assertThat(connection.discardedIncoming()).isEqualTo(1);
+        theStreamGoesOnAfter(conn);
+    }
+
+    @Test
+    void aStanzaWhoseOwnStartTagTheParserRefusesIsAnsweredFromWhatTheFramerSaw() throws Exception {
+        Conn conn = connected();
+        int mark = conn.mark();
+        // Twice the same attribute: not well-formed, so the parser cannot read the start tag either.
+        conn.send("<iq from='" + MALLORY + "' to='" + DOMAIN + "' type='get' id='q1' a='1' a='2'><query xmlns='urn:x'/></iq>");
+        assertThat(conn.awaitContainsSince(mark, "</iq>", WAIT))
+                .startsWith("<iq from=\"" + DOMAIN + "\" to=\"" + MALLORY + "\" id=\"q1\" type=\"error\">")
+                .contains("<bad-request ", "Stanza is not well-formed XML");
+        theStreamGoesOnAfter(conn);
+    }
+
+    @Test
+    void unparsableErrorsAndStanzasWithoutAClearSenderAreDroppedUnanswered() throws Exception {
+        Conn conn = connected();
+        int mark = conn.mark();
+        conn.send("<message from='" + MALLORY + "' to='" + ROOM + "' type='error' id='e1'><u:x/></message>"
+                + "<message from='" + MALLORY + "' from='juliet@localhost/balcony' to='" + ROOM + "' id='e2'><u:x/></message>"
+                + "<message to='" + ROOM + "' id='e3'><u:x/></message>");
+        theStreamGoesOnAfter(conn);
+        assertThat(connection.discardedIncoming()).isEqualTo(3);
+        assertThat(conn.receivedSince(mark)).doesNotContain("e1", "e2", "e3");
+    }
+
+    @Test
+    void invalidUtf8InsideAStanzaCostsOnlyThatStanza() throws Exception {
+        Conn conn = connected();
+        int mark = conn.mark();
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        b.writeBytes(("<message from='" + MALLORY + "' to='" + ROOM + "' id='u1'><body>").getBytes(StandardCharsets.UTF_8));
+        b.write(0xC3);
+        b.write(0x28);   // not a continuation byte
+        b.writeBytes("</body></message>".getBytes(StandardCharsets.UTF_8));
+        conn.sendBytes(b.toByteArray());
+        assertThat(conn.awaitContainsSince(mark, "</message>", WAIT)).contains("id=\"u1\"", "<bad-request ", "Stanza is not well-formed XML");
+        theStreamGoesOnAfter(conn);
+    }
+
     // ------------------------------------------------------------------ restricted and malformed XML
 
     @Test
@@ -562,9 +708,9 @@ class ExternalComponentConnectionTest {
     }
 
     @Test
-    void malformedXmlIsRefusedWithNotWellFormedAndReconnected() throws Exception {
+    void brokenFramingIsRefusedWithNotWellFormedAndReconnected() throws Exception {
         Conn conn = connected();
-        conn.send("<message from='a@localhost/r' to='" + ROOM + "'><body>x</bdy></message>");
+        conn.send("<message from='a@localhost/r' to='" + ROOM + "' id='<'><body>x</body></message>");
         conn.awaitContains("<stream:error><not-well-formed xmlns='" + STREAM_ERRORS + "'/></stream:error></stream:stream>", WAIT);
         assertThat(conn.awaitEof(WAIT)).isTrue();
         Conn second = server.nextConnection(WAIT);
@@ -574,18 +720,19 @@ class ExternalComponentConnectionTest {
     }
 
     @Test
-    void invalidUtf8IsRefusedWithNotWellFormed() throws Exception {
-        Conn conn = connected();
-        byte[] start = "<message from='a@localhost/r' to='room@reconmuc.localhost'><body>".getBytes(StandardCharsets.UTF_8);
-        byte[] end = "</body></message>".getBytes(StandardCharsets.UTF_8);
+    void invalidUtf8InTheStreamHeaderIsRefusedWithNotWellFormed() throws Exception {
+        start(config(server.port()));
+        Conn conn = server.nextConnection(WAIT);
+        conn.awaitContains("<stream:stream", WAIT);
         ByteArrayOutputStream b = new ByteArrayOutputStream();
-        b.writeBytes(start);
+        b.writeBytes("<stream:stream xmlns='jabber:component:accept' xmlns:stream='http://etherx.jabber.org/streams' id='"
+                .getBytes(StandardCharsets.UTF_8));
         b.write(0xC3);
-        b.write(0x28);   // not a continuation byte
-        b.writeBytes(end);
+        b.write(0x28);
+        b.writeBytes("'>".getBytes(StandardCharsets.UTF_8));
         conn.sendBytes(b.toByteArray());
         conn.awaitContains("<not-well-formed xmlns='" + STREAM_ERRORS + "'/>", WAIT);
-        assertThat(component.packets).isEmpty();
+        assertThat(conn.received()).doesNotContain("<handshake>");
     }
 
     // ------------------------------------------------------------------ sending

@@ -71,12 +71,91 @@ class StanzaParserTest {
     }
 
     @Test
-    void startTagOfADiscardedStanza() throws Exception {
-        Element e = parser.parseStartTag(HEADER, "stream:stream",
-                "<iq type='set' id='7' from='a@b/c' to='d'>".getBytes(StandardCharsets.UTF_8), "iq").element();
-        assertThat(e.getName()).isEqualTo("iq");
-        assertThat(e.attributeValue("id")).isEqualTo("7");
-        assertThat(e.elements()).isEmpty();
+    void theHeadOfAStanzaIsReadFromItsStartTagAlone() {
+        Element e = StanzaHead.read("<iq type='set' id='7&amp;8' from='a@b/c' to=\"d\" x:y='z'><query xmlns='urn:x'/></iq>"
+                .getBytes(StandardCharsets.UTF_8));
+        assertThat(e.asXML()).isEqualTo("<iq from=\"a@b/c\" to=\"d\" id=\"7&amp;8\" type=\"set\"/>");
+        String longName = "a".repeat(1100);
+        assertThat(StanzaHead.read(("<message from='a@b/c' " + longName + "='1' " + longName + "='2'>")
+                .getBytes(StandardCharsets.UTF_8))).as("a start tag the parser refuses").isNotNull();
+    }
+
+    @Test
+    void aHeadThatCannotBeReadSafelyIsNull() {
+        for (String tag : new String[] {
+                "<message to='d' id='1'>",                              // no sender
+                "<message from='a@b/c' from='e@f/g'>",                  // which sender?
+                "<message from='a@b/c' to='d' to='e'>",
+                "<message from='a@@b'>",                                // not an address
+                "<message from='a@b/c' xmlns='urn:other'>",             // not a stanza
+                "<stream:message from='a@b/c'>",
+                "<foo from='a@b/c'>",
+                "<message from='a@b/c' id='&bogus;'>",
+                "<message from='a@b/c' id='1'",                         // no end
+        }) {
+            assertThat(StanzaHead.read(tag.getBytes(StandardCharsets.UTF_8))).as(tag).isNull();
+        }
+        byte[] badUtf8 = "<message from='a@b/c\u00e9'>".getBytes(StandardCharsets.ISO_8859_1);
+        assertThat(StanzaHead.read(badUtf8)).isNull();
+        assertThat(StanzaHead.read(null)).isNull();
+    }
+
+    /**
+     * Newer JDKs lower their parser's limits (JDK 24: 100 levels, 200 attributes, entity sizes
+     * of 100,000); here set as system properties, as an operator or a newer JDK would. The
+     * component's own limits hold regardless.
+     */
+    @Test
+    void theParsersLimitsAreTheSameOnEveryJdk() throws Exception {
+        String[][] newerJdk = {
+                {"jdk.xml.maxElementDepth", "100"}, {"jdk.xml.elementAttributeLimit", "200"},
+                {"jdk.xml.maxXMLNameLimit", "1000"}, {"jdk.xml.totalEntitySizeLimit", "100000"},
+                {"jdk.xml.maxGeneralEntitySizeLimit", "100000"}};
+        try {
+            for (String[] p : newerJdk) {
+                System.setProperty(p[0], p[1]);
+            }
+            StanzaParser fresh = new StanzaParser();
+            String deep = "<a>".repeat(XmlLimits.MAX_DEPTH - 1) + "</a>".repeat(XmlLimits.MAX_DEPTH - 1);
+            StringBuilder attrs = new StringBuilder();
+            for (int i = 0; i < XmlLimits.MAX_ATTRIBUTES; i++) {
+                attrs.append(" a").append(i).append("=''");
+            }
+            String[] stanzas = {
+                    "<message>" + deep + "</message>",
+                    "<message><x" + attrs + "/></message>",
+                    "<message><" + "n".repeat(1100) + "/></message>",
+                    "<message " + "n".repeat(1100) + "='1'/>",
+                    "<message><body>" + "&lt;&#65;".repeat(60_000) + "</body></message>",
+            };
+            for (String stanza : stanzas) {
+                assertThat(fresh.parseElement(HEADER, "stream:stream", stanza.getBytes(StandardCharsets.UTF_8)).element()
+                        .getName()).isEqualTo("message");
+            }
+        } finally {
+            for (String[] p : newerJdk) {
+                System.clearProperty(p[0]);
+            }
+        }
+    }
+
+    /** dom4j copies attributes in quadratic time: thousands on one element are refused, by us, on every JDK. */
+    @Test
+    void moreAttributesOnOneElementThanTheLimitAreAPolicyViolation() {
+        StringBuilder attrs = new StringBuilder();
+        for (int i = 0; i <= XmlLimits.MAX_ATTRIBUTES; i++) {
+            attrs.append(" a").append(i).append("=''");
+        }
+        assertThatThrownBy(() -> parse("<message><x" + attrs + "/></message>"))
+                .isInstanceOfSatisfying(StreamException.class, e -> assertThat(e.condition()).isEqualTo("policy-violation"))
+                .hasMessage("Too many attributes on one element: limit is 1000");
+    }
+
+    @Test
+    void theParserAgreesWithTheFramersDepth() {
+        String tooDeep = "<message>" + "<a>".repeat(XmlLimits.MAX_DEPTH - 1) + "<b/>" + "</a>".repeat(XmlLimits.MAX_DEPTH - 1)
+                + "</message>";
+        assertThatThrownBy(() -> parse(tooDeep)).isInstanceOf(StreamException.class).hasMessageContaining("maxElementDepth");
     }
 
     @Test

@@ -50,9 +50,10 @@ class StreamXmlTest {
     }
 
     @Test
-    void errorsNoSenderAndNonStanzasAreNeverAnswered() throws Exception {
+    void errorsResultsNoSenderAndNonStanzasAreNeverAnswered() throws Exception {
         for (String xml : new String[] {
-                "<message from='a@b/c' type='error'/>", "<presence/>", "<handshake from='a@b/c'/>"}) {
+                "<message from='a@b/c' type='error'/>", "<iq from='a@b/c' type='result' id='r1'/>", "<presence/>",
+                "<handshake from='a@b/c'/>"}) {
             assertThat(StreamXml.errorReply(DocumentHelper.parseText(xml).getRootElement(), "d", "bad-request", "t"))
                     .as(xml).isNull();
         }

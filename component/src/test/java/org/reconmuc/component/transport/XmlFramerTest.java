@@ -116,6 +116,23 @@ class XmlFramerTest {
         assertThat(text(frames.get(2))).isEqualTo("<m>");
     }
 
+    @Test
+    void anEmptyElementPastTheDepthIsTooDeepToo() throws Exception {
+        String ok = "<m>" + "<a>".repeat(6) + "<b/>" + "</a>".repeat(6) + "</m>";     // <b/> at depth 8: allowed
+        String deep = "<m>" + "<a>".repeat(7) + "<b/>" + "</a>".repeat(7) + "</m>";   // <b/> at depth 9
+        List<Frame> frames = frames(HEADER + ok + deep, 4096, false);
+        assertThat(frames).extracting(Frame::kind).containsExactly(Kind.HEADER, Kind.ELEMENT, Kind.DISCARDED);
+        assertThat(frames.get(2).tooDeep()).isTrue();
+    }
+
+    @Test
+    void aCharacterReferenceMayHaveAnyNumberOfLeadingZeros() throws Exception {
+        String s = "<message><body>&#x" + "0".repeat(40) + "41;&#" + "0".repeat(40) + "65;</body></message>";
+        assertThat(frames(HEADER + s, 4096, false)).extracting(Frame::kind).containsExactly(Kind.HEADER, Kind.ELEMENT);
+        assertThatThrownBy(() -> frames(HEADER + "<message><body>&#x" + "0".repeat(40) + "g;</body></message>", 4096, false))
+                .isInstanceOfSatisfying(StreamException.class, e -> assertThat(e.condition()).isEqualTo("not-well-formed"));
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
             "<!DOCTYPE stream>" + HEADER,
