@@ -38,6 +38,16 @@ class BatchDecoderFuzzTest {
     void decodesOrRefuses(FuzzedDataProvider data) {
         BatchDecoder decoder = data.consumeBoolean() ? new BatchDecoder() : new BatchDecoder(data.consumeInt(0, 1 << 16));
         Sender sender = new Sender(data);
+        try {
+            decodeBatches(data, decoder, sender);
+        } finally {
+            // Their native memory, at once: the fuzzer makes them by the million.
+            decoder.resetStream();
+            sender.deflater.end();
+        }
+    }
+
+    private static void decodeBatches(FuzzedDataProvider data, BatchDecoder decoder, Sender sender) {
         for (int b = data.consumeInt(1, 4); b > 0; b--) {
             String batch = data.consumeInt(0, 9) == 0 ? data.consumeString(400) : sender.batch();
             DecodedBatch decoded;

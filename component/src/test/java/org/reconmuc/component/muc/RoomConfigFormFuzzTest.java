@@ -16,11 +16,15 @@ import org.reconmuc.component.testing.HostileXml;
  * unknown vars, values that are no booleans or overflow, unknown choices),
  * {@link RoomConfigForm#apply} gives a configuration within the service's limits, which a
  * persistent room stores as its rendered form and reads back unchanged; or it refuses with an
- * IllegalArgumentException, which the room answers with not-acceptable. Nothing else escapes.
+ * IllegalArgumentException, which the room answers with not-acceptable. Nothing else escapes; and
+ * through a room ({@link #ownerGetsResultOrNotAcceptable}), the owner who submits it, owner and
+ * admin lists included, gets a result or not-acceptable, never internal-server-error.
  * {@code mvn test} replays the inputs under {@code src/test/resources/.../RoomConfigFormFuzzTestInputs};
  * {@code JAZZER_FUZZ=1} fuzzes.
  */
 class RoomConfigFormFuzzTest {
+    private static final String OWNER = "owner@example.org/a";
+    private static final String GUEST = "guest@example.org/b";
     private static final RoomConfig.Limits LIMITS = new RoomConfig.Limits(50, 200, false);
     private static final RoomConfig DEFAULTS = RoomConfig.defaults(LIMITS);
     /** Every field of the rendered form (the options, the password switch, the large-room switch), and the owner lists. */
@@ -29,7 +33,7 @@ class RoomConfigFormFuzzTest {
             java.util.stream.Stream.of(RoomOwnerLists.ROOMOWNERS, RoomOwnerLists.ROOMADMINS)).toArray(String[]::new);
     private static final String[] VALUES = {"1", "0", "true", "false", "", "none", "moderator", "participant", "visitor",
         "anyone", "moderators", "participants", "always", "logged", "en", "pt-BR", "x-klingon", "en_US",
-        Namespaces.MUC_ROOMCONFIG, "romeo@montague.lit", "50", "51", "200"};
+        Namespaces.MUC_ROOMCONFIG, "romeo@montague.lit", "owner@example.org", "guest@example.org/b", "50", "51", "200"};
 
     @FuzzTest(maxDuration = "60s")
     void appliesOrRefuses(FuzzedDataProvider data) {
@@ -83,5 +87,25 @@ class RoomConfigFormFuzzTest {
             f.addElement("value").setText(v);
         }
         return f;
+    }
+
+    @FuzzTest(maxDuration = "60s")
+    void ownerGetsResultOrNotAcceptable(FuzzedDataProvider data) {
+        MucBench muc = new MucBench();
+        muc.join(OWNER, MucBench.ROOM, "Owner");
+        muc.join(GUEST, MucBench.ROOM, "Guest");
+        HostileXml x = new HostileXml(data);
+        Element iq = DocumentHelper.createElement("iq");
+        iq.addAttribute("type", "set");
+        iq.addAttribute("id", "c");
+        iq.addAttribute("from", OWNER);
+        iq.addAttribute("to", MucBench.ROOM);
+        iq.addElement(QName.get("query", Namespaces.MUC_OWNER)).add(form(x));
+        muc.service.processPacket(new org.xmpp.packet.IQ(HostileXml.asReceived(iq)));
+        org.xmpp.packet.Packet reply = muc.replyTo(OWNER, "c");
+        if (reply.getError() != null) {
+            assertThat(MucBench.errorCondition(reply)).isIn("not-acceptable", "bad-request");
+            assertThat(MucBench.errorText(reply)).isNotBlank();
+        }
     }
 }

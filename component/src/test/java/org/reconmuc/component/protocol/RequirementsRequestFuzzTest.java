@@ -21,7 +21,7 @@ import org.reconmuc.component.testing.HostileXml;
  * (which the room answers with bad-request); nothing else escapes. {@code mvn test} replays the
  * inputs under {@code src/test/resources/.../RequirementsRequestFuzzTestInputs}; {@code JAZZER_FUZZ=1} fuzzes.
  */
-class RequirementsRequestFuzzTest {
+public class RequirementsRequestFuzzTest {
     private static final String[] AGGREGATIONS = {"none", "plain", "deflate", "compact", "compact-live", "compact-deflate",
         "compact-deflate-live", "Plain", " plain "};
 
@@ -63,7 +63,7 @@ class RequirementsRequestFuzzTest {
     }
 
     /** A {@code <consistency-requirements/>} as a hostile occupant might write it. */
-    static Element request(HostileXml x) {
+    public static Element request(HostileXml x) {
         String ns = x.name(XmlNamespaces.RECONMUC, XmlNamespaces.JOOM, "urn:reconmuc:1", "");
         Element e = DocumentHelper.createElement(QName.get(x.name(RequirementsRequest.ELEMENT), ns));
         x.junk(e);
