@@ -8,12 +8,18 @@ import static org.reconmuc.component.muc.MucBench.ROOM;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.dom4j.QName;
+import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.store.Store;
+import org.reconmuc.component.store.StoreLocation;
 import org.reconmuc.component.testing.HostileXml;
 import org.xmpp.packet.IQ;
 import org.xmpp.packet.Message;
@@ -32,39 +38,72 @@ import org.xmpp.packet.Packet;
 class RoomArchiveFuzzTest {
     private static final Set<String> EARNED = Set.of("bad-request", "forbidden", "feature-not-implemented", "item-not-found");
 
-    /** One room for every input (a query changes nothing in it): the fuzzer runs hundreds of times faster. */
-    private static final MucBench BENCH = new MucBench();
-    private static final List<String> IDS;
-
-    static {
-        BENCH.join(JULIET, ROOM, "Juliet");
-        BENCH.join(ROMEO, ROOM, "Romeo");
-        ArchiveTest.talk(BENCH);
-        BENCH.send(ArchiveTest.query("ids", null, null));
-        IDS = ArchiveTest.answer(BENCH, ROMEO, "ids").results().stream()
-                .map(m -> m.getChildElement("result", MAM).attributeValue("id")).toList();
+    /** A room that talked, and the archive ids of its six lines. */
+    private record TalkedRoom(MucBench bench, List<String> ids) {
+        static TalkedRoom of(MucBench bench, boolean persistent) {
+            bench.join(JULIET, ROOM, "Juliet");
+            bench.join(ROMEO, ROOM, "Romeo");
+            if (persistent) {
+                // Juliet, who made the room, keeps it: its archive is read from the store.
+                bench.send("<iq type='set' id='cfg' from='" + JULIET + "' to='" + ROOM + "'><query xmlns='"
+                        + Namespaces.MUC_OWNER + "'><x xmlns='jabber:x:data' type='submit'><field var='"
+                        + PersistentOption.PERSISTENT.var + "'><value>1</value></field></x></query></iq>");
+                bench.commit();
+            }
+            ArchiveTest.talk(bench);
+            bench.send(ArchiveTest.query("ids", null, null));
+            List<String> ids = ArchiveTest.answer(bench, ROMEO, "ids").results().stream()
+                    .map(m -> m.getChildElement("result", MAM).attributeValue("id")).toList();
+            assertThat(ids).hasSize(6);
+            return new TalkedRoom(bench, ids);
+        }
     }
+
+    /**
+     * One room for every input (a query changes nothing in it), so the fuzzer runs hundreds of
+     * times faster: its archive in memory, or in a store (SQLite in a temporary file).
+     */
+    private static final TalkedRoom IN_MEMORY = TalkedRoom.of(new MucBench(), false);
+    private static TalkedRoom inStore;
 
     @FuzzTest(maxDuration = "60s")
     void answersOrRefuses(FuzzedDataProvider data) {
+        answersOrRefuses(IN_MEMORY, data);
+    }
+
+    @FuzzTest(maxDuration = "60s")
+    void answersOrRefusesFromTheStore(FuzzedDataProvider data) throws Exception {
+        if (inStore == null) {
+            Path dir = Files.createTempDirectory("archive-fuzz");
+            dir.toFile().deleteOnExit();
+            dir.resolve("rooms.db").toFile().deleteOnExit();
+            Store store = Store.openWithoutThreads(StoreLocation.parse("sqlite:" + dir.resolve("rooms.db")));
+            inStore = TalkedRoom.of(new MucBench(ServiceConfig.defaults().withDomainAndSecret(MucBench.SERVICE, "x"),
+                    Instant.parse("2026-01-01T10:00:00Z"), store), true);
+        }
+        answersOrRefuses(inStore, data);
+    }
+
+    private static void answersOrRefuses(TalkedRoom room, FuzzedDataProvider data) {
+        MucBench bench = room.bench();
         // An hour between queries: Romeo is never over the room's rate of requests.
-        BENCH.clock.advance(Duration.ofHours(1));
-        BENCH.clear();
+        bench.clock.advance(Duration.ofHours(1));
+        bench.clear();
         HostileXml x = new HostileXml(data);
         Element iq = DocumentHelper.createElement("iq");
         iq.addAttribute("type", x.chance() ? "set" : "get");
         iq.addAttribute("id", "q");
         iq.addAttribute("from", ROMEO);
         iq.addAttribute("to", ROOM);
-        iq.add(query(x, IDS));
-        BENCH.service.processPacket(new IQ(HostileXml.asReceived(iq)));
+        iq.add(query(x, room.ids()));
+        bench.service.processPacket(new IQ(HostileXml.asReceived(iq)));
 
-        List<Packet> received = BENCH.receivedBy(ROMEO);
+        List<Packet> received = bench.receivedBy(ROMEO);
         List<Packet> replies = received.stream().filter(p -> p instanceof IQ && "q".equals(p.getID())).toList();
         assertThat(replies).as("one answer to the query: %s", received).hasSize(1);
         IQ reply = (IQ) replies.get(0);
         if (reply.getType() == IQ.Type.error) {
-            assertThat(MucBench.errorCondition(reply)).isIn(EARNED);
+            assertThat(MucBench.errorCondition(reply)).as("%s", reply).isIn(EARNED);
             assertThat(MucBench.errorText(reply)).isNotBlank();
             return;
         }
