@@ -48,6 +48,9 @@ public final class BatchDecoder {
     public static final int DEFAULT_MAX_INFLATED_BYTES = 16 * 1024 * 1024;
 
     private static final XMLInputFactory XML = SecureXml.inputFactory();
+    /** The times an item may have: XEP-0082 dates, years 0000 to 9999. */
+    private static final Instant FIRST_SECOND = Instant.parse("0000-01-01T00:00:00Z");
+    private static final Instant LAST_SECOND = Instant.parse("9999-12-31T23:59:59Z");
 
     private final int maxInflatedBytes;
     /** The session's deflate stream: its inflater, the number the next batch must carry (0: none yet). */
@@ -189,6 +192,10 @@ public final class BatchDecoder {
                 try {
                     at = Instant.parse(stamp);
                 } catch (DateTimeParseException ex) {
+                    at = null;
+                }
+                // java.time reads years far past XEP-0082's four digits; they would overflow the items' times.
+                if (at == null || at.isBefore(FIRST_SECOND) || at.isAfter(LAST_SECOND)) {
                     throw new MalformedBatchException("'stamp' is not an XEP-0082 date and time: '" + stamp + "'");
                 }
             } else {
@@ -495,6 +502,9 @@ public final class BatchDecoder {
             }
             if (fromEpoch() && !timed) {
                 throw new MalformedBatchException("the first item of a deflate-live batch has 't', its time since the Unix epoch");
+            }
+            if (step > LAST_SECOND.getEpochSecond() - at.getEpochSecond()) {
+                throw new MalformedBatchException("'t' takes an item past the year 9999");
             }
             expanded++;
             stanzaId = stanzaId(suffix, stanzaId);

@@ -179,6 +179,23 @@ class CompactBatchTest {
                 .hasMessageContaining("room's JID");
     }
 
+    /**
+     * Found by {@link BatchDecoderFuzzTest}: a stamp java.time parses but no XEP-0082 date holds (a
+     * year past 9999), and time steps that carry an item past it, threw DateTimeException out of the
+     * decoder. Items are timed within the years 0000 to 9999, or the batch is refused.
+     */
+    @Test
+    void timesPastTheYear9999AreRefusedNotThrown() {
+        refused("<batch xmlns='urn:reconmuc:0' count='1' form='compact' stamp='+1000000000-12-31T23:59:59Z'>"
+                + "<m n='Bob' t='60'/></batch>", "XEP-0082");
+        refused("<batch xmlns='urn:reconmuc:0' count='1' form='compact' stamp='+10000-01-01T00:00:00Z'><m n='Bob'/></batch>",
+                "XEP-0082");
+        refused("<batch xmlns='urn:reconmuc:0' count='1' form='compact' stamp='-0001-01-01T00:00:00Z'><m n='Bob'/></batch>",
+                "XEP-0082");
+        refused("<batch xmlns='urn:reconmuc:0' count='2' form='compact' stamp='9999-12-31T23:00:00Z'>"
+                + "<m n='Bob'/><m n='Bob' t='3600'/></batch>", "past the year 9999");
+    }
+
     @Test
     void anItemWithoutStanzaIdFollowsTheRoomsNumberingOnlyWhenTheBatchHasAPrefix() throws Exception {
         String batch = "<batch xmlns='urn:reconmuc:0' count='2' form='compact' stamp='2011-03-21T09:00:05Z'>"

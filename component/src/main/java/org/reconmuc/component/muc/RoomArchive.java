@@ -193,12 +193,19 @@ final class RoomArchive {
     }
 
     private static Instant time(String var, String value) throws Refused {
+        OffsetDateTime time;
         try {
-            return OffsetDateTime.parse(value == null ? "" : value).toInstant();
+            time = OffsetDateTime.parse(value == null ? "" : value);
         } catch (DateTimeParseException e) {
+            time = null;
+        }
+        // XEP-0082 years have four digits (as Prosody reads them); java.time reads up to nine, past
+        // what the store's microseconds hold.
+        if (time == null || time.getYear() < 0 || time.getYear() > 9999) {
             throw new Refused(Condition.BAD_REQUEST, "'" + var + "' must be an XEP-0082 date and time such as"
                     + " 2026-01-01T10:00:00Z, not '" + value + "'");
         }
+        return time.toInstant();
     }
 
     private static JID jid(String value) throws Refused {

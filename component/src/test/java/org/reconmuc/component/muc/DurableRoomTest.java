@@ -209,6 +209,32 @@ class DurableRoomTest {
         assertThat(answer(muc, ROMEO, "q").bodies()).containsExactly("stored");
     }
 
+    /**
+     * Found by {@link RoomArchiveFuzzTest}: java.time reads years far past XEP-0082's four digits,
+     * and the store counts time in microseconds, which overflowed: Romeo's query got
+     * resource-constraint and the store dropped its read connection (an occupant could make it
+     * reconnect with every query). A time no XEP-0082 date holds is a bad request, on any room.
+     */
+    @Test
+    void aQueryFromTheYear1000000IsABadRequestAndTheStoreReadsOn() {
+        muc.join(JULIET, ROOM, "Juliet");
+        muc.join(ROMEO, ROOM, "Romeo");
+        makePersistent();
+        muc.say(JULIET, ROOM, "stored");
+        muc.commit();
+        muc.clear();
+        muc.send(query("far", field("start", "+1000000-01-01T00:00:00Z"), null));
+        Packet far = muc.replyTo(ROMEO, "far");
+        assertThat(errorCondition(far)).isEqualTo("bad-request");
+        assertThat(MucBench.errorText(far)).contains("start");
+        muc.send(query("five-digits", field("end", "+10000-01-01T00:00:00Z"), null));
+        assertThat(errorCondition(muc.replyTo(ROMEO, "five-digits"))).isEqualTo("bad-request");
+        muc.send(query("past", field("end", "-0001-12-31T23:59:59Z"), null));
+        assertThat(errorCondition(muc.replyTo(ROMEO, "past"))).isEqualTo("bad-request");
+        muc.send(query("q", null, null));
+        assertThat(answer(muc, ROMEO, "q").bodies()).containsExactly("stored");
+    }
+
     /** The directory the service shows anyone (disco#items of the service). */
     private List<String> roomDirectory() {
         muc.send("<iq type='get' id='dir' from='nurse@capulet.lit/x' to='" + MucBench.SERVICE + "'><query xmlns='"
