@@ -162,7 +162,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
     public static void requireSecret(ServiceConfig config) {
         if (!config.hasSecret()) {
             throw new IllegalArgumentException("no component secret: the XMPP server expects one for " + config.domain()
-                    + " (--secret SECRET, RECONMUC_SECRET, or ServiceConfig.builder().secret(...))");
+                    + " (RECONMUC_SECRET, --secret-file FILE, or ServiceConfig.builder().secret(...))");
         }
     }
 
