@@ -67,6 +67,9 @@ function positive(name, value) {
   throw new MalformedBatchError(`'${name}' must be a positive integer, not '${value}'`);
 }
 
+/** The last second an item may have: XEP-0082 dates, years 0000 to 9999. */
+const LAST_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
+
 /** An XEP-0082 date-time in UTC (as java.time.Instant.parse reads it), in milliseconds. */
 function instant(value) {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?Z$/.exec(value);
@@ -301,6 +304,8 @@ class Expansion {
     }
     if (!nick) throw new MalformedBatchError("a compact item needs 'n', its sender's nick");
     if (fromEpoch && !timed) throw new MalformedBatchError("the first item of a deflate-live batch has 't', its time since the Unix epoch");
+    // XEP-0082 years have four digits; the Java decoder refuses the same (MalformedBatches vectors).
+    if (this.at + step * 1000 > LAST_MS) throw new MalformedBatchError("'t' takes an item past the year 9999");
     this.expanded++;
     stanzaId = this.stanzaId(suffix, stanzaId);
     this.at += step * 1000;
