@@ -4,7 +4,8 @@
 # the web client's tests (web-client/test.sh: its decoder against the spec's vectors under Node, and
 # the Converse.js plugin in headless Chromium against real Prosody + the component; about a minute).
 # Extra arguments go to Maven, e.g. scripts/test.sh -Dit.test=XmppServerSmokeIT
-# RECONMUC_SKIP_WEB=1 skips the web client's tests.
+# RECONMUC_SKIP_WEB=1 skips the web client's tests; RECONMUC_FUZZ_SECONDS (5) is how long each fuzz test
+# fuzzes after mvn verify (0 skips it).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -14,6 +15,11 @@ cd "$ROOT"
 scripts/install-deps.sh --test
 use_jdk17
 mvn -B verify "$@"
+# A short coverage-guided fuzz of every parser of outside input (scripts/fuzz.sh; component/README.md).
+FUZZ_SECONDS="${RECONMUC_FUZZ_SECONDS:-5}"
+if [[ "$FUZZ_SECONDS" != 0 ]]; then
+  scripts/fuzz.sh "$FUZZ_SECONDS" -o
+fi
 if [[ "${RECONMUC_SKIP_WEB:-}" != 1 ]]; then
   web-client/test.sh
 fi
