@@ -622,6 +622,16 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
             public void send(String xml) {
                 outbound.enqueue(xml);
             }
+
+            @Override
+            public Object receiver() {
+                return inbound;
+            }
+
+            @Override
+            public boolean open() {
+                return session == on && !state.closed();
+            }
         };
         Thread discovery = new Thread(() -> {
             try {
