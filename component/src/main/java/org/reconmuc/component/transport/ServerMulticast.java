@@ -53,6 +53,15 @@ final class ServerMulticast {
     static final int HOME_BATCH = 16;
     /** Batches tried before a connection is taken to hold no bucket (nothing is routed to it). */
     private static final int HOME_ROUNDS = 8;
+    /**
+     * The service the last verdict found, by server ({@code domain at host:port}), for the whole
+     * process. A new connection uses it from its first stanza, before its own discovery: where the
+     * service does not keep order with direct stanzas, a room's stanzas sent directly by a
+     * connection that has just taken its bucket would overtake those still in the service from
+     * the connection before. A connection to which nothing is routed (one that brings nothing
+     * during a clean stop) keeps using it.
+     */
+    private static final Map<String, Service> KNOWN = new ConcurrentHashMap<>();
     /** Addresses being tried as a home, with the connection that tries them, for the whole process. */
     private static final Map<String, Homing> HOMINGS = new ConcurrentHashMap<>();
     /**
@@ -96,19 +105,40 @@ final class ServerMulticast {
     private ServerMulticast() {
     }
 
+    /** What the last verdict on {@code server} found (see {@link #KNOWN}), or null. */
+    static Service known(String server) {
+        return KNOWN.get(server);
+    }
+
     /**
-     * The multicast service {@code domain} may use on its server, or null (none offered, none that
-     * takes our stanzas, or none that delivers clean copies): then every copy goes alone.
+     * The multicast service {@code domain} may use on its {@code server} ({@code domain at
+     * host:port}), or null (none offered, none that takes our stanzas, or none that delivers clean
+     * copies): then every copy goes alone. A connection that cannot ask (nothing comes back to it)
+     * gets what the process knows.
      */
-    static Service discover(Link link, String domain, Duration timeout) throws InterruptedException {
+    static Service discover(Link link, String server, String domain, Duration timeout) throws InterruptedException {
         String home = home(link, domain, timeout);
         if (home == null) {
+            Service known = KNOWN.get(server);
             if (link.open()) {
-                LOG.info("nothing sent to {} comes back to this connection (it holds none of the server's buckets):"
-                        + " each stanza is sent to its recipient", domain);
+                LOG.info("nothing sent to {} comes back to this connection (it holds none of the server's buckets): {}",
+                        domain, known == null ? "each stanza is sent to its recipient"
+                                : "it uses the multicast at " + known.jid() + " as this instance's other connections do");
             }
-            return null;
+            return known;
         }
+        Service found = verdict(link, home, domain, timeout);
+        if (link.open()) {
+            if (found == null) {
+                KNOWN.remove(server);
+            } else {
+                KNOWN.put(server, found);
+            }
+        }
+        return found;
+    }
+
+    private static Service verdict(Link link, String home, String domain, Duration timeout) throws InterruptedException {
         int dot = domain.indexOf('.');
         List<String> candidates = new ArrayList<>();
         if (dot > 0) {
