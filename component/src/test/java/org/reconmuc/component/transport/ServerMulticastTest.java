@@ -170,6 +170,25 @@ class ServerMulticastTest {
     }
 
     @Test
+    void aNewConnectionOfTheInstanceSendsThroughTheServiceItsSiblingFoundBeforeItsOwnDiscoveryEnds() throws Exception {
+        connectedTo("", form(100, 100), this::clean);
+        awaitMulticast(SERVICE);
+        // Another connection to the same server, taking a bucket: nothing is answered to it.
+        other = new ExternalComponentConnection(ServiceConfig.builder().server("127.0.0.1", server.port()).domain(DOMAIN)
+                .secret(SECRET).maxStanzaBytes(4096).build(), new RecordingComponent(), ExternalComponentConnectionTest.tuning());
+        other.start();
+        Conn b = server.nextConnection(WAIT);
+        b.acceptHandshake();
+        firstTried(b);
+        int mark = b.mark();
+
+        other.send(groupchat("to Juliet alone").to("juliet@localhost/balcony"));
+
+        assertThat(b.awaitContainsSince(mark, "</message>", WAIT)).startsWith("<message to=\"" + SERVICE + "\" type=\"groupchat\"")
+                .contains("<address type=\"bcc\" jid=\"juliet@localhost/balcony\"/>");
+    }
+
+    @Test
     void aRoomsBroadcastCrossesTheLinkOnceWithABccAddressPerRecipient() throws Exception {
         Conn conn = connectedTo("", form(100, 100), this::clean);
         awaitMulticast(SERVICE);
