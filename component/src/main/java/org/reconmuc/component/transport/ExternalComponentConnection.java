@@ -590,6 +590,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         // Last: whoever awaits the connection may rely on the component being started.
         state.connected(true);
         if (config.multicast()) {
+            outbound.multicastThrough(ServerMulticast.known(multicastServer()));
             discoverMulticast(s);
         }
     }
@@ -607,9 +608,15 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         }
     }
 
+    /** The server as {@link ServerMulticast} remembers its service for the process's connections to it. */
+    private String multicastServer() {
+        return config.domain() + " at " + where;
+    }
+
     /**
      * Looks for the server's multicast service on a thread of its own (discovery waits for
-     * answers the reader thread reads); until it is found, and if none is, a copy each.
+     * answers the reader thread reads); until it has, the one this process's other connections
+     * to the server found, if any; if none is found, a copy each.
      */
     private void discoverMulticast(ComponentSession on) {
         ServerMulticast.Link link = new ServerMulticast.Link() {
@@ -622,10 +629,21 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
             public void send(String xml) {
                 outbound.enqueue(xml);
             }
+
+            @Override
+            public Object receiver() {
+                return inbound;
+            }
+
+            @Override
+            public boolean open() {
+                return session == on && !state.closed();
+            }
         };
         Thread discovery = new Thread(() -> {
             try {
-                ServerMulticast.Service found = ServerMulticast.discover(link, config.domain(), MULTICAST_DISCOVERY_TIMEOUT);
+                ServerMulticast.Service found = ServerMulticast.discover(link, multicastServer(), config.domain(),
+                        MULTICAST_DISCOVERY_TIMEOUT);
                 if (session == on && !state.closed()) {
                     outbound.multicastThrough(found);
                 }

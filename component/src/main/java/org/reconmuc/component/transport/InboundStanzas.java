@@ -52,7 +52,7 @@ final class InboundStanzas {
             log.debug("ignoring top-level element <{}> in namespace {}", name, parsed.namespace());
             return;
         }
-        if (state.closed() || ServerMulticast.takeProbe(e, domain)) {
+        if (state.closed() || ServerMulticast.takeProbe(e, domain, this)) {
             return;
         }
         Packet packet;

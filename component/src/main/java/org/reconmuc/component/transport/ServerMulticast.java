@@ -23,6 +23,17 @@ import org.xmpp.packet.IQ;
  * takes the component's stanzas and hands on a clean copy (no {@code <addresses/>} left on it:
  * Openfire 5.1.1 leaves an empty one, so its multicast is not used).
  *
+ * <p>Every answer discovery waits for (disco results, the probe's copy) is addressed to a <em>home</em>
+ * of the asking connection: a made-up address of the component's domain that the server routes
+ * back to that very connection. A server that spreads the domain over several connections (ejabberd's
+ * {@code domain_balancing}, {@code bare_destination}: {@code ejabberd_router:balancing_route} picks
+ * the route by {@code erlang:phash2} of the destination's bare JID) would send an answer addressed to
+ * the bare domain to whichever connection holds that domain's bucket — one of all the instances' —
+ * and the others would wait in vain. Which bucket a connection holds the server does not say, so the
+ * connection sends itself messages to random addresses ({@value #HOME_BATCH} at a time) and keeps
+ * the first that comes back to it; the others reach other connections, which drop them. Each new
+ * session (a reconnect, a hand-over's or an adopter's connection) finds its own.
+ *
  * <p>Whether its copies keep their order with stanzas the component sends directly is the
  * service's to say ({@link #IN_ORDER}, which ReConMUC's Prosody module advertises); ejabberd's
  * mod_multicast routes from a process of its own, so with it every stanza to an occupant goes
@@ -36,12 +47,33 @@ final class ServerMulticast {
     static final int DEFAULT_MAX_ADDRESSES = 20;
     private static final String PROBE_ID = "reconmuc-multicast-probe-";
     private static final int PROBE_TRIES = 3;
+    /** Node of the addresses tried as a connection's home. */
+    private static final String HOME_NODE = "reconmuc-multicast-home-";
+    /** Addresses tried at once: with six buckets, the chance none of them is this connection's is 5 %. */
+    static final int HOME_BATCH = 16;
+    /** Batches tried before a connection is taken to hold no bucket (nothing is routed to it). */
+    private static final int HOME_ROUNDS = 8;
+    /**
+     * The service the last verdict found, by server ({@code domain at host:port}), for the whole
+     * process. A new connection uses it from its first stanza, before its own discovery: where the
+     * service does not keep order with direct stanzas, a room's stanzas sent directly by a
+     * connection that has just taken its bucket would overtake those still in the service from
+     * the connection before. A connection to which nothing is routed (one that brings nothing
+     * during a clean stop) keeps using it.
+     */
+    private static final Map<String, Service> KNOWN = new ConcurrentHashMap<>();
+    /** Addresses being tried as a home, with the connection that tries them, for the whole process. */
+    private static final Map<String, Homing> HOMINGS = new ConcurrentHashMap<>();
     /**
      * Probes waiting for their copy, by id, for the whole process: the server may hand the copy to
      * another connection of the same domain (an instance has several).
      */
     private static final Map<String, CompletableFuture<Element>> PROBES = new ConcurrentHashMap<>();
     private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** An address tried as {@code receiver}'s home: it completes {@code home} if it comes back there. */
+    private record Homing(Object receiver, CompletableFuture<String> home) {
+    }
 
     /** A multicast service this connection uses. */
     record Service(String jid, int maxAddresses, boolean inOrder) {
@@ -62,29 +94,64 @@ final class ServerMulticast {
 
         /** Sends raw stanza text. */
         void send(String xml);
+
+        /** What receives for this connection: the {@code receiver} it passes to {@link #takeProbe}. */
+        Object receiver();
+
+        /** False once the connection this discovery is for has gone (its answers will not come). */
+        boolean open();
     }
 
     private ServerMulticast() {
     }
 
+    /** What the last verdict on {@code server} found (see {@link #KNOWN}), or null. */
+    static Service known(String server) {
+        return KNOWN.get(server);
+    }
+
     /**
-     * The multicast service {@code domain} may use on its server, or null (none offered, none that
-     * takes our stanzas, or none that delivers clean copies): then every copy goes alone.
+     * The multicast service {@code domain} may use on its {@code server} ({@code domain at
+     * host:port}), or null (none offered, none that takes our stanzas, or none that delivers clean
+     * copies): then every copy goes alone. A connection that cannot ask (nothing comes back to it)
+     * gets what the process knows.
      */
-    static Service discover(Link link, String domain, Duration timeout) throws InterruptedException {
+    static Service discover(Link link, String server, String domain, Duration timeout) throws InterruptedException {
+        String home = home(link, domain, timeout);
+        if (home == null) {
+            Service known = KNOWN.get(server);
+            if (link.open()) {
+                LOG.info("nothing sent to {} comes back to this connection (it holds none of the server's buckets): {}",
+                        domain, known == null ? "each stanza is sent to its recipient"
+                                : "it uses the multicast at " + known.jid() + " as this instance's other connections do");
+            }
+            return known;
+        }
+        Service found = verdict(link, home, domain, timeout);
+        if (link.open()) {
+            if (found == null) {
+                KNOWN.remove(server);
+            } else {
+                KNOWN.put(server, found);
+            }
+        }
+        return found;
+    }
+
+    private static Service verdict(Link link, String home, String domain, Duration timeout) throws InterruptedException {
         int dot = domain.indexOf('.');
         List<String> candidates = new ArrayList<>();
         if (dot > 0) {
             String server = domain.substring(dot + 1);
-            candidates.addAll(items(link, domain, server, timeout));
+            candidates.addAll(items(link, home, domain, server, timeout));
             candidates.add(server);
         }
         for (String candidate : candidates) {
-            Service service = offered(link, domain, candidate, timeout);
+            Service service = offered(link, home, candidate, timeout);
             if (service == null) {
                 continue;
             }
-            String problem = probe(link, domain, service.jid(), timeout);
+            String problem = probe(link, home, domain, service.jid(), timeout);
             if (problem == null) {
                 LOG.info("the server's XEP-0033 multicast at {} carries the rooms' broadcasts (up to {} addresses"
                         + " a stanza; {})", service.jid(), service.maxAddresses(),
@@ -93,12 +160,49 @@ final class ServerMulticast {
             }
             LOG.info("not using the XEP-0033 multicast at {}: {}", service.jid(), problem);
         }
-        LOG.info("no usable XEP-0033 multicast on the server: each stanza is sent to its recipient");
+        if (link.open()) {
+            LOG.info("no usable XEP-0033 multicast on the server: each stanza is sent to its recipient");
+        }
         return null;
     }
 
-    private static List<String> items(Link link, String domain, String server, Duration timeout) throws InterruptedException {
-        IQ answer = ask(link, domain, server, "http://jabber.org/protocol/disco#items", timeout);
+    /**
+     * An address of {@code domain} the server routes to this connection, or null if none came
+     * back within {@code timeout} (the connection holds no bucket, or has gone).
+     */
+    private static String home(Link link, String domain, Duration timeout) throws InterruptedException {
+        CompletableFuture<String> home = new CompletableFuture<>();
+        List<String> tried = new ArrayList<>();
+        try {
+            for (int round = 0; round < HOME_ROUNDS && link.open(); round++) {
+                StringBuilder xml = new StringBuilder();
+                for (int i = 0; i < HOME_BATCH; i++) {
+                    String jid = HOME_NODE + Long.toHexString(RANDOM.nextLong()) + "@" + domain;
+                    HOMINGS.put(jid, new Homing(link.receiver(), home));
+                    tried.add(jid);
+                    xml.append("<message from=\"");
+                    XmlText.appendAttribute(xml, domain).append("\" to=\"");
+                    XmlText.appendAttribute(xml, jid).append("\"/>");
+                }
+                link.send(xml.toString());
+                try {
+                    // Earlier rounds' addresses stay in the running: a late one is as good.
+                    return home.get(timeout.toMillis() / HOME_ROUNDS, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException notYet) {
+                    // none of these is ours (yet): more addresses
+                } catch (ExecutionException impossible) {
+                    throw new IllegalStateException(impossible);
+                }
+            }
+            return null;
+        } finally {
+            tried.forEach(HOMINGS::remove);
+        }
+    }
+
+    private static List<String> items(Link link, String home, String domain, String server, Duration timeout)
+            throws InterruptedException {
+        IQ answer = ask(link, home, server, "http://jabber.org/protocol/disco#items", timeout);
         List<String> jids = new ArrayList<>();
         if (answer != null && answer.getType() == IQ.Type.result && answer.getChildElement() != null) {
             for (Element item : answer.getChildElement().elements("item")) {
@@ -112,8 +216,8 @@ final class ServerMulticast {
     }
 
     /** The service at {@code jid} if its disco#info offers multicast, with its limit. */
-    private static Service offered(Link link, String domain, String jid, Duration timeout) throws InterruptedException {
-        IQ answer = ask(link, domain, jid, "http://jabber.org/protocol/disco#info", timeout);
+    private static Service offered(Link link, String home, String jid, Duration timeout) throws InterruptedException {
+        IQ answer = ask(link, home, jid, "http://jabber.org/protocol/disco#info", timeout);
         if (answer == null || answer.getType() != IQ.Type.result || answer.getChildElement() == null) {
             return null;
         }
@@ -160,9 +264,10 @@ final class ServerMulticast {
         return null;
     }
 
-    private static IQ ask(Link link, String domain, String to, String namespace, Duration timeout) throws InterruptedException {
+    /** Asks {@code to} from {@code home}, so that the answer comes back to this connection. */
+    private static IQ ask(Link link, String home, String to, String namespace, Duration timeout) throws InterruptedException {
         IQ request = new IQ(IQ.Type.get);
-        request.setFrom(domain);
+        request.setFrom(home);
         request.setTo(to);
         request.setChildElement("query", namespace);
         try {
@@ -176,11 +281,12 @@ final class ServerMulticast {
     }
 
     /**
-     * Sends the service a stanza for ourselves and reads the copy: null if it came back clean,
-     * else what was wrong. A copy that went to another instance is tried again under another
-     * sender (a server may balance a domain's connections by sender).
+     * Sends the service a stanza for our {@code home} and reads the copy: null if it came back
+     * clean, else what was wrong. A copy that went to another instance is tried again under
+     * another sender (a server may balance a domain's connections by sender).
      */
-    private static String probe(Link link, String domain, String service, Duration timeout) throws InterruptedException {
+    private static String probe(Link link, String home, String domain, String service, Duration timeout)
+            throws InterruptedException {
         String problem = null;
         for (int attempt = 0; attempt < PROBE_TRIES; attempt++) {
             String id = PROBE_ID + Long.toHexString(RANDOM.nextLong());
@@ -191,7 +297,7 @@ final class ServerMulticast {
                 XmlText.appendAttribute(xml, id + "@" + domain).append("\" to=\"");
                 XmlText.appendAttribute(xml, service).append("\" id=\"").append(id).append("\"><addresses xmlns=\"")
                         .append(XmlNamespaces.ADDRESS).append("\"><address type=\"bcc\" jid=\"");
-                XmlText.appendAttribute(xml, domain).append("\"/></addresses></message>");
+                XmlText.appendAttribute(xml, home).append("\"/></addresses></message>");
                 link.send(xml.toString());
                 Element got = copy.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
                 if ("error".equals(got.attributeValue("type"))) {
@@ -214,13 +320,26 @@ final class ServerMulticast {
     }
 
     /**
-     * True if {@code stanza} is a probe's copy (from the probe's sender) or the service's error
-     * (to it): taken here, not handed to the rooms. One whose probe is not waiting here (another
-     * instance's, or late) is dropped all the same. Nobody else can send from that sender.
+     * True if {@code stanza}, received by {@code receiver}, is a message a connection sent itself
+     * to find its home, a probe's copy (from the probe's sender) or the service's error (to it):
+     * taken here, not handed to the rooms. One that nobody here waits for (another connection's,
+     * another instance's, or late) is dropped all the same. Nobody else can send from our domain.
      */
-    static boolean takeProbe(Element stanza, String domain) {
+    static boolean takeProbe(Element stanza, String domain, Object receiver) {
+        if (!"message".equals(stanza.getName())) {
+            return false;
+        }
+        String to = stanza.attributeValue("to");
+        if (domain.equals(stanza.attributeValue("from")) && to != null && to.startsWith(HOME_NODE)
+                && to.endsWith("@" + domain)) {
+            Homing homing = HOMINGS.get(to);
+            if (homing != null && homing.receiver() == receiver) {
+                homing.home().complete(to);
+            }
+            return true;
+        }
         String id = stanza.attributeValue("id");
-        if (!"message".equals(stanza.getName()) || id == null || !id.startsWith(PROBE_ID)) {
+        if (id == null || !id.startsWith(PROBE_ID)) {
             return false;
         }
         String sender = id + "@" + domain;

@@ -25,7 +25,10 @@ import java.util.regex.Pattern;
 
 /**
  * A scriptable stand-in for the component port of an XMPP server, on a loopback ServerSocket.
- * Each accepted connection records everything it receives; the test decides what to send.
+ * Each accepted connection records everything it receives; the test decides what to send, except
+ * at the end: when the component ends its stream, the connection ends its own (unless it already
+ * did) and closes, as ejabberd and Prosody do, so the component's close does not wait for an end
+ * that never comes.
  */
 final class FakeComponentServer implements AutoCloseable {
 
@@ -100,9 +103,12 @@ final class FakeComponentServer implements AutoCloseable {
     static final class Conn implements AutoCloseable {
         private final Socket socket;
         private final OutputStream out;
+        private static final String STREAM_END = "</stream:stream>";
         private final ByteArrayOutputStream received = new ByteArrayOutputStream();
         private boolean eof;
         private boolean paused;
+        /** True once the test sent the server's end of the stream. */
+        private volatile boolean endSent;
 
         Conn(Socket socket) throws IOException {
             this.socket = socket;
@@ -121,9 +127,18 @@ final class FakeComponentServer implements AutoCloseable {
                         if ((n = in.read(buf)) < 0) {
                             break;
                         }
+                        boolean componentEnded;
                         synchronized (this) {
+                            int from = Math.max(0, received.size() - STREAM_END.length());
                             received.write(buf, 0, n);
+                            componentEnded = receivedSince(from).contains(STREAM_END);
                             notifyAll();
+                        }
+                        if (componentEnded) {
+                            if (!endSent) {
+                                send(STREAM_END);
+                            }
+                            socket.close();
                         }
                     }
                 } catch (IOException | InterruptedException ignored) {
@@ -209,8 +224,13 @@ final class FakeComponentServer implements AutoCloseable {
         }
 
         void sendBytes(byte[] b) throws IOException {
-            out.write(b);
-            out.flush();
+            synchronized (out) {
+                if (new String(b, StandardCharsets.UTF_8).contains(STREAM_END)) {
+                    endSent = true;
+                }
+                out.write(b);
+                out.flush();
+            }
         }
 
         /** Waits for the component's stream header, answers with ours; returns the component's header. */

@@ -31,6 +31,10 @@ class ServerMulticastTest {
 
     private FakeComponentServer server;
     private ExternalComponentConnection connection;
+    /** A second connection of the same process, where a test needs one. */
+    private ExternalComponentConnection other;
+    /** The address the server routes back to the connection, which the answers go to. */
+    private String home;
 
     @BeforeEach
     void setUp() throws IOException {
@@ -41,6 +45,9 @@ class ServerMulticastTest {
     void tearDown() throws IOException {
         if (connection != null) {
             connection.close();
+        }
+        if (other != null) {
+            other.close();
         }
         server.close();
     }
@@ -54,34 +61,48 @@ class ServerMulticastTest {
         connection.start();
         Conn conn = server.nextConnection(WAIT);
         conn.acceptHandshake();
+        // The server routes every address of the domain to this one connection: the first comes back.
+        home = firstTried(conn);
+        conn.send("<message from='" + DOMAIN + "' to='" + home + "'/>");
         String items = conn.awaitContains("disco#items", WAIT);
-        conn.send("<iq type='result' from='localhost' to='" + DOMAIN + "' id='" + idOf(items, "disco#items") + "'>"
+        assertThat(items).contains("from=\"" + home + "\"");
+        conn.send("<iq type='result' from='localhost' to='" + home + "' id='" + idOf(items, "disco#items") + "'>"
                 + "<query xmlns='http://jabber.org/protocol/disco#items'><item jid='conference.localhost'/>"
                 + "<item jid='" + SERVICE + "'/></query></iq>");
         String first = conn.await(s -> s.contains("to=\"conference.localhost\""), WAIT, "disco#info of the first item");
-        conn.send("<iq type='result' from='conference.localhost' to='" + DOMAIN + "' id='" + idOf(first, "conference.localhost")
+        conn.send("<iq type='result' from='conference.localhost' to='" + home + "' id='" + idOf(first, "conference.localhost")
                 + "'><query xmlns='http://jabber.org/protocol/disco#info'><feature var='http://jabber.org/protocol/muc'/>"
                 + "</query></iq>");
         String second = conn.await(s -> s.contains("<iq type=\"get\" id=\"") && s.contains("to=\"" + SERVICE + "\""), WAIT,
                 "disco#info of the multicast service");
-        conn.send("<iq type='result' from='" + SERVICE + "' to='" + DOMAIN + "' id='" + idOf(second, SERVICE) + "'>"
+        conn.send("<iq type='result' from='" + SERVICE + "' to='" + home + "' id='" + idOf(second, SERVICE) + "'>"
                 + "<query xmlns='http://jabber.org/protocol/disco#info'><identity category='service' type='multicast'/>"
                 + "<feature var='http://jabber.org/protocol/address'/>" + serviceFeatures + form + "</query></iq>");
         String probe = conn.await(s -> s.contains("<message from=\"reconmuc-multicast-probe-"), WAIT, "the probe");
         Matcher m = Pattern.compile("<message from=\"(reconmuc-multicast-probe-[0-9a-f]+)@" + Pattern.quote(DOMAIN)
                 + "\"[^>]*>.*?</message>").matcher(probe);
         assertThat(m.find()).isTrue();
-        assertThat(m.group()).contains("to=\"" + SERVICE + "\"").contains("<address type=\"bcc\" jid=\"" + DOMAIN + "\"/>");
+        assertThat(m.group()).contains("to=\"" + SERVICE + "\"").contains("<address type=\"bcc\" jid=\"" + home + "\"/>");
         conn.send(answer.apply(m.group(1)));
         return conn;
     }
 
-    /** The copy the probe {@code id} brings back, with {@code extra} in it. */
-    private static String copy(String id, String extra) {
-        return "<message from='" + id + "@" + DOMAIN + "' to='" + DOMAIN + "' id='" + id + "'>" + extra + "</message>";
+    /** The first of the addresses the connection sends itself to find its home. */
+    private static String firstTried(Conn conn) throws InterruptedException {
+        String tries = conn.await(s -> s.split("<message ", -1).length > ServerMulticast.HOME_BATCH, WAIT,
+                "the addresses tried as the connection's home");
+        Matcher tried = Pattern.compile("<message from=\"" + Pattern.quote(DOMAIN) + "\" to=\"(reconmuc-multicast-home-[0-9a-f]+@"
+                + Pattern.quote(DOMAIN) + ")\"/>").matcher(tries);
+        assertThat(tried.find()).as("an address tried in %s", tries).isTrue();
+        return tried.group(1);
     }
 
-    private static String clean(String id) {
+    /** The copy the probe {@code id} brings back, with {@code extra} in it. */
+    private String copy(String id, String extra) {
+        return "<message from='" + id + "@" + DOMAIN + "' to='" + home + "' id='" + id + "'>" + extra + "</message>";
+    }
+
+    private String clean(String id) {
         return copy(id, "");
     }
 
@@ -121,8 +142,55 @@ class ServerMulticastTest {
     }
 
     @Test
+    void anAddressThatTheServerRoutesToAnotherConnectionIsNotThisOnesHomeAndReachesNoRoom() throws Exception {
+        // Two connections of one instance; the server (balancing the domain by bare destination)
+        // routes A's first address to B, later the same address to A itself.
+        ServiceConfig config = ServiceConfig.builder().server("127.0.0.1", server.port()).domain(DOMAIN).secret(SECRET)
+                .maxStanzaBytes(4096).build();
+        connection = new ExternalComponentConnection(config, new RecordingComponent(), ExternalComponentConnectionTest.tuning());
+        connection.start();
+        Conn a = server.nextConnection(WAIT);
+        a.acceptHandshake();
+        RecordingComponent roomsOfB = new RecordingComponent();
+        other = new ExternalComponentConnection(config, roomsOfB, ExternalComponentConnectionTest.tuning());
+        other.start();
+        Conn b = server.nextConnection(WAIT);
+        b.acceptHandshake();
+        String tried = firstTried(a);
+        int mark = a.mark();
+
+        b.send("<message from='" + DOMAIN + "' to='" + tried + "'/>");
+        Thread.sleep(300);
+        assertThat(a.receivedSince(mark)).as("A asks nothing from an address whose answers go to B").doesNotContain("<iq");
+        assertThat(roomsOfB.packets).as("what B's component got").isEmpty();
+
+        a.send("<message from='" + DOMAIN + "' to='" + tried + "'/>");
+        assertThat(a.awaitContainsSince(mark, "disco#items", WAIT)).contains("<iq type=\"get\" id=\"")
+                .contains("from=\"" + tried + "\"");
+    }
+
+    @Test
+    void aNewConnectionOfTheInstanceSendsThroughTheServiceItsSiblingFoundBeforeItsOwnDiscoveryEnds() throws Exception {
+        connectedTo("", form(100, 100), this::clean);
+        awaitMulticast(SERVICE);
+        // Another connection to the same server, taking a bucket: nothing is answered to it.
+        other = new ExternalComponentConnection(ServiceConfig.builder().server("127.0.0.1", server.port()).domain(DOMAIN)
+                .secret(SECRET).maxStanzaBytes(4096).build(), new RecordingComponent(), ExternalComponentConnectionTest.tuning());
+        other.start();
+        Conn b = server.nextConnection(WAIT);
+        b.acceptHandshake();
+        firstTried(b);
+        int mark = b.mark();
+
+        other.send(groupchat("to Juliet alone").to("juliet@localhost/balcony"));
+
+        assertThat(b.awaitContainsSince(mark, "</message>", WAIT)).startsWith("<message to=\"" + SERVICE + "\" type=\"groupchat\"")
+                .contains("<address type=\"bcc\" jid=\"juliet@localhost/balcony\"/>");
+    }
+
+    @Test
     void aRoomsBroadcastCrossesTheLinkOnceWithABccAddressPerRecipient() throws Exception {
-        Conn conn = connectedTo("", form(100, 100), ServerMulticastTest::clean);
+        Conn conn = connectedTo("", form(100, 100), this::clean);
         awaitMulticast(SERVICE);
         int mark = conn.mark();
 
@@ -141,7 +209,7 @@ class ServerMulticastTest {
 
     @Test
     void moreRecipientsThanTheServiceTakesGoInSeveralStanzasAndAnEmptyPresenceGetsItsAddresses() throws Exception {
-        Conn conn = connectedTo("", form(5, 2), ServerMulticastTest::clean);
+        Conn conn = connectedTo("", form(5, 2), this::clean);
         awaitMulticast(SERVICE);
         int mark = conn.mark();
         Presence p = new Presence();
@@ -161,7 +229,7 @@ class ServerMulticastTest {
 
     @Test
     void aServiceThatDoesNotPromiseOrderCarriesTheRoomsSingleStanzasTooButNotErrorsOrIqs() throws Exception {
-        Conn conn = connectedTo("", form(100, 100), ServerMulticastTest::clean);
+        Conn conn = connectedTo("", form(100, 100), this::clean);
         awaitMulticast(SERVICE);
         int mark = conn.mark();
 
@@ -179,7 +247,7 @@ class ServerMulticastTest {
 
     @Test
     void aServiceThatKeepsOrderLeavesSingleStanzasDirect() throws Exception {
-        Conn conn = connectedTo("<feature var='" + ServerMulticast.IN_ORDER + "'/>", form(100, 100), ServerMulticastTest::clean);
+        Conn conn = connectedTo("<feature var='" + ServerMulticast.IN_ORDER + "'/>", form(100, 100), this::clean);
         awaitMulticast(SERVICE);
         int mark = conn.mark();
 
