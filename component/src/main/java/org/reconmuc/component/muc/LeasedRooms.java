@@ -2,10 +2,13 @@ package org.reconmuc.component.muc;
 
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import org.reconmuc.component.jid.RoomJid;
@@ -51,7 +54,7 @@ public final class LeasedRooms {
      * lease claim or a read. A lost or handed-over connection forgets its absences. Bounded
      * ({@code absent-rooms-remembered}), least recently refused out.
      */
-    private final java.util.LinkedHashMap<RoomJid, Integer> absent;
+    private final LinkedHashMap<RoomJid, Integer> absent;
 
     private LeasedRooms(MucService service, RoomOwnership owner, Executor reads, ExecutorService ownReads) {
         this.service = service;
@@ -62,9 +65,9 @@ public final class LeasedRooms {
         this.reads = reads;
         this.ownReads = ownReads;
         int remembered = service.config().absentRoomsRemembered();
-        this.absent = new java.util.LinkedHashMap<>(64, 0.75f, true) {
+        this.absent = new LinkedHashMap<>(64, 0.75f, true) {
             @Override
-            protected boolean removeEldestEntry(java.util.Map.Entry<RoomJid, Integer> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<RoomJid, Integer> eldest) {
                 return size() > remembered;
             }
         };
@@ -190,7 +193,7 @@ public final class LeasedRooms {
         };
         try {
             reads.execute(look);
-        } catch (java.util.concurrent.RejectedExecutionException stopping) {
+        } catch (RejectedExecutionException stopping) {
             look.run();
         }
     }
@@ -240,7 +243,7 @@ public final class LeasedRooms {
             };
             try {
                 reads.execute(loadThenServe);
-            } catch (java.util.concurrent.RejectedExecutionException stopping) {
+            } catch (RejectedExecutionException stopping) {
                 loadThenServe.run();
             }
             return;

@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import org.reconmuc.component.jid.RoomJid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.xmpp.packet.Packet;
@@ -29,11 +30,11 @@ final class RoomMailbox implements Runnable {
 
     private final Executor executor;
     /** Whose mailbox this is, for the log. */
-    private final Object room;
+    private final RoomJid room;
     private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
     private boolean scheduled;
 
-    RoomMailbox(Executor executor, Object room) {
+    RoomMailbox(Executor executor, RoomJid room) {
         this.executor = executor;
         this.room = room;
     }

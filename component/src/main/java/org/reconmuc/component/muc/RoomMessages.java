@@ -52,9 +52,7 @@ final class RoomMessages {
             room.output().error(message, Condition.NOT_ACCEPTABLE, "You are not an occupant of this room");
             return;
         }
-        if (!sender.rateLimiter().tryAcquire(room.now().toEpochMilli())) {
-            room.output().error(message, Condition.POLICY_VIOLATION, "You are sending messages too fast (limit: "
-                    + room.context().config().messagesPerSecond() + " per second); this one was not delivered");
+        if (overMessageRate(room, message, sender, "); this one was not delivered")) {
             return;
         }
         if (sender.role() == Role.VISITOR) {
@@ -169,10 +167,7 @@ final class RoomMessages {
                     "Invite people by their own address, not by an address of this service (" + invitee + ")");
             return;
         }
-        if (!sender.rateLimiter().tryAcquire(room.now().toEpochMilli())) {
-            room.output().error(message, Condition.POLICY_VIOLATION, "You are sending messages too fast (limit: "
-                    + room.context().config().messagesPerSecond() + " per second, invitations included); "
-                    + "this invitation was not sent");
+        if (overMessageRate(room, message, sender, ", invitations included); this invitation was not sent")) {
             return;
         }
         Message out = new Message();
@@ -230,6 +225,19 @@ final class RoomMessages {
         } else {
             room.output().send(out);
         }
+    }
+
+    /**
+     * Takes one of {@code sender}'s message permits; true, and {@code message} refused with
+     * policy-violation (the limit, then {@code outcome}), if none is left.
+     */
+    private static boolean overMessageRate(Room room, Message message, Occupant sender, String outcome) {
+        if (sender.rateLimiter().tryAcquire(room.now().toEpochMilli())) {
+            return false;
+        }
+        room.output().error(message, Condition.POLICY_VIOLATION, "You are sending messages too fast (limit: "
+                + room.context().config().messagesPerSecond() + " per second" + outcome);
+        return true;
     }
 
     /** The {@code to} of an invite or decline, or null if it has none or it is not a JID. */

@@ -59,11 +59,7 @@ final class RoomRequirements {
         try {
             request = RequirementsRequest.parse(iq.getChildElement());
         } catch (ProtocolException e) {
-            if (e.kind() == ProtocolException.Kind.POLICY_VIOLATION) {
-                room.output().error(iq, Condition.POLICY_VIOLATION, "modify", e.getMessage());
-            } else {
-                room.output().error(iq, Condition.BAD_REQUEST, e.getMessage());
-            }
+            refuse(iq, e);
             return;
         }
         if (iq.getType() == IQ.Type.get) {
@@ -82,8 +78,7 @@ final class RoomRequirements {
             try {
                 next = merge(sender.reader() == null ? null : sender.reader().requirements(), request);
             } catch (ProtocolException e) {
-                room.output().error(iq, e.kind() == ProtocolException.Kind.POLICY_VIOLATION ? Condition.POLICY_VIOLATION
-                        : Condition.BAD_REQUEST, "modify", e.getMessage());
+                refuse(iq, e);
                 return;
             }
             state.relax(sender, next, deliveries);
@@ -113,6 +108,12 @@ final class RoomRequirements {
         result.setChildElement(RequirementsRequest.render(request.namespace(),
                 sender.reader() == null ? null : sender.reader().requirements()));
         room.output().send(result);
+    }
+
+    /** A request over the service's bounds is a policy-violation, anything else malformed a bad-request (both modify). */
+    private void refuse(IQ iq, ProtocolException e) {
+        room.output().error(iq, e.kind() == ProtocolException.Kind.POLICY_VIOLATION ? Condition.POLICY_VIOLATION
+                : Condition.BAD_REQUEST, "modify", e.getMessage());
     }
 
     /** The requirements after a partial update, checked against the service's limits. */
