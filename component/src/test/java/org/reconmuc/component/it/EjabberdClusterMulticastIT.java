@@ -2,10 +2,7 @@ package org.reconmuc.component.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -14,10 +11,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.reconmuc.servers.PostgresServer;
-import org.reconmuc.servers.ServerOptions;
-import org.reconmuc.servers.XmppServer;
-import org.reconmuc.servers.XmppServers;
 
 /**
  * Three instances behind one ejabberd with {@code mod_multicast} (six buckets, {@code
@@ -30,32 +23,19 @@ import org.reconmuc.servers.XmppServers;
 class EjabberdClusterMulticastIT {
     private static final String FOUND = "the server's XEP-0033 multicast at multicast.localhost carries the rooms' broadcasts";
     private static final String NOT_FOUND = "no usable XEP-0033 multicast on the server";
-    private PostgresServer postgres;
-    private XmppServer server;
-    private final Map<String, ComponentJvm> instances = new LinkedHashMap<>();
+    private InstancesBehindEjabberd cluster;
+    private Map<String, ComponentJvm> instances;
 
     @BeforeAll
     void start() throws Exception {
-        Path dir = Path.of("target", "it-ejabberd-cluster-multicast").toAbsolutePath();
-        postgres = PostgresServer.start();
-        server = XmppServers.start("ejabberd", Files.createDirectories(dir.resolve("ejabberd")),
-                ServerOptions.DEFAULT.withComponentBuckets(6));
-        for (String name : List.of("a", "b", "c")) {
-            instances.put(name, ComponentJvm.start(server, dir.resolve("instance-" + name + ".log"),
-                    "--store", postgres.jdbcUrl(), "--instance", name, "--connections", "2", "--lease-seconds", "2"));
-        }
+        cluster = InstancesBehindEjabberd.start("it-ejabberd-cluster-multicast", List.of("a", "b", "c"), "--lease-seconds", "2");
+        instances = cluster.instances;
     }
 
     @AfterAll
     void stop() throws Exception {
-        for (ComponentJvm c : instances.values()) {
-            c.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-        if (postgres != null) {
-            postgres.close();
+        if (cluster != null) {
+            cluster.close();
         }
     }
 

@@ -30,14 +30,14 @@ import org.reconmuc.servers.XmppServer;
 class EjabberdPauseIT {
     private static final int ROOMS = 8;
     private static final int LEASE_SECONDS = 2;
-    private TwoInstancesBehindEjabberd cluster;
+    private InstancesBehindEjabberd cluster;
     private PostgresServer postgres;
     private XmppServer server;
     private Map<String, ComponentJvm> instances;
 
     @BeforeAll
     void start() throws Exception {
-        cluster = TwoInstancesBehindEjabberd.start("it-ejabberd-pause", LEASE_SECONDS);
+        cluster = InstancesBehindEjabberd.two("it-ejabberd-pause", LEASE_SECONDS);
         postgres = cluster.postgres;
         server = cluster.server;
         instances = cluster.instances;

@@ -47,7 +47,7 @@ class EjabberdSlowInstanceIT {
     private static final long RUNNING_MILLIS = 100;
     /** CI machines are busy (two shared cores): a slow instance's backlog may take a while to drain. */
     private static final Duration GENEROUS = Duration.ofSeconds(60);
-    private TwoInstancesBehindEjabberd cluster;
+    private InstancesBehindEjabberd cluster;
     private PostgresServer postgres;
     private XmppServer server;
     private Map<String, ComponentJvm> instances;
@@ -55,7 +55,7 @@ class EjabberdSlowInstanceIT {
 
     @BeforeAll
     void start() throws Exception {
-        cluster = TwoInstancesBehindEjabberd.start("it-ejabberd-slow", LEASE_SECONDS);
+        cluster = InstancesBehindEjabberd.two("it-ejabberd-slow", LEASE_SECONDS);
         postgres = cluster.postgres;
         server = cluster.server;
         instances = cluster.instances;
