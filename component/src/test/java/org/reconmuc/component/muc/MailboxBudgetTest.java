@@ -51,6 +51,19 @@ class MailboxBudgetTest {
         Await.until(condition, Duration.ofSeconds(5), what);
     }
 
+    /** The bodies of the messages sent so far, in order. */
+    private static List<String> bodies(List<OutgoingStanza> out) {
+        List<String> bodies = new ArrayList<>();
+        synchronized (out) {
+            for (OutgoingStanza stanza : out) {
+                if (stanza.toPacket() instanceof Message m && m.getBody() != null) {
+                    bodies.add(m.getBody());
+                }
+            }
+        }
+        return bodies;
+    }
+
     private static Packet parse(String xml) throws Exception {
         var e = DocumentHelper.parseText(xml).getRootElement();
         return e.getName().equals("presence") ? new Presence(e, true) : new Message(e, true);
@@ -91,14 +104,7 @@ class MailboxBudgetTest {
         assertThat(reader.isAlive()).isFalse();
         rooms.runAll();
         assertThat(service.pendingStanzas()).isZero();
-        List<String> bodies = new ArrayList<>();
-        synchronized (out) {
-            for (OutgoingStanza stanza : out) {
-                if (stanza.toPacket() instanceof Message m && m.getBody() != null) {
-                    bodies.add(m.getBody());
-                }
-            }
-        }
+        List<String> bodies = bodies(out);
         assertThat(bodies).containsExactly("1", "2", "3");   // Romeo's echoes, in order, none lost
         service.shutdown();
     }
@@ -132,14 +138,7 @@ class MailboxBudgetTest {
             }
         }
         assertThat(service.pendingStanzas()).isZero();
-        List<String> bodies = new ArrayList<>();
-        synchronized (out) {
-            for (OutgoingStanza stanza : out) {
-                if (stanza.toPacket() instanceof Message m && m.getBody() != null) {
-                    bodies.add(m.getBody());
-                }
-            }
-        }
+        List<String> bodies = bodies(out);
         assertThat(bodies).containsExactly("after the outage");
         service.shutdown();
     }
