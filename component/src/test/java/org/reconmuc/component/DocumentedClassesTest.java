@@ -47,7 +47,8 @@ import org.junit.jupiter.api.Test;
  *       implements (read from the source with the JDK's own parser);</li>
  *   <li>a package before it ({@code `muc.LeasedRooms`}, {@code `org.reconmuc.servers.XmppServers`},
  *       {@code `codec/…/batch/DeflateStream`}) must be where the class is, and a package named on its
- *       own ({@code `org.reconmuc.smack`}) must exist.</li>
+ *       own ({@code `org.reconmuc.smack`}) must exist;</li>
+ *   <li>every package of the component is on its map, {@code component/README.md}.</li>
  * </ul>
  *
  * Dated result folders are history and are not checked. {@link DocumentedClaimsTest} checks the
@@ -102,7 +103,21 @@ class DocumentedClassesTest {
                 .isEmpty();
     }
 
+    @Test
+    void everyPackageOfTheComponentIsOnItsMap() throws IOException {
+        assertThat(sources.packagesOffTheMap(Files.readString(root.resolve("component/README.md"))))
+                .as("packages of org.reconmuc.component that component/README.md does not name as `package` or `a.b`").isEmpty();
+    }
+
     // --- each check sees names and catches a bad one -------------------------------------------
+
+    @Test
+    void aPackageLeftOffTheMapIsCaught() throws IOException {
+        String map = Files.readString(root.resolve("component/README.md"));
+        String withoutJid = map.replace("`jid`", "jid");
+        assertThat(withoutJid).isNotEqualTo(map);
+        assertThat(sources.packagesOffTheMap(withoutJid)).containsExactly("jid");
+    }
 
     @Test
     void theCheckSeesClassNamesInTheirUsualShapes() {
@@ -190,6 +205,8 @@ class DocumentedClassesTest {
         private final Map<String, List<Path>> files = new HashMap<>();
         /** Every package of ours that holds a class, as a path: {@code org/reconmuc/component/muc}. */
         private final Set<String> packages = new TreeSet<>();
+        /** The component's own packages (its main code), which its README maps. */
+        private final Set<String> mainPackages = new TreeSet<>();
         private final Map<Path, List<ClassTree>> parsed = new HashMap<>();
         private final JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
 
@@ -204,6 +221,9 @@ class DocumentedClassesTest {
                     Matcher pkg = Pattern.compile("/src/[a-z]+/java/(.+)/[^/]+\\.java$").matcher(p.toString());
                     if (pkg.find()) {
                         packages.add(pkg.group(1));
+                        if (p.startsWith(root.resolve("component/src/main/java"))) {
+                            mainPackages.add(pkg.group(1));
+                        }
                     }
                 }
             } catch (UncheckedIOException e) {
@@ -219,6 +239,26 @@ class DocumentedClassesTest {
                 }
             }
             return missing;
+        }
+
+        /** The component's packages ({@code muc}, {@code muc.options}) that {@code map} names in no code span. */
+        List<String> packagesOffTheMap(String map) {
+            Set<String> named = new TreeSet<>();
+            Matcher spans = CODE_SPAN.matcher(map);
+            while (spans.find()) {
+                named.add(spans.group(1).trim());
+            }
+            String base = "org/reconmuc/component/";
+            List<String> off = new ArrayList<>();
+            for (String pkg : packages) {
+                if (pkg.startsWith(base) && mainPackages.contains(pkg)) {
+                    String name = pkg.substring(base.length()).replace('/', '.');
+                    if (!named.contains(name) && !named.contains("org.reconmuc.component." + name)) {
+                        off.add(name);
+                    }
+                }
+            }
+            return off;
         }
 
         /** {@code Class.member} names whose class (ours) declares no such nested type or member. */
