@@ -18,8 +18,6 @@ import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.muc.LeasedRooms;
 import org.reconmuc.component.muc.MucService;
 import org.reconmuc.component.muc.RoomOwnership;
-import org.reconmuc.component.store.InstanceLock;
-import org.reconmuc.component.store.RoomLeases;
 import org.reconmuc.component.transport.ExternalComponentConnection;
 import org.reconmuc.component.transport.OutgoingStanza;
 import org.reconmuc.component.transport.RenderedStanza;
@@ -34,7 +32,7 @@ import org.xmpp.component.ComponentException;
  * its share back: {@link #handOverBuckets}). The renewal keeps
  * the leases (every third of a lease: one update of this instance's heartbeat) and gives up rooms
  * taken over; the watch adopts the connections of dead instances (on PostgreSQL: those whose
- * {@link InstanceLock} it can take, checked every {@value #DEATH_WATCH_MILLIS} ms, so a late
+ * instance lock ({@link LeaseStore#instanceLock}) it can take, checked every {@value #DEATH_WATCH_MILLIS} ms, so a late
  * heartbeat never makes a live instance look dead); the claims' thread claims rooms. What the
  * rooms send passes a {@link LeaseGate}: nothing leaves for them while this instance's own clock
  * says their leases may have run out, until a renewal says which are still ours.
@@ -64,12 +62,12 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
     /** The service's rooms as served under this instance's leases (from {@link #start()}). */
     private volatile LeasedRooms leased;
     /** The renewal thread's. */
-    private final RoomLeases renewal;
+    private final LeaseStore renewal;
     /** The watch thread's. */
-    private final RoomLeases watch;
+    private final LeaseStore watch;
     /** The claims thread's (and releases, from the rooms' threads). */
-    private final RoomLeases claiming;
-    private final InstanceLock alive;
+    private final LeaseStore claiming;
+    private final LeaseStore.AliveLock alive;
     private final Clock clock;
     private final IntFunction<ExternalComponentConnection> connect;
     /** The connections that hold (or are to take) one of the server's buckets each. */
@@ -95,7 +93,7 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
     private final ScheduledExecutorService watching;
     /** Buckets handed over between live instances (a clean stop, a new instance's share), and its store connection. */
     private final ScheduledExecutorService handingOver;
-    private final RoomLeases handOvers;
+    private final LeaseStore handOvers;
     /** Claims and their retries, one at a time: a claim that waits holds up no room thread. */
     private final ScheduledExecutorService claims;
     /** Rooms granted to this instance, with the claim's serial number (see {@link #renewNow}). */
@@ -106,7 +104,7 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
      * @param leases  opens this instance's lease connections ({@code store.leases(instance)}: one per thread)
      * @param connect opens connection number {@code i} (its stanzas reach the service as coming through {@code i})
      */
-    public ClusterNode(ClusterConfig config, MucService service, java.util.function.Supplier<RoomLeases> leases,
+    public ClusterNode(ClusterConfig config, MucService service, java.util.function.Supplier<LeaseStore> leases,
                        Clock clock, IntFunction<ExternalComponentConnection> connect) {
         this.config = config;
         this.service = service;
@@ -195,7 +193,7 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
     private void handOverBuckets() {
         try {
             giveReadyBuckets();
-            RoomLeases.HandOver next = handOvers.nextToTake();
+            LeaseStore.HandOver next = handOvers.nextToTake();
             if (next != null) {
                 take(next);
             } else if (connections.size() < config.connections() && !handOvers.taking()) {
@@ -212,7 +210,7 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
     /** Gives the buckets whose takers are ready; returns how many. */
     private int giveReadyBuckets() throws SQLException {
         int given = 0;
-        for (RoomLeases.HandOver h : handOvers.readyToGive()) {
+        for (LeaseStore.HandOver h : handOvers.readyToGive()) {
             ExternalComponentConnection c = connectionToGive(h.connection());
             if (c == null) {
                 handOvers.endHandOver(h.id());   // nothing over its share left to give: the taker stops waiting
@@ -247,7 +245,7 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
      * empty and nobody is about to fill it, so this instance does (while it runs; stopping, it
      * leaves the bucket for whoever adopts it).
      */
-    private void refill(RoomLeases.HandOver h) {
+    private void refill(LeaseStore.HandOver h) {
         LOG.warn("instance {}: the taker of bucket {} gave up after it was emptied; filling it here", instance(), h.id());
         if (departures != null) {
             closedUnhandedOver++;
@@ -278,7 +276,7 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
     }
 
     /** Takes one bucket: connects, waits at the handshake until the giver has emptied the bucket, authenticates. */
-    private void take(RoomLeases.HandOver h) throws SQLException, InterruptedException {
+    private void take(LeaseStore.HandOver h) throws SQLException, InterruptedException {
         ExternalComponentConnection c = newConnection();
         c.holdHandshake();
         try {
@@ -429,7 +427,7 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
 
     private void adoptDeadInstances() {
         try {
-            RoomLeases.Adoption adopted = watch.adoptDeadInstances(clock.millis(), leaseMillis());
+            LeaseStore.Adoption adopted = watch.adoptDeadInstances(clock.millis(), leaseMillis());
             if (adopted.connections() > 0 || !adopted.rooms().isEmpty()) {
                 LOG.warn("instance {}: an instance is gone ({}); opening its {} connections here and taking its {} rooms",
                         instance(), watch.tellsDeathForCertain() ? "its instance lock was free" : "it stopped beating",
@@ -551,13 +549,13 @@ public final class ClusterNode implements RoomOwnership, AutoCloseable {
         long now = clock.millis();
         String holder = null;
         try {
-            RoomLeases.Claim claim = claiming.claim(room.toString(), now, leaseMillis());
-            if (claim instanceof RoomLeases.Granted g) {
+            LeaseStore.Claim claim = claiming.claim(room.toString(), now, leaseMillis());
+            if (claim instanceof LeaseStore.Granted g) {
                 grants.put(room.toString(), new long[] {grantSerial.incrementAndGet()});
                 decided.accept(g.epoch());
                 return;
             }
-            holder = ((RoomLeases.Held) claim).owner();
+            holder = ((LeaseStore.Held) claim).owner();
         } catch (SQLException | RuntimeException e) {
             LOG.warn("room {}: claim failed: {}", room, e.toString());
         }
