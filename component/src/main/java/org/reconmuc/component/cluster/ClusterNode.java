@@ -2,7 +2,6 @@ package org.reconmuc.component.cluster;
 
 import java.sql.SQLException;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -12,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.reconmuc.component.config.ClusterConfig;
-import org.reconmuc.component.muc.LeasedRooms;
 import org.reconmuc.component.muc.MucService;
 import org.reconmuc.component.transport.ExternalComponentConnection;
 import org.reconmuc.component.transport.OutgoingStanza;
@@ -46,7 +44,7 @@ public final class ClusterNode implements AutoCloseable {
     private final ClusterConfig config;
     private final MucService service;
     /** The service's rooms as served under this instance's leases (from {@link #start()}). */
-    private volatile LeasedRooms leased;
+    private volatile LeasedRooms<?> leased;
     /** The watch thread's store connection. */
     private final LeaseStore watch;
     private final LeaseStore.AliveLock alive;

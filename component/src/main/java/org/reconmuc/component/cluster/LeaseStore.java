@@ -8,7 +8,8 @@ import java.util.Map;
  * Where this instance's leasing state is kept, shared by the instances of one service (the JDBC
  * code in {@code store}): room leases, the instances and their heartbeats, and the buckets moving
  * between them. Each method is one transaction, so that two instances never both win the same
- * step; which step to take, and when, is decided in this package ({@link ClusterNode}). Times are the callers' milliseconds (the
+ * step; which step to take, and when, is decided in this package ({@link ClusterNode},
+ * {@link BucketHandOvers}, {@link RoomLeasing}, {@link LeasedRooms}). Times are the callers' milliseconds (the
  * instances' clocks must agree to well within a lease).
  *
  * <p>One store connection of its own, used by one thread at a time; a failed statement drops the
@@ -39,7 +40,7 @@ public interface LeaseStore extends AutoCloseable {
 
     /**
      * A bucket moving from {@code giver}'s connection number {@code connection} (-1: any it
-     * adopted) to the instance that took the hand-over; its steps are {@link ClusterNode}'s.
+     * adopted) to the instance that took the hand-over; its steps are {@link BucketHandOvers}'.
      */
     record HandOver(String id, String giver, int connection) {
     }
@@ -114,7 +115,7 @@ public interface LeaseStore extends AutoCloseable {
     /** The instances whose heartbeat is younger than {@code leaseMillis}, oldest first. */
     List<String> liveInstances(long now, long leaseMillis) throws SQLException;
 
-    // ---- buckets moving between live instances  ----------------------
+    // ---- buckets moving between live instances (the steps: BucketHandOvers) ---------------------
 
     /** Offers each of {@code connections} (this instance's connection numbers) to any other instance. */
     void offerConnections(List<Integer> connections, long now) throws SQLException;

@@ -12,8 +12,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 import java.util.function.Predicate;
 import org.reconmuc.component.jid.RoomJid;
-import org.reconmuc.component.muc.LeasedRooms;
-import org.reconmuc.component.muc.RoomOwnership;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +39,7 @@ final class RoomLeasing implements RoomOwnership {
     private final Map<String, long[]> grants = new ConcurrentHashMap<>();
     private final AtomicLong grantSerial = new AtomicLong();
     /** The service's rooms as served under this instance's leases (from {@link #serving}). */
-    private volatile LeasedRooms leased;
+    private volatile LeasedRooms<?> leased;
 
     RoomLeasing(long leaseMillis, Clock clock, LeaseStore renewal, LeaseStore claiming, LeaseStore.AliveLock alive,
                 LeaseGate gate, InstanceConnections connections, ScheduledExecutorService claims) {
@@ -56,7 +54,7 @@ final class RoomLeasing implements RoomOwnership {
     }
 
     /** The rooms these leases are for: from now on given up when their leases are lost. */
-    void serving(LeasedRooms rooms) {
+    void serving(LeasedRooms<?> rooms) {
         leased = rooms;
     }
 

@@ -11,7 +11,8 @@ import java.util.Map;
 import org.reconmuc.component.cluster.LeaseStore;
 
 /**
- * Who serves each room when several instances of the service share one database: a lease per
+ * The {@link LeaseStore} in the shared database (what {@code cluster} decides, persisted one
+ * transaction per step): who serves each room when several instances of the service share one database: a lease per
  * room ({@code reconmuc_lease}: owner, epoch, expiry at the claim) and a heartbeat per instance
  * ({@code reconmuc_instance}). A room's lease runs while its claim's expiry or its owner's last
  * heartbeat is younger than a lease: renewing every room is one update of the instance's own row,

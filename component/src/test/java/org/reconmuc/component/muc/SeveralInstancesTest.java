@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.cluster.LeaseStore;
+import org.reconmuc.component.cluster.RoomOwnership;
 import org.reconmuc.component.store.Store;
 import org.reconmuc.component.store.StoreLocation;
 import org.xmpp.packet.Packet;
