@@ -22,7 +22,7 @@ import org.xmpp.component.ComponentException;
 
 /**
  * This instance among several: it takes its instance lock, registers, opens its connections
- * ({@link InstanceConnections}) and runs five threads, each with a store connection of its own so
+ * ({@link InstanceConnections}) and runs four threads, each with a store connection of its own so
  * that none waits for another or for a room's commit. The renewal keeps the leases (every third
  * of a lease: one update of this instance's heartbeat) and gives up rooms taken over; the claims'
  * thread claims rooms (both {@link RoomLeasing}); the watch adopts the connections of dead
