@@ -1,6 +1,5 @@
 package org.reconmuc.component.cluster;
 
-import org.reconmuc.component.muc.LeasedRooms;
 import org.reconmuc.component.muc.MucService;
 import org.reconmuc.component.transport.ConnectionListener;
 import org.xmpp.component.Component;
@@ -44,7 +43,7 @@ public record ConnectionOfInstance(MucService service, int index) implements Com
 
     @Override
     public void disconnected() {
-        LeasedRooms leased = service.leasedRooms();
+        LeasedRooms<?> leased = service.leasedRooms();
         if (leased != null) {
             leased.connectionLost(index);
         }

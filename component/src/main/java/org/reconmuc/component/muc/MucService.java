@@ -12,6 +12,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.dom4j.Element;
 import org.reconmuc.codec.XmlNamespaces;
+import org.reconmuc.component.cluster.LeaseHost;
+import org.reconmuc.component.cluster.LeasedRooms;
+import org.reconmuc.component.cluster.RoomOwnership;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.jid.RoomJid;
@@ -71,13 +74,11 @@ public final class MucService implements Component, ConnectionListener {
 
     /** A room in memory, its mailbox, and (several instances) the lease it is served under. */
     static final class RoomEntry {
-        /** The connection of a room claimed at an adoption before any of its stanzas came: not known yet. */
-        static final int NOT_YET_ROUTED = -1;
         final Room room;
         final RoomMailbox mailbox;
         /** The lease's epoch; 0 while not claimed yet, or when the service runs alone. */
         volatile long epoch;
-        /** The connection its stanzas last came through (several connections); {@link #NOT_YET_ROUTED} before the first. */
+        /** The connection its stanzas last came through (several connections); {@link LeaseHost#NOT_YET_ROUTED} before the first. */
         volatile int via;
         /** While its lease is being claimed: the stanzas for it, in order (guarded by the routing lock). */
         List<RoomMailbox.Delivery> gated;
@@ -97,7 +98,7 @@ public final class MucService implements Component, ConnectionListener {
     }
 
     /** Null while the service runs alone; else rooms are served only under leases. */
-    private volatile LeasedRooms leased;
+    private volatile LeasedRooms<RoomEntry> leased;
 
     /** A service whose stanzas leave through the ComponentManager given to {@link #initialize}. */
     public MucService(ServiceConfig config, Clock clock, Executor executor) {
@@ -167,7 +168,7 @@ public final class MucService implements Component, ConnectionListener {
     @Override
     public void shutdown() {
         mailboxBudget.close();
-        LeasedRooms l = leased;
+        LeasedRooms<RoomEntry> l = leased;
         if (l != null) {
             l.close();
         }
@@ -301,9 +302,9 @@ public final class MucService implements Component, ConnectionListener {
         RoomJid roomJid = new RoomJid(packet.getTo().asBareJID());
         synchronized (routing) {
             RoomEntry entry = rooms.get(roomJid);
-            LeasedRooms lookUp = null;
+            LeasedRooms<RoomEntry> lookUp = null;
             if (entry == null) {
-                LeasedRooms l = leased;
+                LeasedRooms<RoomEntry> l = leased;
                 boolean join = isJoin(packet);
                 if (!join && l == null) {
                     return false;
@@ -470,19 +471,19 @@ public final class MucService implements Component, ConnectionListener {
      * when their first stanza arrives (persistent ones loaded from the shared store), and given up
      * when the lease is lost. Call before the first stanza; the rooms are not restored at start.
      */
-    public LeasedRooms serveUnderLeases(RoomOwnership owner) {
-        leased = LeasedRooms.withReadThread(this, owner);
+    public LeasedRooms<?> serveUnderLeases(RoomOwnership owner) {
+        leased = LeasedRooms.withReadThread(new RoomLeaseHost(this), owner, store, clock, config);
         return leased;
     }
 
     /** Like the above, the claimed rooms read from the store on {@code reads} (tests: the caller's thread). */
-    LeasedRooms serveUnderLeases(RoomOwnership owner, Executor reads) {
-        leased = LeasedRooms.readingOn(this, owner, reads);
+    LeasedRooms<?> serveUnderLeases(RoomOwnership owner, Executor reads) {
+        leased = LeasedRooms.readingOn(new RoomLeaseHost(this), owner, store, clock, config, reads);
         return leased;
     }
 
     /** The rooms served under leases; null while the service runs alone. */
-    public LeasedRooms leasedRooms() {
+    public LeasedRooms<?> leasedRooms() {
         return leased;
     }
 
@@ -494,11 +495,6 @@ public final class MucService implements Component, ConnectionListener {
         RoomEntry entry = newRoom(jid);
         rooms.put(jid, entry);
         return entry;
-    }
-
-    /** The rooms in memory (under the routing lock). */
-    java.util.Collection<RoomEntry> roomsUnderLock() {
-        return rooms.values();
     }
 
     /** The room leaves memory, unless a newer entry took its place already (under the routing lock). */
@@ -513,7 +509,7 @@ public final class MucService implements Component, ConnectionListener {
     /** The room left memory (under the routing lock). */
     private void forgotten(RoomJid jid) {
         created.gone(jid);
-        LeasedRooms l = leased;
+        LeasedRooms<RoomEntry> l = leased;
         if (l != null) {
             l.forgotten(jid);
         }

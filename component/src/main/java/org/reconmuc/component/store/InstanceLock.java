@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import org.reconmuc.component.cluster.LeaseStore;
 
 /**
  * That an instance is alive, as PostgreSQL knows it: a session-level advisory lock on a key
@@ -18,7 +19,7 @@ import java.sql.SQLException;
  *
  * <p>Not a fence: a room's writes are fenced by its lease's epoch, never by this lock.
  */
-public final class InstanceLock implements AutoCloseable {
+public final class InstanceLock implements LeaseStore.AliveLock {
     private final String instance;
     /** Null where the store has no advisory locks. */
     private final RoomLeases.Connector connector;
@@ -36,6 +37,7 @@ public final class InstanceLock implements AutoCloseable {
      *
      * @throws SQLException if the store cannot be reached, or another session holds the lock
      */
+    @Override
     public synchronized boolean hold() throws SQLException {
         if (connector == null) {
             return false;

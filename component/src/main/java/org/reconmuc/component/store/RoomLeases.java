@@ -8,9 +8,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.reconmuc.component.cluster.LeaseStore;
 
 /**
- * Who serves each room when several instances of the service share one database: a lease per
+ * The {@link LeaseStore} in the shared database (what {@code cluster} decides, persisted one
+ * transaction per step): who serves each room when several instances of the service share one database: a lease per
  * room ({@code reconmuc_lease}: owner, epoch, expiry at the claim) and a heartbeat per instance
  * ({@code reconmuc_instance}). A room's lease runs while its claim's expiry or its owner's last
  * heartbeat is younger than a lease: renewing every room is one update of the instance's own row,
@@ -27,19 +29,7 @@ import java.util.Map;
  * <p>One connection of its own, used by one thread at a time (the methods are synchronized); a
  * failed statement drops the connection, the next call opens a new one.
  */
-public final class RoomLeases implements AutoCloseable {
-
-    /** What a claim got. */
-    public sealed interface Claim permits Granted, Held {
-    }
-
-    /** The room is ours under {@code epoch}. */
-    public record Granted(long epoch) implements Claim {
-    }
-
-    /** Another instance holds the room for {@code millisLeft} more (unless it renews). */
-    public record Held(String owner, long millisLeft) implements Claim {
-    }
+public final class RoomLeases implements LeaseStore {
 
     /** Gives a room up if it is still (room, owner, epoch); the store's writer runs it too, after a room's last writes. */
     static final String RELEASE = "UPDATE reconmuc_lease SET owner = NULL, expires_ms = 0 WHERE room = ? AND owner = ? AND epoch = ?";
@@ -59,6 +49,7 @@ public final class RoomLeases implements AutoCloseable {
         this.instance = instance;
     }
 
+    @Override
     public String instance() {
         return instance;
     }
@@ -67,6 +58,7 @@ public final class RoomLeases implements AutoCloseable {
      * Takes {@code room} for {@code leaseMillis} if nobody holds it, its lease ran out, or it is
      * ours already (a new epoch then fences what our own older incarnation of the room writes).
      */
+    @Override
     public synchronized Claim claim(String room, long now, long leaseMillis) throws SQLException {
         return inTransaction(c -> {
             try (PreparedStatement p = c.prepareStatement(insertIfAbsentSql())) {
@@ -124,6 +116,7 @@ public final class RoomLeases implements AutoCloseable {
      * Returns the rooms it holds now, with their epochs: a room missing, or under another epoch, was
      * taken over and must not be served any more.
      */
+    @Override
     public synchronized Map<String, Long> renew(long now, int connections) throws SQLException {
         return inTransaction(c -> {
             try (PreparedStatement p = c.prepareStatement(
@@ -156,6 +149,7 @@ public final class RoomLeases implements AutoCloseable {
     }
 
     /** Gives a room up (if it is still ours at {@code epoch}): the next instance to claim it gets it at once. */
+    @Override
     public synchronized void release(String room, long epoch) throws SQLException {
         inTransaction(c -> {
             try (PreparedStatement p = c.prepareStatement(RELEASE)) {
@@ -168,6 +162,7 @@ public final class RoomLeases implements AutoCloseable {
     }
 
     /** Gives up every room and leaves the set of instances (a clean stop, or a lost connection to the server). */
+    @Override
     public synchronized void releaseAll() throws SQLException {
         inTransaction(c -> {
             try (PreparedStatement p = c.prepareStatement(
@@ -185,6 +180,7 @@ public final class RoomLeases implements AutoCloseable {
      * instance closes it, says so); {@code connectionsLeft} are those it closed without handing
      * them over (their buckets are empty: whoever adopts it opens as many).
      */
+    @Override
     public synchronized void unregister(int connectionsLeft) throws SQLException {
         inTransaction(c -> {
             endHandOversOf(c, instance);
@@ -198,11 +194,13 @@ public final class RoomLeases implements AutoCloseable {
     }
 
     /** True where an instance's death is known for certain ({@link InstanceLock}), not guessed from a late heartbeat. */
+    @Override
     public boolean tellsDeathForCertain() {
         return location.kind() == StoreLocation.Kind.POSTGRESQL;
     }
 
     /** The lock that says, while its session lasts, that this instance is alive (see {@link InstanceLock}). */
+    @Override
     public InstanceLock instanceLock() {
         return new InstanceLock(instance, tellsDeathForCertain() ? connector : null);
     }
@@ -218,17 +216,9 @@ public final class RoomLeases implements AutoCloseable {
      * Elsewhere an instance is dead when its heartbeat is older than {@code leaseMillis} (or it
      * stopped cleanly); its leases run out.
      */
+    @Override
     public synchronized Adoption adoptDeadInstances(long now, long leaseMillis) throws SQLException {
         return tellsDeathForCertain() ? adoptInstancesWhoseLockIsFree() : adoptSilentInstances(now, leaseMillis);
-    }
-
-    /** What {@link #adoptDeadInstances} took over: connections to open, and the rooms the dead instances held. */
-    public record Adoption(int connections, List<String> rooms) {
-        public static final Adoption NONE = new Adoption(0, List.of());
-
-        public Adoption {
-            rooms = List.copyOf(rooms);
-        }
     }
 
     /** The rooms {@code instance} holds a lease of, as the dead instance left them. */
@@ -317,17 +307,14 @@ public final class RoomLeases implements AutoCloseable {
 
     // ---- buckets moving between live instances ---------------------------------------------------
 
-    /**
-     * A bucket moving from {@code giver}'s connection number {@code connection} (-1: any it
-     * adopted) to the instance that took the hand-over. A row of {@code reconmuc_handover} goes
+    /*
+     * A bucket moving between instances (LeaseStore.HandOver): a row of {@code reconmuc_handover} goes
      * through {@value #OFFERED} (the giver stops: any other instance may take it) or
      * {@value #ASKED} (a new instance asks a giver with more connections than its share), then
      * {@value #READY} (the taker's connection waits at its handshake), {@value #VACANT} (the giver's
      * connection is closed and the server has dropped it: the bucket is empty), and the taker
      * deletes it once its connection has authenticated into the bucket.
      */
-    public record HandOver(String id, String giver, int connection) {
-    }
 
     static final String OFFERED = "offered";
     static final String ASKED = "asked";
@@ -341,6 +328,7 @@ public final class RoomLeases implements AutoCloseable {
     }
 
     /** Offers each of {@code connections} (this instance's connection numbers) to any other instance. */
+    @Override
     public synchronized void offerConnections(List<Integer> connections, long now) throws SQLException {
         inTransaction(c -> {
             try (PreparedStatement p = c.prepareStatement("INSERT INTO reconmuc_handover"
@@ -363,6 +351,7 @@ public final class RoomLeases implements AutoCloseable {
      * connections (it adopted some), one connection per connection over its share (less those
      * already being handed over), up to {@code wanted} in all. Returns how many it asked for.
      */
+    @Override
     public synchronized int askForShare(int wanted, int share, long now) throws SQLException {
         return inTransaction(c -> {
             Map<String, Integer> over = new LinkedHashMap<>();
@@ -401,6 +390,7 @@ public final class RoomLeases implements AutoCloseable {
      * The next hand-over for this instance to take: one asked by it, else one offered by another
      * instance (taken here: no other instance takes it). Null if there is none.
      */
+    @Override
     public synchronized HandOver nextToTake() throws SQLException {
         return inTransaction(c -> {
             HandOver asked = firstHandOver(c, "SELECT id, giver, connection FROM reconmuc_handover"
@@ -442,6 +432,7 @@ public final class RoomLeases implements AutoCloseable {
     }
 
     /** The hand-overs whose takers wait at their handshake for this instance to close a connection. */
+    @Override
     public synchronized List<HandOver> readyToGive() throws SQLException {
         return inTransaction(c -> {
             List<HandOver> ready = new ArrayList<>();
@@ -459,6 +450,7 @@ public final class RoomLeases implements AutoCloseable {
     }
 
     /** The taker's connection waits at its handshake. */
+    @Override
     public void readyToTake(String id) throws SQLException {
         setHandOverState(id, READY);
     }
@@ -467,6 +459,7 @@ public final class RoomLeases implements AutoCloseable {
      * The giver's connection is closed, and the server has dropped it: the bucket is empty. False
      * if the taker gave up meanwhile (the row is gone): nobody is about to fill the bucket.
      */
+    @Override
     public boolean vacated(String id) throws SQLException {
         return setHandOverState(id, VACANT);
     }
@@ -482,6 +475,7 @@ public final class RoomLeases implements AutoCloseable {
     }
 
     /** True while this instance takes a bucket it asked for or was offered (not yet done or given up). */
+    @Override
     public synchronized boolean taking() throws SQLException {
         return inTransaction(c -> {
             try (PreparedStatement p = c.prepareStatement("SELECT 1 FROM reconmuc_handover WHERE taker = ?")) {
@@ -494,6 +488,7 @@ public final class RoomLeases implements AutoCloseable {
     }
 
     /** True once the giver has emptied the bucket; false while it has not; null if the hand-over was withdrawn. */
+    @Override
     public synchronized Boolean vacant(String id) throws SQLException {
         return inTransaction(c -> {
             try (PreparedStatement p = c.prepareStatement("SELECT state FROM reconmuc_handover WHERE id = ?")) {
@@ -506,6 +501,7 @@ public final class RoomLeases implements AutoCloseable {
     }
 
     /** The hand-over is over (done, refused, or given up by either side). */
+    @Override
     public synchronized void endHandOver(String id) throws SQLException {
         inTransaction(c -> {
             try (PreparedStatement p = c.prepareStatement("DELETE FROM reconmuc_handover WHERE id = ?")) {
@@ -516,6 +512,7 @@ public final class RoomLeases implements AutoCloseable {
     }
 
     /** Ends every hand-over this instance gives or takes (it stops), but for the buckets it emptied. */
+    @Override
     public synchronized void endHandOvers() throws SQLException {
         inTransaction(c -> endHandOversOf(c, instance));
     }
@@ -545,6 +542,7 @@ public final class RoomLeases implements AutoCloseable {
     }
 
     /** The instances whose heartbeat is younger than {@code leaseMillis}, oldest first. */
+    @Override
     public synchronized List<String> liveInstances(long now, long leaseMillis) throws SQLException {
         return inTransaction(c -> {
             List<String> live = new ArrayList<>();
@@ -562,6 +560,7 @@ public final class RoomLeases implements AutoCloseable {
     }
 
     /** The owner of each room's lease, expired or not (for tests and the operator's view). */
+    @Override
     public synchronized Map<String, String> owners() throws SQLException {
         return inTransaction(c -> {
             Map<String, String> owners = new LinkedHashMap<>();

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.reconmuc.component.cluster.LeaseStore;
 import org.reconmuc.component.transport.Outbox;
 
 /**
@@ -35,7 +36,7 @@ public interface Store extends AutoCloseable {
         }
 
         @Override
-        public RoomLeases leases(String instance) {
+        public LeaseStore leases(String instance) {
             throw new UnsupportedOperationException("several instances need a shared database (--store jdbc:postgresql:…)");
         }
 
@@ -116,8 +117,8 @@ public interface Store extends AutoCloseable {
     /** The rooms listed by any instance (fenced journals' {@link RoomJournal#listing}): room JID to name, by JID. */
     Map<String, String> listedRooms() throws StoreException;
 
-    /** Room ownership for {@code instance} in this store's database. */
-    RoomLeases leases(String instance);
+    /** Room ownership for {@code instance} in this store's database ({@link RoomLeases}). */
+    LeaseStore leases(String instance);
 
     /** The journal of one room; {@code outbox} is where its stanzas go once they may. */
     RoomJournal journal(String roomJid, Outbox outbox);

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.jid.RoomJid;
-import org.reconmuc.component.store.RoomLeases;
+import org.reconmuc.component.cluster.LeaseStore;
+import org.reconmuc.component.cluster.RoomOwnership;
 import org.reconmuc.component.store.Store;
 import org.reconmuc.component.store.StoreLocation;
 import org.xmpp.packet.Packet;
@@ -35,13 +36,13 @@ class SeveralInstancesTest {
 
     /** Claims wait here until the test decides them, as the claims' thread would later. */
     private static final class Claims implements RoomOwnership {
-        final RoomLeases leases;
+        final LeaseStore leases;
         final Deque<Runnable> pending = new ArrayDeque<>();
         long now;
         /** Claims asked of the lease table since the instance started. */
         int asked;
 
-        Claims(RoomLeases leases) {
+        Claims(LeaseStore leases) {
             this.leases = leases;
         }
 
@@ -50,7 +51,7 @@ class SeveralInstancesTest {
             asked++;
             pending.add(() -> {
                 try {
-                    decided.accept(leases.claim(room.toString(), now, LEASE) instanceof RoomLeases.Granted g ? g.epoch() : 0);
+                    decided.accept(leases.claim(room.toString(), now, LEASE) instanceof LeaseStore.Granted g ? g.epoch() : 0);
                 } catch (java.sql.SQLException e) {
                     throw new AssertionError(e);
                 }
@@ -125,7 +126,7 @@ class SeveralInstancesTest {
     void aRoomAnotherInstanceKeepsIsRefusedWithAWait() throws Exception {
         Claims[] claims = new Claims[1];
         MucBench muc = instance("a", claims);
-        try (RoomLeases other = store.leases("b")) {
+        try (LeaseStore other = store.leases("b")) {
             other.claim(MucBench.ROOM, 0, LEASE);
         }
         muc.send(join(MucBench.ROOM, "Romeo", ROMEO));
@@ -245,7 +246,7 @@ class SeveralInstancesTest {
             throws Exception {
         Claims[] claims = new Claims[1];
         MucBench b = adoptedAfterADeath(claims);
-        try (RoomLeases leases = store.leases("reader")) {
+        try (LeaseStore leases = store.leases("reader")) {
             assertThat(leases.owners()).as("held by b before any stanza came").containsEntry(MucBench.ROOM, "b");
         }
         // Juliet speaks: served at once (no claim asked), to Romeo, told nothing else.
@@ -263,7 +264,7 @@ class SeveralInstancesTest {
         MucBench b = adoptedAfterADeath(claims);
         b.service.leasedRooms().handOver(0);
         b.commit();
-        try (RoomLeases leases = store.leases("reader")) {
+        try (LeaseStore leases = store.leases("reader")) {
             assertThat(leases.owners()).as("its lease given back").containsEntry(MucBench.ROOM, null);
         }
         // Its occupants carry on with whoever gets its next stanza: here b again.

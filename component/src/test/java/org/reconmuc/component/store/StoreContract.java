@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.reconmuc.component.cluster.LeaseStore;
 import org.xmpp.packet.Message;
 import org.reconmuc.component.transport.OutgoingStanza;
 
@@ -238,17 +239,17 @@ abstract class StoreContract {
 
     @Test
     void aRoomIsServedUnderOneLeaseAtATimeAndTakenOverWhenItRunsOut() throws Exception {
-        try (RoomLeases a = store.leases("a"); RoomLeases b = store.leases("b")) {
-            assertThat(a.claim(ROOM, 1_000, LEASE)).isEqualTo(new RoomLeases.Granted(1));
-            assertThat(b.claim(ROOM, 2_000, LEASE)).isEqualTo(new RoomLeases.Held("a", 2_000));
+        try (LeaseStore a = store.leases("a"); LeaseStore b = store.leases("b")) {
+            assertThat(a.claim(ROOM, 1_000, LEASE)).isEqualTo(new LeaseStore.Granted(1));
+            assertThat(b.claim(ROOM, 2_000, LEASE)).isEqualTo(new LeaseStore.Held("a", 2_000));
             assertThat(a.renew(3_000, 2)).containsExactly(Map.entry(ROOM, 1L));
             // a's heartbeat keeps its lease running past the claim's expiry (4 000)
-            assertThat(b.claim(ROOM, 5_000, LEASE)).isEqualTo(new RoomLeases.Held("a", 1_000));
+            assertThat(b.claim(ROOM, 5_000, LEASE)).isEqualTo(new LeaseStore.Held("a", 1_000));
             // a stops renewing (paused, or dead): once its lease has run out, b takes the room under a new epoch
-            assertThat(b.claim(ROOM, 6_001, LEASE)).isEqualTo(new RoomLeases.Granted(2));
+            assertThat(b.claim(ROOM, 6_001, LEASE)).isEqualTo(new LeaseStore.Granted(2));
             assertThat(a.renew(6_500, 2)).isEmpty();
             b.release(ROOM, 2);
-            assertThat(a.claim(ROOM, 6_600, LEASE)).isEqualTo(new RoomLeases.Granted(3));
+            assertThat(a.claim(ROOM, 6_600, LEASE)).isEqualTo(new LeaseStore.Granted(3));
             assertThat(a.liveInstances(6_700, LEASE)).containsExactly("a");
         }
     }
@@ -258,10 +259,10 @@ abstract class StoreContract {
      * locks when its backend ends, a moment after the client closed the connection (as for a
      * process that died), so a survivor looks again as it does every 200 ms.
      */
-    private static RoomLeases.Adoption adoptedOnceFreed(java.util.concurrent.Callable<RoomLeases.Adoption> adopt)
+    private static LeaseStore.Adoption adoptedOnceFreed(java.util.concurrent.Callable<LeaseStore.Adoption> adopt)
             throws Exception {
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-        RoomLeases.Adoption adopted = adopt.call();
+        LeaseStore.Adoption adopted = adopt.call();
         while (adopted.connections() == 0 && System.nanoTime() < deadline) {
             Thread.sleep(20);
             adopted = adopt.call();
@@ -271,57 +272,57 @@ abstract class StoreContract {
 
     @Test
     void aDeadInstanceIsAdoptedOnceAndWhereDeathIsCertainALateHeartbeatIsNotDeath() throws Exception {
-        try (RoomLeases a = store.leases("a"); RoomLeases b = store.leases("b"); RoomLeases c = store.leases("c");
-             InstanceLock aAlive = a.instanceLock(); InstanceLock bAlive = b.instanceLock();
-             InstanceLock cAlive = c.instanceLock()) {
+        try (LeaseStore a = store.leases("a"); LeaseStore b = store.leases("b"); LeaseStore c = store.leases("c");
+             LeaseStore.AliveLock aAlive = a.instanceLock(); LeaseStore.AliveLock bAlive = b.instanceLock();
+             LeaseStore.AliveLock cAlive = c.instanceLock()) {
             aAlive.hold();
             bAlive.hold();
             cAlive.hold();
             a.renew(1_000, 2);
             b.renew(1_000, 1);
             c.renew(1_000, 1);
-            assertThat(a.claim(ROOM, 1_000, LEASE)).isEqualTo(new RoomLeases.Granted(1));
+            assertThat(a.claim(ROOM, 1_000, LEASE)).isEqualTo(new LeaseStore.Granted(1));
             b.renew(9_000, 1);
             c.renew(9_000, 1);
             if (a.tellsDeathForCertain()) {
                 // a has not beaten for two leases, but its session holds its lock: alive (slow, or paused)
-                assertThat(b.adoptDeadInstances(9_000, LEASE)).isEqualTo(RoomLeases.Adoption.NONE);
-                assertThat(c.adoptDeadInstances(9_000, LEASE)).isEqualTo(RoomLeases.Adoption.NONE);
+                assertThat(b.adoptDeadInstances(9_000, LEASE)).isEqualTo(LeaseStore.Adoption.NONE);
+                assertThat(c.adoptDeadInstances(9_000, LEASE)).isEqualTo(LeaseStore.Adoption.NONE);
                 aAlive.close();   // a's session ends (the process died): adopted at once, by one survivor only,
                 // and its rooms are given back, named to the adopter (their stanzas come to it next)
                 assertThat(adoptedOnceFreed(() -> b.adoptDeadInstances(9_001, LEASE)))
-                        .isEqualTo(new RoomLeases.Adoption(2, List.of(ROOM)));
-                assertThat(c.adoptDeadInstances(9_001, LEASE)).isEqualTo(RoomLeases.Adoption.NONE);
+                        .isEqualTo(new LeaseStore.Adoption(2, List.of(ROOM)));
+                assertThat(c.adoptDeadInstances(9_001, LEASE)).isEqualTo(LeaseStore.Adoption.NONE);
                 assertThat(b.owners()).containsEntry(ROOM, null);
                 // a clean stop frees the lock last: adopted then
                 c.unregister(1);
-                assertThat(b.adoptDeadInstances(9_100, LEASE)).isEqualTo(RoomLeases.Adoption.NONE);
+                assertThat(b.adoptDeadInstances(9_100, LEASE)).isEqualTo(LeaseStore.Adoption.NONE);
                 cAlive.close();
                 assertThat(adoptedOnceFreed(() -> b.adoptDeadInstances(9_100, LEASE)))
-                        .isEqualTo(new RoomLeases.Adoption(1, List.of()));
+                        .isEqualTo(new LeaseStore.Adoption(1, List.of()));
             } else {
                 // no lock to tell: a is adopted once its heartbeat is a lease old, and only once
-                assertThat(b.adoptDeadInstances(3_900, LEASE)).isEqualTo(RoomLeases.Adoption.NONE);
-                assertThat(b.adoptDeadInstances(4_001, LEASE)).isEqualTo(new RoomLeases.Adoption(2, List.of(ROOM)));
-                assertThat(c.adoptDeadInstances(4_002, LEASE)).isEqualTo(RoomLeases.Adoption.NONE);
+                assertThat(b.adoptDeadInstances(3_900, LEASE)).isEqualTo(LeaseStore.Adoption.NONE);
+                assertThat(b.adoptDeadInstances(4_001, LEASE)).isEqualTo(new LeaseStore.Adoption(2, List.of(ROOM)));
+                assertThat(c.adoptDeadInstances(4_002, LEASE)).isEqualTo(LeaseStore.Adoption.NONE);
                 // c stops cleanly: adopted at once, without waiting a lease
                 c.unregister(1);
-                assertThat(b.adoptDeadInstances(9_100, LEASE)).isEqualTo(new RoomLeases.Adoption(1, List.of()));
+                assertThat(b.adoptDeadInstances(9_100, LEASE)).isEqualTo(new LeaseStore.Adoption(1, List.of()));
             }
         }
     }
 
     @Test
     void aStoppingInstancesBucketsGoOneToEachTakerAndANewInstanceAsksOnlyForWhatWasAdopted() throws Exception {
-        try (RoomLeases a = store.leases("a"); RoomLeases b = store.leases("b"); RoomLeases c = store.leases("c")) {
+        try (LeaseStore a = store.leases("a"); LeaseStore b = store.leases("b"); LeaseStore c = store.leases("c")) {
             a.renew(1_000, 2);
             b.renew(1_000, 2);
             c.renew(1_000, 2);
             // a stops: each of its two buckets is taken by one other instance only, never by a itself
             a.offerConnections(List.of(0, 1), 1_000);
             assertThat(a.nextToTake()).isNull();
-            RoomLeases.HandOver toB = b.nextToTake();
-            RoomLeases.HandOver toC = c.nextToTake();
+            LeaseStore.HandOver toB = b.nextToTake();
+            LeaseStore.HandOver toC = c.nextToTake();
             assertThat(List.of(toB.connection(), toC.connection())).containsExactlyInAnyOrder(0, 1);
             assertThat(b.nextToTake()).as("asked again: the same one, still b's").isEqualTo(toB);
             assertThat(a.readyToGive()).isEmpty();
@@ -340,11 +341,11 @@ abstract class StoreContract {
             a.unregister(0);
             b.renew(2_000, 3);
             // a new instance asks only for the bucket b holds beyond its share, once
-            try (RoomLeases d = store.leases("d")) {
+            try (LeaseStore d = store.leases("d")) {
                 d.renew(2_000, 2);
                 assertThat(d.askForShare(2, 2, 2_000)).isEqualTo(1);
                 assertThat(d.askForShare(2, 2, 2_000)).isZero();
-                RoomLeases.HandOver back = d.nextToTake();
+                LeaseStore.HandOver back = d.nextToTake();
                 assertThat(back.giver()).isEqualTo("b");
                 assertThat(back.connection()).isEqualTo(-1);
             }
@@ -355,8 +356,8 @@ abstract class StoreContract {
     void aPausedInstanceWhoseRoomMovedWritesNothingAndSendsNothingItHeldForTheWrite() throws Exception {
         Store paused = Store.openFencedWithoutThreads(location(), "a");
         Store survivor = Store.openFencedWithoutThreads(location(), "b");
-        try (RoomLeases a = paused.leases("a"); RoomLeases b = survivor.leases("b")) {
-            long epochA = ((RoomLeases.Granted) a.claim(ROOM, 0, LEASE)).epoch();
+        try (LeaseStore a = paused.leases("a"); LeaseStore b = survivor.leases("b")) {
+            long epochA = ((LeaseStore.Granted) a.claim(ROOM, 0, LEASE)).epoch();
             List<OutgoingStanza> sentByA = new ArrayList<>();
             RoomJournal journalA = paused.journal(ROOM, sentByA::add);
             AtomicReference<String> lost = new AtomicReference<>();
@@ -365,7 +366,7 @@ abstract class StoreContract {
             journalA.archive(message(1, "Juliet", null));
             paused.commitQueued();
             // a is paused past its lease; b takes the room over and goes on from what a stored
-            long epochB = ((RoomLeases.Granted) b.claim(ROOM, LEASE + 1, LEASE)).epoch();
+            long epochB = ((LeaseStore.Granted) b.claim(ROOM, LEASE + 1, LEASE)).epoch();
             assertThat(epochB).isGreaterThan(epochA);
             RoomJournal journalB = survivor.journal(ROOM, sent::add);
             journalB.fence(epochB, () -> { });
@@ -393,9 +394,9 @@ abstract class StoreContract {
     @Test
     void theOccupantsAndListingOfARoomAreKeptForWhoeverServesItNext() throws Exception {
         Store fenced = Store.openFencedWithoutThreads(location(), "a");
-        try (RoomLeases a = fenced.leases("a")) {
+        try (LeaseStore a = fenced.leases("a")) {
             RoomJournal j = fenced.journal(ROOM, sent::add);
-            j.fence(((RoomLeases.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
+            j.fence(((LeaseStore.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
             j.occupantIn("juliet@capulet.lit/balcony", "Juliet");
             j.occupantIn("romeo@montague.lit/orchard", "Romeo");
             j.occupantOut("juliet@capulet.lit/balcony");
@@ -415,9 +416,9 @@ abstract class StoreContract {
     void deliveryPositionsAreWrittenByTheCommitAfterWhatTheyCoverWasHandedOverOncePerOccupantNeverPerMessage()
             throws Exception {
         Store fenced = Store.openFencedWithoutThreads(location(), "a");
-        try (RoomLeases a = fenced.leases("a")) {
+        try (LeaseStore a = fenced.leases("a")) {
             RoomJournal j = fenced.journal(ROOM, sent::add);
-            j.fence(((RoomLeases.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
+            j.fence(((LeaseStore.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
             j.occupantIn("carol@example.org/pda", "Carol");
             j.occupantState("Carol", "<occupant/>");
             j.occupantIdKey("a2V5");
@@ -453,9 +454,9 @@ abstract class StoreContract {
     @Test
     void aRoomHandedOverWithItsOccupantsKeepsWhatTheyCarryOnWithButOneForgottenForGoodDoesNot() throws Exception {
         Store fenced = Store.openFencedWithoutThreads(location(), "a");
-        try (RoomLeases a = fenced.leases("a")) {
+        try (LeaseStore a = fenced.leases("a")) {
             RoomJournal j = fenced.journal(ROOM, sent::add);
-            j.fence(((RoomLeases.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
+            j.fence(((LeaseStore.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
             j.occupantIn("carol@example.org/pda", "Carol");
             j.occupantState("Carol", "<occupant/>");
             j.handOver();   // its connection's bucket goes to another instance, Carol still in the room
@@ -465,7 +466,7 @@ abstract class StoreContract {
             assertThat(fenced.occupants(ROOM).occupants().get("Carol"))
                     .isEqualTo(new StoredOccupants.Carried("<occupant/>", null));
 
-            j.fence(((RoomLeases.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
+            j.fence(((LeaseStore.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
             j.release();    // emptied or destroyed here
             fenced.commitQueued();
             assertThat(fenced.occupants(ROOM).occupants()).isEmpty();
@@ -477,9 +478,9 @@ abstract class StoreContract {
     @Test
     void aRoomHandedOverGivesItsLeaseBackOnlyAfterThePositionsOfWhatItSentBeforeAreWritten() throws Exception {
         Store fenced = Store.openFencedWithoutThreads(location(), "a");
-        try (RoomLeases a = fenced.leases("a")) {
+        try (LeaseStore a = fenced.leases("a")) {
             RoomJournal j = fenced.journal(ROOM, sent::add);
-            j.fence(((RoomLeases.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
+            j.fence(((LeaseStore.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
             j.occupantIn("carol@example.org/pda", "Carol");
             j.occupantState("Carol", "<occupant/>");
             fenced.commitQueued();

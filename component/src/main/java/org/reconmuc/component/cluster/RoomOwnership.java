@@ -1,10 +1,10 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.cluster;
 
 import org.reconmuc.component.jid.RoomJid;
 
 /**
  * Which rooms this instance may serve when several instances of the service share a domain
- * (a lease per room in the shared store, {@code store.RoomLeases}). The service asks before it
+ * (a lease per room in the shared store, {@link LeaseStore}). The service asks before it
  * serves a room it does not hold, and gives rooms back when their stanzas no longer reach it.
  */
 public interface RoomOwnership {

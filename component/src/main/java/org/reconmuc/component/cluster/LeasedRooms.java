@@ -1,4 +1,4 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.cluster;
 
 import java.time.Clock;
 import java.util.ArrayList;
@@ -11,8 +11,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.jid.RoomJid;
-import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.Store;
 import org.reconmuc.component.store.StoreException;
@@ -24,18 +24,18 @@ import org.xmpp.packet.JID;
 import org.xmpp.packet.Packet;
 
 /**
- * The rooms of a {@link MucService} served under leases, as one of several instances sharing a
- * domain (DESIGN.md, "Several instances"): a room is claimed ({@link RoomOwnership}) when its
- * first stanza comes, or at once when this instance adopts a dead one's connections; its stanzas
- * wait for the claim; once the lease is ours it is read from the shared store off the room
- * threads and carries on with its last owner's occupants ({@link RoomCarry}); it is given up when
- * its lease or its connection is lost, and let go after its last stanza when its bucket moves.
- * Which instance may serve which room, and when, is decided in {@code cluster} ({@code ClusterNode}).
+ * The service's rooms served under leases, as one of several instances sharing a domain
+ * (DESIGN.md, "Several instances"): a room is claimed ({@link RoomOwnership}) when its first
+ * stanza comes, or at once when this instance adopts a dead one's connections; its stanzas wait
+ * for the claim; once the lease is ours it is read from the shared store off the room threads and
+ * carries on with its last owner's occupants ({@link LeaseHost#carryOn}); it is given up when its
+ * lease or its connection is lost, and let go after its last stanza when its bucket moves. The
+ * rooms are reached only through their {@link LeaseHost} ({@code R}: a room in memory).
  */
-public final class LeasedRooms {
+public final class LeasedRooms<R> {
     private static final Logger LOG = LoggerFactory.getLogger(LeasedRooms.class);
 
-    private final MucService service;
+    private final LeaseHost<R> host;
     private final RoomOwnership owner;
     private final Store store;
     private final Clock clock;
@@ -56,15 +56,16 @@ public final class LeasedRooms {
      */
     private final LinkedHashMap<RoomJid, Integer> absent;
 
-    private LeasedRooms(MucService service, RoomOwnership owner, Executor reads, ExecutorService ownReads) {
-        this.service = service;
+    private LeasedRooms(LeaseHost<R> host, RoomOwnership owner, Store store, Clock clock, ServiceConfig config,
+                        Executor reads, ExecutorService ownReads) {
+        this.host = host;
         this.owner = owner;
-        this.store = service.store();
-        this.clock = service.clock();
-        this.historySize = service.config().historySize();
+        this.store = store;
+        this.clock = clock;
+        this.historySize = config.historySize();
         this.reads = reads;
         this.ownReads = ownReads;
-        int remembered = service.config().absentRoomsRemembered();
+        int remembered = config.absentRoomsRemembered();
         this.absent = new LinkedHashMap<>(64, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<RoomJid, Integer> eldest) {
@@ -73,27 +74,29 @@ public final class LeasedRooms {
         };
     }
 
-    /** Rooms of {@code service} under {@code owner}'s leases, read from the store on a thread of their own. */
-    static LeasedRooms withReadThread(MucService service, RoomOwnership owner) {
+    /** The rooms of {@code host} under {@code owner}'s leases, read from {@code store} on a thread of their own. */
+    public static <R> LeasedRooms<R> withReadThread(LeaseHost<R> host, RoomOwnership owner, Store store, Clock clock,
+                                                    ServiceConfig config) {
         ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "room-loads");
             t.setDaemon(true);
             return t;
         });
-        return new LeasedRooms(service, owner, thread, thread);
+        return new LeasedRooms<>(host, owner, store, clock, config, thread, thread);
     }
 
     /** As above, read on {@code reads} (tests: the caller's thread, for determinism). */
-    static LeasedRooms readingOn(MucService service, RoomOwnership owner, Executor reads) {
-        return new LeasedRooms(service, owner, reads, null);
+    public static <R> LeasedRooms<R> readingOn(LeaseHost<R> host, RoomOwnership owner, Store store, Clock clock,
+                                               ServiceConfig config, Executor reads) {
+        return new LeasedRooms<>(host, owner, store, clock, config, reads, null);
     }
 
     /** The room left memory here (under the routing lock), whatever became of its lease. */
-    void forgotten(RoomJid jid) {
+    public void forgotten(RoomJid jid) {
         owner.forgotten(jid);
     }
 
-    void close() {
+    public void close() {
         if (ownReads != null) {
             ownReads.shutdownNow();
         }
@@ -106,7 +109,7 @@ public final class LeasedRooms {
      * meanwhile wait for the claim, as for any room being claimed.
      */
     public void takeOver(List<String> adopted) {
-        synchronized (service.routing) {
+        synchronized (host.routingLock()) {
             absent.clear();   // new connections: rooms created elsewhere may come here now
             for (String room : adopted) {
                 RoomJid jid;
@@ -116,9 +119,8 @@ public final class LeasedRooms {
                     LOG.warn("a lease names '{}', which is not a room address: not taken over", room);
                     continue;
                 }
-                MucService.RoomEntry entry = service.addRoom(jid);
+                R entry = host.adopt(jid);
                 if (entry != null) {
-                    entry.via = MucService.RoomEntry.NOT_YET_ROUTED;
                     claim(entry, false, null);
                 }
             }
@@ -126,17 +128,17 @@ public final class LeasedRooms {
     }
 
     /** Asks for a new room's lease; its stanzas wait meanwhile (under the routing lock). */
-    void claim(MucService.RoomEntry entry, boolean join, String joiner) {
-        entry.gated = new ArrayList<>();
+    public void claim(R entry, boolean join, String joiner) {
+        host.holdStanzas(entry);
         if (join) {
-            absent.remove(entry.room().jid());
+            absent.remove(host.jid(entry));
         }
         ask(entry, join, joiner);
     }
 
-    private void ask(MucService.RoomEntry entry, boolean join, String joiner) {
+    private void ask(R entry, boolean join, String joiner) {
         long askedAt = clock.millis();
-        owner.claim(entry.room().jid(), epoch -> decided(entry, epoch, join, joiner, askedAt));
+        owner.claim(host.jid(entry), epoch -> decided(entry, epoch, join, joiner, askedAt));
     }
 
     /**
@@ -144,7 +146,7 @@ public final class LeasedRooms {
      * that came through connection {@code via}, is for a room the store was found not to know
      * (under the routing lock): it is refused, and neither the leases nor the store hear of it.
      */
-    boolean knownAbsent(RoomJid room, int via) {
+    public boolean knownAbsent(RoomJid room, int via) {
         Integer through = absent.get(room);
         return through != null && through == via;
     }
@@ -154,11 +156,11 @@ public final class LeasedRooms {
      * the routing lock): the room is claimed only if the store knows it (a persistent room, or one
      * whose occupants another instance served); else its stanzas are refused (item-not-found, or
      * for a join not-allowed with why) and its absence remembered. Its stanzas wait meanwhile
-     * ({@code entry.gated}, set by the caller); a join among them that may create the room claims
-     * and creates it as ever.
+     * ({@link LeaseHost#holdStanzas}, by the caller); a join among them that may create the room
+     * claims and creates it as ever.
      */
-    void lookUp(MucService.RoomEntry entry, int via) {
-        RoomJid jid = entry.room().jid();
+    public void lookUp(R entry, int via) {
+        RoomJid jid = host.jid(entry);
         Runnable look = () -> {
             boolean known;
             try {
@@ -167,39 +169,34 @@ public final class LeasedRooms {
                 known = true;   // cannot tell: the claim reads it again, and says what went wrong
             }
             List<Packet> refused = new ArrayList<>();
-            synchronized (service.routing) {
+            synchronized (host.routingLock()) {
                 if (known) {
                     ask(entry, false, null);
                     return;
                 }
-                List<RoomMailbox.Delivery> waiting = entry.gated;
-                entry.gated = null;
-                service.forget(entry);
-                if (waiting.stream().noneMatch(d -> creates(d.packet()))) {
+                List<Packet> waiting = host.takeHeldStanzas(entry);
+                host.forget(entry);
+                if (waiting.stream().noneMatch(host::createsRoom)) {
                     absent.put(jid, via);
                 }
                 // A join that may create the room creates it (and claims it); what came after it follows.
                 boolean created = false;
-                for (RoomMailbox.Delivery d : waiting) {
-                    if ((created || creates(d.packet())) && service.dispatch(d.packet(), via)) {
+                for (Packet p : waiting) {
+                    if ((created || host.createsRoom(p)) && host.dispatch(p, via)) {
                         created = true;
                     } else {
-                        service.mailboxBudget.release();
-                        refused.add(d.packet());
+                        host.unrouted(p);
+                        refused.add(p);
                     }
                 }
             }
-            refused.forEach(service::refuseForMissingRoom);
+            refused.forEach(host::refuseAsMissing);
         };
         try {
             reads.execute(look);
         } catch (RejectedExecutionException stopping) {
             look.run();
         }
-    }
-
-    private boolean creates(Packet packet) {
-        return MucService.isJoin(packet) && service.mayCreate(packet);
     }
 
     /** What the store has of a claimed room, read before its first task (or why it could not be). */
@@ -224,21 +221,17 @@ public final class LeasedRooms {
     /**
      * A room's lease was decided (on the claims' thread): if ours, it is read from the store
      * (off the room threads), then its first task restores it and carries on with the occupants of
-     * its last owner ({@link RoomCarry}), and the stanzas that waited for the claim follow, in
+     * its last owner ({@link LeaseHost#carryOn}), and the stanzas that waited for the claim follow, in
      * order; if another instance kept it, they are refused with a wait. A room nobody has, for a
      * stanza that is not a join, is refused as missing.
      */
-    private void decided(MucService.RoomEntry entry, long epoch, boolean join, String joiner, long askedAt) {
+    private void decided(R entry, long epoch, boolean join, String joiner, long askedAt) {
         if (epoch > 0) {
             Runnable loadThenServe = () -> {
-                Loaded loaded = load(entry.room().jid(), askedAt);
-                synchronized (service.routing) {
-                    List<Runnable> first = new ArrayList<>();
-                    first.add(() -> claimed(entry, epoch, join, joiner, loaded));
-                    first.addAll(entry.gated);
-                    entry.gated = null;
+                Loaded loaded = load(host.jid(entry), askedAt);
+                synchronized (host.routingLock()) {
                     // Together: the claim's task may abandon the room, and must find them all waiting.
-                    entry.mailbox().submitAll(first);
+                    host.serveHeldStanzas(entry, () -> claimed(entry, epoch, join, joiner, loaded));
                 }
             };
             try {
@@ -248,111 +241,84 @@ public final class LeasedRooms {
             }
             return;
         }
-        List<Packet> refused = new ArrayList<>();
-        synchronized (service.routing) {
-            List<RoomMailbox.Delivery> waiting = entry.gated;
-            entry.gated = null;
+        List<Packet> refused;
+        synchronized (host.routingLock()) {
+            refused = host.takeHeldStanzas(entry);
             claimsRefused.incrementAndGet();
-            service.forget(entry);
-            for (RoomMailbox.Delivery d : waiting) {
-                service.mailboxBudget.release();
-                refused.add(d.packet());
-            }
+            host.forget(entry);
+            refused.forEach(host::unrouted);
         }
         for (Packet p : refused) {
-            service.reply(p, Condition.RESOURCE_CONSTRAINT, "The room is served by another instance of the service right now;"
+            host.refuseForNow(p, "The room is served by another instance of the service right now;"
                     + " try again in a few seconds");
         }
     }
 
     /** The room's first task once its lease is ours (see {@link #decided}). */
-    private void claimed(MucService.RoomEntry entry, long epoch, boolean join, String joiner, Loaded loaded) {
+    private void claimed(R entry, long epoch, boolean join, String joiner, Loaded loaded) {
         long startedAt = clock.millis();
-        RoomJid jid = entry.room().jid();
-        entry.epoch = epoch;
-        RoomJournal journal = entry.room().context().journal();
-        journal.fence(epoch, () -> entry.mailbox().submit(() -> lost(entry, epoch)), owner::sending);
+        RoomJid jid = host.jid(entry);
+        host.epoch(entry, epoch);
+        RoomJournal journal = host.journal(entry);
+        journal.fence(epoch, () -> host.submit(entry, () -> lost(entry, epoch)), owner::sending);
         if (loaded.failure() != null) {
             LOG.warn("room {}: cannot be loaded from the store: {}", jid, loaded.failure().getMessage());
             owner.release(jid, epoch);
-            abandon(entry, Condition.RESOURCE_CONSTRAINT, "The room cannot be loaded right now; try again");
+            abandon(entry, false, "The room cannot be loaded right now; try again");
             return;
         }
         Optional<StoredRoom> stored = loaded.room();
         StoredOccupants formerOccupants = loaded.occupants();
-        Room room = entry.room();
-        if (stored.isPresent()) {
-            room.persistence().restore(stored.get());
-        }
-        // The occupants of its last owner carry on, told nothing; those whose state cannot be
-        // restored are told to rejoin (110 + 333) and catch up from the archive.
-        List<String> toRejoin = formerOccupants.isEmpty() ? List.of() : room.carryOn(formerOccupants);
-        for (String session : toRejoin) {
-            if (!session.equals(joiner)) {
-                service.send(MucPresences.movedAway(jid, formerOccupants.sessions().get(session), new JID(session)));
-            }
-            journal.occupantOut(session);
-            journal.occupantState(formerOccupants.sessions().get(session), null);
-        }
-        if (!toRejoin.isEmpty()) {
-            LOG.info("room {}: taken over under epoch {}; told {} sessions of its last owner to rejoin", jid, epoch,
-                    toRejoin.size());
-        }
-        // Whoever serves the room next finds its occupant ids, and what was sent up to now.
-        if (!room.persistence().archivedInStore() && room.occupantIds() != null) {
-            journal.occupantIdKey(room.occupantIds().key());
-        }
-        room.carry().fannedOut(room.history().head());
+        boolean empty = host.carryOn(entry, epoch, stored, formerOccupants, joiner);
         if (!formerOccupants.isEmpty()) {
             long now = clock.millis();
             LOG.info("room {}: served here under epoch {}, {} ms after its claim was asked (granted and read in {} ms,"
                     + " waited {} ms for its room thread, restored in {} ms)", jid, epoch, now - loaded.askedAt(),
                     loaded.loadedAt() - loaded.askedAt(), startedAt - loaded.loadedAt(), now - startedAt);
         }
-        if (stored.isEmpty() && !join && room.occupants().isEmpty()) {
+        if (stored.isEmpty() && !join && empty) {
             owner.release(jid, epoch);
-            abandon(entry, Condition.ITEM_NOT_FOUND, null);
+            abandon(entry, true, null);
         }
     }
 
     /**
-     * Forgets a room this instance may not serve: what waits for it is refused ({@code condition}
-     * with {@code text}; for {@link Condition#ITEM_NOT_FOUND} joins are routed again, and make a
-     * new room).
+     * Forgets a room this instance may not serve: what waits for it is refused (as {@code missing},
+     * when joins are routed again and make a new room; else for now, with {@code text}).
      */
-    private void abandon(MucService.RoomEntry entry, Condition condition, String text) {
+    private void abandon(R entry, boolean missing, String text) {
         List<Packet> refused = new ArrayList<>();
         List<Packet> again = new ArrayList<>();
-        synchronized (service.routing) {
-            service.forget(entry);
-            for (Packet pending : entry.mailbox().drainDeliveries()) {
-                if (condition == Condition.ITEM_NOT_FOUND && MucService.isJoin(pending)) {
+        synchronized (host.routingLock()) {
+            host.forget(entry);
+            for (Packet pending : host.drainMailbox(entry)) {
+                if (missing && host.isJoin(pending)) {
                     again.add(pending);
                 } else {
-                    service.mailboxBudget.release();
+                    host.unrouted(pending);
                     refused.add(pending);
                 }
             }
             for (Packet join : again) {
-                if (!service.dispatch(join, entry.via)) {   // one that may not create the room, which is known absent
-                    service.mailboxBudget.release();
+                if (!host.dispatch(join, host.via(entry))) {   // one that may not create the room, which is known absent
+                    host.unrouted(join);
                     refused.add(join);
                 }
             }
         }
         for (Packet p : refused) {
-            if (condition == Condition.ITEM_NOT_FOUND) {
-                service.refuseForMissingRoom(p);
+            if (missing) {
+                host.refuseAsMissing(p);
             } else {
-                service.reply(p, condition, text);
+                host.refuseForNow(p, text);
             }
         }
     }
 
     /** The room's lease is gone (another instance took it over): it is forgotten here, untold. */
-    private void lost(MucService.RoomEntry entry, long epoch) {
+    private void lost(R entry, long epoch) {
         if (giveUp(entry, epoch, "The room moved to another instance of the service; try again")) {
-            LOG.warn("room {}: lost its lease (epoch {}) to another instance; no longer served here", entry.room().jid(),
+            LOG.warn("room {}: lost its lease (epoch {}) to another instance; no longer served here", host.jid(entry),
                     epoch);
         }
     }
@@ -361,14 +327,14 @@ public final class LeasedRooms {
      * Stops serving a room still served under {@code epoch} (on its own thread): what waits for
      * it is refused with a wait and {@code text}. False if it was no longer served under that epoch.
      */
-    private boolean giveUp(MucService.RoomEntry entry, long epoch, String text) {
-        if (epoch <= 0 || entry.epoch != epoch) {
+    private boolean giveUp(R entry, long epoch, String text) {
+        if (epoch <= 0 || host.epoch(entry) != epoch) {
             return false;
         }
-        entry.epoch = -1;
+        host.epoch(entry, -1);
         roomsLost.incrementAndGet();
-        entry.room().context().journal().stopSending();   // its timers must not send what its next owner sends
-        abandon(entry, Condition.RESOURCE_CONSTRAINT, text);
+        host.journal(entry).stopSending();   // its timers must not send what its next owner sends
+        abandon(entry, false, text);
         return true;
     }
 
@@ -381,13 +347,13 @@ public final class LeasedRooms {
     public java.util.Set<String> leasesRenewed(java.util.Map<String, Long> held,
                                                java.util.function.Predicate<String> claimedSince) {
         java.util.Set<String> lost = new java.util.HashSet<>();
-        for (MucService.RoomEntry e : service.snapshot()) {
-            long epoch = e.epoch;
-            String jid = e.room().jid().toString();
+        for (R e : host.rooms()) {
+            long epoch = host.epoch(e);
+            String jid = host.jid(e).toString();
             Long now = held.get(jid);
             if (epoch > 0 && (now == null || now != epoch) && !claimedSince.test(jid)) {
                 lost.add(jid);
-                e.mailbox().submit(() -> lost(e, epoch));
+                host.submit(e, () -> lost(e, epoch));
             }
         }
         return lost;
@@ -400,12 +366,12 @@ public final class LeasedRooms {
      */
     public void connectionLost(int via) {
         forgetAbsences(via);
-        for (MucService.RoomEntry e : service.snapshot()) {
-            if (e.via == via || e.via == MucService.RoomEntry.NOT_YET_ROUTED) {   // the latter may have been this connection's
-                e.mailbox().submit(() -> {
-                    long epoch = e.epoch;
+        for (R e : host.rooms()) {
+            if (host.via(e) == via || host.via(e) == LeaseHost.NOT_YET_ROUTED) {   // the latter may have been this connection's
+                host.submit(e, () -> {
+                    long epoch = host.epoch(e);
                     if (giveUp(e, epoch, "The room is moving to another instance of the service; try again")) {
-                        owner.release(e.room().jid(), epoch);
+                        owner.release(host.jid(e), epoch);
                     }
                 });
             }
@@ -420,19 +386,19 @@ public final class LeasedRooms {
      * new owner's claim waits for that, with the rooms' new stanzas behind it.
      */
     public void handOver(int via) {
-        List<MucService.RoomEntry> served = new ArrayList<>();
-        synchronized (service.routing) {
+        List<R> served = new ArrayList<>();
+        synchronized (host.routingLock()) {
             forgetAbsences(via);
-            for (MucService.RoomEntry e : service.roomsUnderLock()) {
+            for (R e : host.rooms()) {
                 // A claim under way: its lease goes back at the stop. A room taken over and not yet
                 // routed may be this bucket's: let go too (its next stanza claims it wherever it goes).
-                if ((e.via == via || e.via == MucService.RoomEntry.NOT_YET_ROUTED) && e.gated == null) {
+                if ((host.via(e) == via || host.via(e) == LeaseHost.NOT_YET_ROUTED) && !host.holdsStanzas(e)) {
                     served.add(e);
                 }
             }
         }
-        for (MucService.RoomEntry e : served) {
-            e.mailbox().submit(() -> service.letGo(e.room(), false));
+        for (R e : served) {
+            host.submit(e, () -> host.letGo(e));
         }
         if (!served.isEmpty()) {
             LOG.info("connection {} handed over: letting its {} rooms go after what they received", via, served.size());
@@ -441,7 +407,7 @@ public final class LeasedRooms {
 
     /** Connection {@code via}'s bucket may be another's from now on: what came through it proves nothing more. */
     private void forgetAbsences(int via) {
-        synchronized (service.routing) {
+        synchronized (host.routingLock()) {
             absent.values().removeIf(through -> through == via);
         }
     }
