@@ -152,12 +152,12 @@ class DocumentedClassesTest {
 
     @Test
     void aPackageThatDoesNotExistOrDoesNotHoldTheClassIsCaught() {
-        assertThat(sources.missingPackages("`muc.LeasedRooms`, `store.RoomJournal.position`, `codec/…/batch/DeflateStream`,"
+        assertThat(sources.missingPackages("`cluster.LeasedRooms`, `store.RoomJournal.position`, `codec/…/batch/DeflateStream`,"
                 + " `org.reconmuc.servers.XmppServers`, `org.reconmuc.smack`, `org.reconmuc.joom`, `transport/XmlLimits`,"
                 + " `component/src/main/java/org/reconmuc/component/config/ConfigLoader.java`, `RoomOutput`")).isEmpty();
-        assertThat(sources.missingPackages("`cluster.LeasedRooms`, `store.RoomJournal.position`, `codec/…/batch/RoomOutput`,"
+        assertThat(sources.missingPackages("`muc.LeasedRooms`, `store.RoomJournal.position`, `codec/…/batch/RoomOutput`,"
                 + " `org.reconmuc.component.nothing`, `org.reconmuc.nothing.XmppServers`, `muc/XmlLimits`"))
-                .containsExactly("cluster.LeasedRooms", "codec/…/batch/RoomOutput", "org.reconmuc.component.nothing",
+                .containsExactly("muc.LeasedRooms", "codec/…/batch/RoomOutput", "org.reconmuc.component.nothing",
                         "org.reconmuc.nothing.XmppServers", "muc/XmlLimits");
     }
 
