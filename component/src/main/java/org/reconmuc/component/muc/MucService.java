@@ -246,6 +246,11 @@ public final class MucService implements Component, ConnectionListener {
         return n;
     }
 
+    /** Sessions subscribed to room activity indicators (XEP-0437) on this instance. */
+    public int activitySubscribers() {
+        return activitySubscriptions.size();
+    }
+
     public int roomCount() {
         synchronized (routing) {
             return rooms.size();
