@@ -63,6 +63,15 @@ public final class ActivitySubscriptions {
         return new Subscribed(session);
     }
 
+    /**
+     * An error from {@code session} to the service: its server bounced a notice, so the session is
+     * gone without the unavailable presence that ends a subscription (its place is given back).
+     */
+    public synchronized Change bounced(String session) {
+        Set<String> rooms = watchedRooms.remove(session);
+        return rooms == null ? new Unchanged() : new Unsubscribed(session, rooms);
+    }
+
     public synchronized boolean subscribed(String session) {
         return watchedRooms.containsKey(session);
     }

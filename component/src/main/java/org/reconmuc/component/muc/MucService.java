@@ -656,9 +656,12 @@ public final class MucService implements Component, ConnectionListener {
      * looks at a new subscriber on its own thread; the rooms that watched for one that ended forget it.
      */
     private void activityPresence(Presence presence) {
-        ActivitySubscriptions.Change change = activitySubscriptions.presence(presence.getFrom().toString(), presence);
+        activityChanged(presence, activitySubscriptions.presence(presence.getFrom().toString(), presence));
+    }
+
+    private void activityChanged(Packet request, ActivitySubscriptions.Change change) {
         if (change instanceof ActivitySubscriptions.Refused refused) {
-            reply(presence, Condition.RESOURCE_CONSTRAINT, refused.text());
+            reply(request, Condition.RESOURCE_CONSTRAINT, refused.text());
         } else if (change instanceof ActivitySubscriptions.Subscribed s) {
             for (RoomEntry e : snapshot()) {
                 e.mailbox().submit(() -> e.room().activity().subscribed(s.session()));
@@ -680,6 +683,10 @@ public final class MucService implements Component, ConnectionListener {
         static void handle(MucService service, Packet packet) {
             if (packet instanceof Presence presence) {
                 service.activityPresence(presence);
+                return;
+            }
+            if (packet instanceof Message m && m.getType() == Message.Type.error) {
+                service.activityChanged(m, service.activitySubscriptions.bounced(m.getFrom().toString()));
                 return;
             }
             if (!(packet instanceof IQ iq)) {

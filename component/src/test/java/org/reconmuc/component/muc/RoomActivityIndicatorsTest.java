@@ -115,6 +115,25 @@ class RoomActivityIndicatorsTest {
     }
 
     @Test
+    void aNoticeBouncedByJulietsServerEndsHerSubscription() {
+        MucBench bench = new MucBench(ServiceConfig.defaults().withDomainAndSecret(SERVICE, "x").toBuilder()
+                .raiMaxSubscribers(1).build());
+        bench.join(ROMEO, ROOM, "Romeo");
+        bench.join(JULIET, ROOM, "Juliet");
+        subscribe(bench, JULIET);
+        bench.send("<presence from='" + JULIET + "' to='" + ROOM + "/Juliet' type='unavailable'/>");
+        bench.say(ROMEO, ROOM, "Is she gone?");
+        assertEquals(List.of(List.of(ROOM)), notices(bench.receivedBy(JULIET)));
+        // Her session went away without an unavailable presence to the service; her server bounces the notice.
+        bench.send("<message from='" + JULIET + "' to='" + SERVICE + "' type='error'><rai xmlns='urn:xmpp:rai:0'>"
+                + "<activity>" + ROOM + "</activity></rai><error type='cancel'>"
+                + "<service-unavailable xmlns='urn:ietf:params:xml:ns:xmpp-stanzas'/></error></message>");
+        subscribe(bench, MERCUTIO);
+        assertEquals(List.of(), bench.receivedBy(MERCUTIO), "Juliet's place was given back: Mercutio is not refused");
+        assertEquals(List.of(), bench.receivedBy(JULIET), "nothing is sent back for an error");
+    }
+
+    @Test
     void anotherSessionOfTheSameUserIsNotSubscribed() {
         muc.join(ROMEO, ROOM, "Romeo");
         muc.join(JULIET, ROOM, "Juliet");
