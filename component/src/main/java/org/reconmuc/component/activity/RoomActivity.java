@@ -107,11 +107,6 @@ public final class RoomActivity {
         });
     }
 
-    /** Sessions owed a notice (tests). */
-    Set<String> watchers() {
-        return Set.copyOf(watchers);
-    }
-
     private void awaitOrNotify(String session, long seenUpTo) {
         if (host.newestMessage() > seenUpTo) {
             notify(session);
