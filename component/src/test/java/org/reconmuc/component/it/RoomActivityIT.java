@@ -28,7 +28,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.reconmuc.component.activity.RaiElement;
+import org.reconmuc.component.activity.MessageRate;
 import org.reconmuc.component.testing.Await;
+import org.reconmuc.component.testing.ShiftedClock;
 import org.reconmuc.servers.XmppServer;
 
 /**
@@ -42,6 +44,8 @@ abstract class RoomActivityIT {
     private static final long WAIT_MS = 15_000;
     private static final int MAX_SUBSCRIBERS = 2;
 
+    /** The service's time, which the XEP-0502 conversation moves on by two hours. */
+    private final ShiftedClock clock = new ShiftedClock();
     private LiveService live;
     private XmppServer server;
     private DomainBareJid service;
@@ -51,7 +55,7 @@ abstract class RoomActivityIT {
     @BeforeAll
     void start() throws Exception {
         live = LiveService.start(serverKind(), "it-" + serverKind() + "-" + getClass().getSimpleName(),
-                c -> c.toBuilder().raiMaxSubscribers(MAX_SUBSCRIBERS).build());
+                c -> c.toBuilder().raiMaxSubscribers(MAX_SUBSCRIBERS).build(), clock);
         server = live.server;
         service = JidCreate.domainBareFrom(server.componentDomain());
     }
@@ -138,6 +142,41 @@ abstract class RoomActivityIT {
             julietC.sendStanza(julietC.getStanzaFactory().buildPresenceStanza().ofType(Presence.Type.unavailable).to(service).build());
             Await.until(() -> live.service().activitySubscribers() == 0, Duration.ofMillis(WAIT_MS), "Juliet unsubscribed");
         }
+    }
+
+    /**
+     * XEP-0502: Paris, outside Romeo's public persistent room, reads its messages per hour beside its
+     * occupant count, once the service's clock has moved on past a completed hour (the exact figure on a
+     * virtual clock: RoomMessageActivityTest).
+     */
+    @Test
+    void parisReadsARoomsMessagesPerHourBesideItsOccupantCount() throws Exception {
+        XMPPTCPConnection romeoC = server.newClient("romeo");
+        XMPPTCPConnection parisC = server.newClient("paris");
+        EntityBareJid room = newRoom();
+        MultiUserChat romeo = muc(romeoC, room);
+        romeo.create(Resourcepart.from("Romeo"));
+        org.jivesoftware.smackx.xdata.form.FillableForm form = romeo.getConfigurationForm().getFillableForm();
+        form.setAnswer("muc#roomconfig_persistentroom", true);
+        romeo.sendConfigurationForm(form);
+        for (int i = 0; i < 3; i++) {
+            romeo.sendMessage("news " + i);
+        }
+        org.jivesoftware.smackx.disco.ServiceDiscoveryManager disco =
+                org.jivesoftware.smackx.disco.ServiceDiscoveryManager.getInstanceFor(parisC);
+        org.jivesoftware.smackx.xdata.packet.DataForm before = org.jivesoftware.smackx.xdata.packet.DataForm.from(disco.discoverInfo(room), "http://jabber.org/protocol/muc#roominfo");
+        assertThat(before.getField("muc#roominfo_occupants").getFirstValue()).isEqualTo("1");
+        assertThat(before.getField(MessageRate.FIELD)).as("no figure within the first hour").isNull();
+
+        // Two hours on: between one and two completed hours cover the room's three messages.
+        clock.advance(Duration.ofHours(2));
+        org.jivesoftware.smackx.xdata.packet.DataForm after = org.jivesoftware.smackx.xdata.packet.DataForm.from(disco.discoverInfo(room), "http://jabber.org/protocol/muc#roominfo");
+        org.jivesoftware.smackx.xdata.FormField activity = after.getField(MessageRate.FIELD);
+        assertThat(activity).as("the messages per hour").isNotNull();
+        assertThat(activity.getLabel()).isEqualTo(MessageRate.LABEL);
+        assertThat(Double.parseDouble(activity.getFirstValue())).isBetween(1.5, 3.0);
+        assertThat(after.getField("muc#roominfo_occupants").getFirstValue()).isEqualTo("1");
+        romeo.destroy("done", null);
     }
 
     @Test
