@@ -83,7 +83,8 @@ public final class RoomActivity {
 
     /** A new subscriber on the service: owed a notice here if its user is affiliated and not in the room. */
     public void subscribed(String session) {
-        if (host.joined(session) || !host.affiliated(session) || !host.mayEnter(session)) {
+        if (!subscriptions.subscribed(session)   // ended again before this room's turn came
+                || host.joined(session) || !host.affiliated(session) || !host.mayEnter(session)) {
             return;
         }
         awaitOrNotify(session, seenUpTo.getOrDefault(bare(session), 0L));
