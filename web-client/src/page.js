@@ -2,7 +2,9 @@
 // Query parameters (all optional): jid, password (both: log in at once), room (joined at once),
 // nick, topic (the topic followed on join), plugin=off (plain Converse, for comparison),
 // time, volume, aggregation (auto|plain|deflate|compact|compact-live|compact-deflate|compact-deflate-live), smacks=off (no XEP-0198:
-// the browser test puts forged stanzas on the socket, which stream management would count).
+// the browser test puts forged stanzas on the socket, which stream management would count), rai=on (Converse's
+// muc_subscribe_to_rai: a room of the user's that is not shown is left, and marked when the service says it had activity),
+// bookmarks=off (Converse opens a room from the address's #converse/room?jid=… only once bookmarks are read, if it reads them).
 import converse from 'converse.js';
 import './reconmuc-plugin.js';
 
@@ -28,6 +30,8 @@ converse.initialize({
   auto_reconnect: true,
   enable_smacks: q.get('smacks') !== 'off',
   auto_join_rooms: room ? [room] : [],
+  muc_subscribe_to_rai: q.get('rai') === 'on',
+  allow_bookmarks: q.get('bookmarks') !== 'off',
   nickname: q.get('nick') || undefined,
   muc_nickname_from_jid: true,
   muc_instant_rooms: true,

@@ -35,7 +35,7 @@ public final class ReconMuc implements AutoCloseable {
     /** Null unless metrics were asked for ({@link ServiceConfig#metricsPort()}). */
     private ServiceMetrics metrics;
 
-    private ReconMuc(ServiceConfig config, Consumer<OutgoingStanza> observer, Store store, boolean clustered) {
+    private ReconMuc(ServiceConfig config, Consumer<OutgoingStanza> observer, Store store, boolean clustered, Clock clock) {
         this.store = store;
         this.roomThreads = RoomThreads.start("room");
         // The rooms' text goes to the socket as rendered, nothing is serialised again.
@@ -60,7 +60,7 @@ public final class ReconMuc implements AutoCloseable {
                 }
             }
         };
-        this.service = new MucService(config, Clock.systemUTC(), roomThreads, outbox, null, store);
+        this.service = new MucService(config, clock, roomThreads, outbox, null, store);
         this.connection = clustered ? null : new ExternalComponentConnection(config, service);
     }
 
@@ -77,7 +77,7 @@ public final class ReconMuc implements AutoCloseable {
         }
         String instance = clusterConfig.instance() + "-" + Long.toHexString(new java.security.SecureRandom().nextLong() & 0xffffffL);
         Store store = Store.openFenced(config.storeLocation(), config.maxQueuedChars(), instance);
-        ReconMuc muc = new ReconMuc(config, null, store, true);
+        ReconMuc muc = new ReconMuc(config, null, store, true, Clock.systemUTC());
         muc.cluster = new ClusterNode(clusterConfig, muc.service, () -> store.leases(instance), Clock.systemUTC(),
                 i -> new ExternalComponentConnection(config, new ConnectionOfInstance(muc.service, i)));
         muc.serveMetrics(config, () -> new ServiceMetrics(muc.service, muc.cluster::connections));
@@ -105,9 +105,15 @@ public final class ReconMuc implements AutoCloseable {
      */
     public static ReconMuc start(ServiceConfig config, Consumer<OutgoingStanza> observer)
             throws ComponentException, StoreException {
+        return start(config, observer, Clock.systemUTC());
+    }
+
+    /** Like the above, the rooms' time read from {@code clock} (tests move it on an hour: XEP-0502). */
+    public static ReconMuc start(ServiceConfig config, Consumer<OutgoingStanza> observer, Clock clock)
+            throws ComponentException, StoreException {
         ExternalComponentConnection.requireSecret(config);   // before a store is opened or a thread started
         Store store = Store.open(config.storeLocation(), config.maxQueuedChars());
-        ReconMuc muc = new ReconMuc(config, observer, store, false);
+        ReconMuc muc = new ReconMuc(config, observer, store, false, clock);
         try {
             muc.service.restoreRooms();
         } catch (StoreException e) {

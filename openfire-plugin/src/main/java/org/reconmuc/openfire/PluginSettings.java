@@ -29,7 +29,7 @@ public final class PluginSettings {
             "rate-burst", "max-occupants", "max-filter-entries", "max-time-seconds", "max-pending-stanzas",
             "rate-presences-iqs-per-second", "rate-presences-iqs-burst", "occupant-ids", "lock-new-rooms",
             "room-lock-timeout-seconds", "store", "room-default-persistent", "room-creators", "max-rooms-per-user",
-            "admins");
+            "admins", "rai-max-subscribers");
 
     /** ConfigLoader insists on a secret (for a connection); in-process there is no connection to authenticate. */
     private static final String NO_SECRET = "unused-in-process";

@@ -93,7 +93,10 @@ public final class ConfigLoader {
                     "5"),
             new Option("absent-rooms-remembered", "with --instance: room names remembered as not in the shared"
                     + " store, whose stanzas other than joins are refused (item-not-found) without asking it or"
-                    + " claiming a lease (0: none remembered)", String.valueOf(ServiceConfig.DEFAULT_ABSENT_ROOMS_REMEMBERED)));
+                    + " claiming a lease (0: none remembered)", String.valueOf(ServiceConfig.DEFAULT_ABSENT_ROOMS_REMEMBERED)),
+            new Option("rai-max-subscribers", "sessions this instance sends room activity indicators (XEP-0437) to"
+                    + " at most, as Prosody's muc_rai_max_subscribers; one more is refused with resource-constraint"
+                    + " (0: none)", String.valueOf(ServiceConfig.DEFAULT_RAI_MAX_SUBSCRIBERS)));
 
 
     /** Thrown for a bad flag or value; the message is meant for the user. */
@@ -186,6 +189,7 @@ public final class ConfigLoader {
                     .multicast(bool(values, "multicast"))
                     .requirementsCacheBytes(whole(values, "requirements-cache-bytes"))
                     .absentRoomsRemembered(integer(values, "absent-rooms-remembered"))
+                    .raiMaxSubscribers(integer(values, "rai-max-subscribers"))
                     .build();
         } catch (IllegalArgumentException e) {
             throw new ConfigException("invalid configuration: " + e.getMessage());

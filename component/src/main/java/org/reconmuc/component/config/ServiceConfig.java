@@ -37,7 +37,8 @@ public record ServiceConfig(
         RoomCreation roomCreation,
         boolean multicast,
         long requirementsCacheBytes,
-        int absentRoomsRemembered) {
+        int absentRoomsRemembered,
+        int raiMaxSubscribers) {
 
     public ServiceConfig {
         Objects.requireNonNull(serverHost, "server-host");
@@ -66,6 +67,7 @@ public record ServiceConfig(
         Objects.requireNonNull(roomCreation, "room creation");
         require(requirementsCacheBytes >= 0, "requirements-cache-bytes must be >= 0 (0: no sharing)");
         require(absentRoomsRemembered >= 0, "absent-rooms-remembered must be >= 0 (0: none)");
+        require(raiMaxSubscribers >= 0, "rai-max-subscribers must be >= 0 (0: no room activity indicators)");
     }
 
     /**
@@ -100,6 +102,8 @@ public record ServiceConfig(
     public static final long DEFAULT_REQUIREMENTS_CACHE_BYTES = 4L * 1024 * 1024;
     /** Room names one instance of several remembers as not in the store (~100 bytes each). */
     public static final int DEFAULT_ABSENT_ROOMS_REMEMBERED = 10_000;
+    /** XEP-0437 subscribers one instance serves: Prosody's muc_rai_max_subscribers default. */
+    public static final int DEFAULT_RAI_MAX_SUBSCRIBERS = 1024;
 
     private static void require(boolean ok, String message) {
         if (!ok) {
@@ -209,6 +213,7 @@ public record ServiceConfig(
                 + ", multicast=" + (multicast ? "where the server offers it" : "off")
                 + ", requirements-cache-bytes=" + requirementsCacheBytes
                 + ", absent-rooms-remembered=" + absentRoomsRemembered
+                + ", rai-max-subscribers=" + raiMaxSubscribers
                 + ", secret=" + (secret == null ? "not set" : "set") + "]";
     }
 
@@ -244,6 +249,7 @@ public record ServiceConfig(
         private boolean multicast = true;
         private long requirementsCacheBytes = DEFAULT_REQUIREMENTS_CACHE_BYTES;
         private int absentRoomsRemembered = DEFAULT_ABSENT_ROOMS_REMEMBERED;
+        private int raiMaxSubscribers = DEFAULT_RAI_MAX_SUBSCRIBERS;
 
         private Builder() {
         }
@@ -276,6 +282,7 @@ public record ServiceConfig(
             multicast = c.multicast;
             requirementsCacheBytes = c.requirementsCacheBytes;
             absentRoomsRemembered = c.absentRoomsRemembered;
+            raiMaxSubscribers = c.raiMaxSubscribers;
         }
 
         /** The XMPP server's component port to attach to. */
@@ -418,13 +425,20 @@ public record ServiceConfig(
             return this;
         }
 
+        /** Sessions this instance sends room activity indicators (XEP-0437) to at most (0: none). */
+        public Builder raiMaxSubscribers(int value) {
+            this.raiMaxSubscribers = value;
+            return this;
+        }
+
         /** The settings, checked (IllegalArgumentException naming the setting that is wrong). */
         public ServiceConfig build() {
             return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
                     messagesPerSecond, messageBurst, maxOccupantsPerRoom, largeRoomOccupants, maxFilterEntries, maxTimeSeconds,
                     keepaliveInterval, reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars,
                     presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking, store,
-                    roomDefaultPersistent, roomCreation, multicast, requirementsCacheBytes, absentRoomsRemembered);
+                    roomDefaultPersistent, roomCreation, multicast, requirementsCacheBytes, absentRoomsRemembered,
+                    raiMaxSubscribers);
         }
     }
 }

@@ -12,6 +12,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.dom4j.Element;
 import org.reconmuc.codec.XmlNamespaces;
+import org.reconmuc.component.activity.ActivitySubscriptions;
+import org.reconmuc.component.activity.RaiElement;
 import org.reconmuc.component.cluster.LeaseHost;
 import org.reconmuc.component.cluster.LeasedRooms;
 import org.reconmuc.component.cluster.RoomOwnership;
@@ -71,6 +73,8 @@ public final class MucService implements Component, ConnectionListener {
     private final Store store;
     /** Who may create rooms, and the rooms each user created that are still here (guarded by the routing lock). */
     private final CreatedRooms created;
+    /** XEP-0437 subscribers of this instance (see {@link #activityPresence}). */
+    private final ActivitySubscriptions activitySubscriptions;
 
     /** A room in memory, its mailbox, and (several instances) the lease it is served under. */
     static final class RoomEntry {
@@ -123,6 +127,7 @@ public final class MucService implements Component, ConnectionListener {
         this.outbox = outbox;
         this.mailboxBudget = new MailboxBudget(config.maxPendingStanzas());
         this.created = new CreatedRooms(config.roomCreation(), config.domain());
+        this.activitySubscriptions = new ActivitySubscriptions(config.raiMaxSubscribers());
         if (scheduler == null) {
             this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "room-timer");
@@ -240,6 +245,11 @@ public final class MucService implements Component, ConnectionListener {
             }
         }
         return n;
+    }
+
+    /** Sessions subscribed to room activity indicators (XEP-0437) on this instance. */
+    public int activitySubscribers() {
+        return activitySubscriptions.size();
     }
 
     public int roomCount() {
@@ -405,6 +415,11 @@ public final class MucService implements Component, ConnectionListener {
             @Override
             public String admitCreation(Room r, RealJid creator) {
                 return MucService.this.admitCreation(r, creator);
+            }
+
+            @Override
+            public ActivitySubscriptions activitySubscriptions() {
+                return activitySubscriptions;
             }
         });
         return new RoomEntry(room, mailbox);
@@ -632,12 +647,44 @@ public final class MucService implements Component, ConnectionListener {
         return directory;
     }
 
+    /**
+     * A presence to the service itself: an XEP-0437 subscription or its end. Every room in memory
+     * looks at a new subscriber on its own thread; the rooms that watched for one that ended forget it.
+     */
+    private void activityPresence(Presence presence) {
+        activityChanged(presence, activitySubscriptions.presence(presence.getFrom().toString(), presence));
+    }
+
+    private void activityChanged(Packet request, ActivitySubscriptions.Change change) {
+        if (change instanceof ActivitySubscriptions.Refused refused) {
+            reply(request, Condition.RESOURCE_CONSTRAINT, refused.text());
+        } else if (change instanceof ActivitySubscriptions.Subscribed s) {
+            for (RoomEntry e : snapshot()) {
+                e.mailbox().submit(() -> e.room().activity().subscribed(s.session()));
+            }
+        } else if (change instanceof ActivitySubscriptions.Unsubscribed u) {
+            for (RoomEntry e : snapshot()) {
+                if (u.rooms().contains(e.room().jid().toString())) {
+                    e.mailbox().submit(() -> e.room().activity().unsubscribed(u.session()));
+                }
+            }
+        }
+    }
+
     /** Answers stanzas addressed to the service itself (XEP-0030, XEP-0199, XEP-0092). */
     static final class ServiceRequests {
         private ServiceRequests() {
         }
 
         static void handle(MucService service, Packet packet) {
+            if (packet instanceof Presence presence) {
+                service.activityPresence(presence);
+                return;
+            }
+            if (packet instanceof Message m && m.getType() == Message.Type.error) {
+                service.activityChanged(m, service.activitySubscriptions.bounced(m.getFrom().toString()));
+                return;
+            }
             if (!(packet instanceof IQ iq)) {
                 if (packet instanceof Message m && m.getType() != Message.Type.error && m.getBody() != null) {
                     service.reply(packet, Condition.SERVICE_UNAVAILABLE,
@@ -661,7 +708,7 @@ public final class MucService implements Component, ConnectionListener {
                 for (String feature : List.of(Namespaces.MUC, Namespaces.DISCO_INFO, Namespaces.DISCO_ITEMS,
                         Namespaces.PING, Namespaces.VERSION, XmlNamespaces.STANZA_ID, XmlNamespaces.RECONMUC,
                         XmlNamespaces.FEATURE_COMPACT, XmlNamespaces.FEATURE_COMPACT_LIVE, XmlNamespaces.FEATURE_COMPACT_DEFLATE,
-                        XmlNamespaces.FEATURE_COMPACT_DEFLATE_LIVE)) {
+                        XmlNamespaces.FEATURE_COMPACT_DEFLATE_LIVE, RaiElement.NAMESPACE)) {
                     q.addElement("feature").addAttribute("var", feature);
                 }
                 service.send(result);

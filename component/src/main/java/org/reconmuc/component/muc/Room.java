@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.dom4j.Element;
+import org.reconmuc.component.activity.RoomActivity;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
@@ -58,6 +59,7 @@ final class Room {
     private final RoomOutput output;
     private final RoomPresence presence = new RoomPresence(this);
     private final RoomCarry carry = new RoomCarry(this);
+    private final RoomActivity activity;
 
     Room(RoomJid jid, RoomContext context) {
         this.jid = jid;
@@ -72,6 +74,7 @@ final class Room {
         this.requirements = new RoomRequirements(this, consistency, fanout);
         this.floodControl = new RoomFloodControl(context.config());
         this.occupantIds = context.config().occupantIds() ? new OccupantIds() : null;
+        this.activity = RoomActivityHost.of(this);
         refreshListing();
     }
 
@@ -195,6 +198,11 @@ final class Room {
 
     RelaxedState<Occupant> consistency() {
         return consistency;
+    }
+
+    /** Activity for those not in the room: XEP-0437 notices, XEP-0502's rate ({@link RoomActivityHost}). */
+    RoomActivity activity() {
+        return activity;
     }
 
     /** Where groupchat messages go out (reconmuc.md §5.6, §5.7). */

@@ -1,6 +1,7 @@
 package org.reconmuc.component.muc;
 
 import java.time.Clock;
+import org.reconmuc.component.activity.ActivitySubscriptions;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.relaxed.RelaxedCounters;
@@ -38,4 +39,7 @@ interface RoomContext {
      * the text of the {@code not-allowed} error they get (XEP-0045 §10.1.1).
      */
     String admitCreation(Room room, RealJid creator);
+
+    /** The service's XEP-0437 subscribers (the {@code activity} package). */
+    ActivitySubscriptions activitySubscriptions();
 }

@@ -51,6 +51,7 @@ final class RoomDisco {
         form.addAttribute("type", "result");
         field(form, "FORM_TYPE", "hidden", Namespaces.MUC_ROOMINFO);
         field(form, "muc#roominfo_occupants", "text-single", Integer.toString(room.occupants().size()));
+        room.activity().describe(form);
         String subject = room.subject() == null ? "" : room.subject().getSubject();
         field(form, "muc#roominfo_subject", "text-single", subject == null ? "" : subject);
         for (RoomOption<?> option : RoomOptions.ALL) {

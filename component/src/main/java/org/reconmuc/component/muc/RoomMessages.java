@@ -96,6 +96,7 @@ final class RoomMessages {
         room.persistence().appended(logged);
         room.fanout().post(logged, out, message);
         room.carry().fannedOut(logged.seq());
+        RoomActivityHost.logged(room, out);
     }
 
     private static void privateMessage(Room room, Message message, Occupant sender, OccupantJid target) {

@@ -223,6 +223,7 @@ final class RoomPresence {
             room.consistency().joined(occupant);
         }
         occupantsBySession.put(session, occupant);
+        room.activity().joined(session.toString());
         room.context().journal().occupantIn(session.toString(), occupant.nick());
         room.consistency().entered(LoggingOption.readableFrom(room));
         sendRoomStateTo(occupant, session, presence, selfCodes, historyRequest);
@@ -299,6 +300,7 @@ final class RoomPresence {
     private void leave(Occupant occupant, RealJid session, Presence presence) {
         occupant.removeSession(session);
         occupantsBySession.remove(session);
+        RoomActivityHost.leaving(room, occupant, session);
         room.context().journal().occupantOut(session.toString());
         room.consistency().sessionLeft(session);
         Presence goodbye = new Presence(Presence.Type.unavailable);

@@ -127,6 +127,16 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theActivitySubscribersAreBoundedAsProsodyBoundsThem() throws Exception {
+        assertThat(ConfigLoader.load(new String[] {"--secret", "s"}, Map.of()).raiMaxSubscribers()).isEqualTo(1024);
+        assertThat(ConfigLoader.load(new String[] {"--secret", "s"}, Map.of("RECONMUC_RAI_MAX_SUBSCRIBERS", "10"))
+                .raiMaxSubscribers()).isEqualTo(10);
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--rai-max-subscribers", "-1"}, Map.of()))
+                .hasMessageContaining("rai-max-subscribers must be >= 0");
+        assertThat(ConfigLoader.help()).contains("--rai-max-subscribers").contains("muc_rai_max_subscribers");
+    }
+
+    @Test
     void aMalformedStoreIsRefusedWithoutItsPassword() {
         // "jdbc:postgres" is not "jdbc:postgresql": the error quotes the setting, its passwords masked.
         assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--store",

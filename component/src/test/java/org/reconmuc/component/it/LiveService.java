@@ -32,6 +32,12 @@ final class LiveService {
 
     /** Starts {@code kind} in {@code target/<runDir>} and attaches the component, configured by {@code adjust}. */
     static LiveService start(String kind, String runDir, UnaryOperator<ServiceConfig> adjust) throws Exception {
+        return start(kind, runDir, adjust, java.time.Clock.systemUTC());
+    }
+
+    /** Like the above, the service's rooms reading the time from {@code clock}. */
+    static LiveService start(String kind, String runDir, UnaryOperator<ServiceConfig> adjust, java.time.Clock clock)
+            throws Exception {
         XmppServer server = XmppServers.start(kind, Files.createDirectories(Path.of("target", runDir)));
         try {
             // The ITs make a room per test from the same few accounts, who stay in them: no limit per user
@@ -40,7 +46,7 @@ final class LiveService {
                     .domain(server.componentDomain()).secret(server.componentSecret())
                     .roomCreation(RoomCreation.DEFAULT.withMaxRoomsPerUser(0)).build());
             EmittedStanzas emitted = new EmittedStanzas();
-            LiveService live = new LiveService(server, ReconMuc.start(config, emitted), emitted);
+            LiveService live = new LiveService(server, ReconMuc.start(config, emitted, clock), emitted);
             if (!live.muc.awaitConnected(Duration.ofSeconds(20))) {
                 live.muc.close();
                 throw new AssertionError("the component did not attach to " + kind);

@@ -1,0 +1,92 @@
+package org.reconmuc.component.muc;
+
+import java.time.Instant;
+import org.reconmuc.component.activity.ActivityHost;
+import org.reconmuc.component.activity.MessageRate;
+import org.reconmuc.component.activity.RoomActivity;
+import org.reconmuc.component.consistency.Reader;
+import org.reconmuc.component.jid.RealJid;
+import org.xmpp.packet.Message;
+
+/**
+ * The one way the {@code activity} package (XEP-0437, XEP-0502) reaches a room, and the hooks the
+ * room's classes call: a message logged, a session in, a session out.
+ */
+final class RoomActivityHost implements ActivityHost {
+    private final Room room;
+
+    RoomActivityHost(Room room) {
+        this.room = room;
+    }
+
+    /** The room logged {@code broadcast}, a groupchat message, and sent it on. */
+    static void logged(Room room, Message broadcast) {
+        room.activity().messageLogged(MessageRate.counts(broadcast));
+    }
+
+    /**
+     * {@code session} of {@code occupant} leaves (before the room forgets what it retained for the
+     * occupant): what it was sent ends before the oldest message the room still retained for it.
+     */
+    static void leaving(Room room, Occupant occupant, RealJid session) {
+        long newest = room.history().head();
+        long seenUpTo = newest;
+        Reader<Occupant> reader = occupant.reader();
+        if (reader != null && newest - reader.cursor() + 1 - reader.earlyCount() > 0) {
+            seenUpTo = reader.cursor() - 1;
+        }
+        room.activity().left(session.toString(), occupant.sessionCount() == 0, seenUpTo);
+    }
+
+    @Override
+    public String roomJid() {
+        return room.jid().toString();
+    }
+
+    @Override
+    public String serviceJid() {
+        return room.context().config().domain();
+    }
+
+    @Override
+    public Instant now() {
+        return room.now();
+    }
+
+    @Override
+    public long newestMessage() {
+        return room.history().head();
+    }
+
+    @Override
+    public boolean joined(String session) {
+        return room.occupantBySession(RealJid.of(session)) != null;
+    }
+
+    @Override
+    public boolean affiliated(String session) {
+        return room.affiliationOf(RealJid.of(session)).atLeast(Affiliation.MEMBER);
+    }
+
+    @Override
+    public boolean mayEnter(String session) {
+        return RoomAccess.refusal(room, RoomAccess.Act.ENTER, RealJid.of(session), null, null) == null;
+    }
+
+    @Override
+    public boolean publishesActivity() {
+        RoomConfig c = room.config();
+        return c.get(PublicOption.PUBLIC) && c.get(PersistentOption.PERSISTENT)
+                && !c.get(MembersOnlyOption.MEMBERS_ONLY) && c.get(PasswordOption.PASSWORD).isEmpty();
+    }
+
+    @Override
+    public void send(Message notice) {
+        room.output().send(notice);
+    }
+
+    /** For the room's constructor. */
+    static RoomActivity of(Room room) {
+        return new RoomActivity(new RoomActivityHost(room), room.context().activitySubscriptions());
+    }
+}
