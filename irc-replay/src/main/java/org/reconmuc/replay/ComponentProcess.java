@@ -1,7 +1,6 @@
 package org.reconmuc.replay;
 
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -174,9 +173,5 @@ final class ComponentProcess implements AutoCloseable {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
-    }
-
-    static String classPathOf(File f) {
-        return f.getAbsolutePath();
     }
 }
