@@ -137,8 +137,8 @@ final class Help {
               per killed or paused room the seconds from the fault to its next acknowledged message, per room the
               slowest acknowledgement (echo after sending) from the fault on, what the instances logged (adoptions, rooms
               lost to another instance), CPU/RSS/heap per instance, and per instance what crossed its link to
-              the server (bytes; stanzas and copies sent through the server's XEP-0033 multicast), with link bytes
-              per copy delivered to a bot. Exit code 0 when no acknowledged message was lost, duplicated or out of order.
+              the server (bytes; stanzas and copies sent through the server's XEP-0033 multicast, and per connection
+              of its last process), with link bytes per copy delivered to a bot and how many connections used multicast. Exit code 0 when no acknowledged message was lost, duplicated or out of order.
 
             What it measures (per second, per bot and in total):
               socket bytes      bytes read from each bot's socket (compressed when XEP-0138 is negotiated)

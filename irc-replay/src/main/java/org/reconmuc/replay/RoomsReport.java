@@ -240,6 +240,7 @@ final class RoomsReport {
             one.put("link_bytes", bytes);
             one.put("multicast_stanzas", stanzas);
             one.put("multicast_copies", copies);
+            one.put("multicast_stanzas_by_connection_now", last.multicastStanzasByConnection);
             perInstance.put(name, one);
             linkBytes += bytes;
             multicastStanzas += stanzas;
@@ -250,6 +251,11 @@ final class RoomsReport {
         total.put("link_bytes", linkBytes);
         total.put("multicast_stanzas", multicastStanzas);
         total.put("multicast_copies", multicastCopies);
+        total.put("connections_of_last_processes_with_multicast", processes.values().stream()
+                .map(started -> started.get(started.size() - 1).multicastStanzasByConnection)
+                .mapToLong(counts -> counts.stream().filter(n -> n > 0).count()).sum());
+        total.put("connections_of_last_processes", processes.values().stream()
+                .mapToInt(started -> started.get(started.size() - 1).multicastStanzasByConnection.size()).sum());
         total.put("copies_delivered_live_or_retained", delivered);
         total.put("link_bytes_per_delivered_copy", delivered == 0 ? null : (double) linkBytes / delivered);
         perInstance.put("total", total);
