@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Runs every fuzz test of the project (each @FuzzTest method of every *FuzzTest class, found by
-# name) in Jazzer's fuzzing mode for SECONDS each (default 60), one after another (Jazzer fuzzes
-# one test per JVM), and prints per test its executions, coverage and findings. Exits non-zero if
-# any test found something (a crash, a failed property, a hang) or did not run.
+# name) in Jazzer's fuzzing mode for SECONDS each (default 60), and prints per test its executions,
+# coverage and findings. Exits non-zero if any test found something (a crash, a failed property, a
+# hang) or did not run. Jazzer fuzzes one test per JVM: one Maven run compiles the modules and
+# writes their test classpaths (target/test.classpath), then each test runs in a JVM of its own
+# (scripts/FuzzTestLauncher), FUZZ_JOBS (default: the number of cores, at most 2) at a time —
+# each fuzzer is one busy thread, so on an otherwise idle machine each still gets a core of its own.
 #
 #   scripts/fuzz.sh [SECONDS] [extra Maven arguments, e.g. -o]
 #
@@ -27,50 +30,86 @@ INPUT_TIMEOUT="${FUZZ_INPUT_TIMEOUT:-20}"
 LOGS="$ROOT/target/fuzz"
 mkdir -p "$LOGS"
 
-failed=0
-summary=()
+# The fuzz tests: "module class method" per line.
+targets=()
 while IFS= read -r file; do
   module="${file%%/src/test/java/*}"
-  class="$(basename "$file" .java)"
+  class="$(sed 's|.*/src/test/java/||; s|\.java$||; s|/|.|g' <<<"$file")"
   # The @FuzzTest methods: the first method declared after each annotation.
-  methods="$(awk '/@FuzzTest/ {want=1} want && match($0, /void [A-Za-z0-9_]+\(/) {print substr($0, RSTART+5, RLENGTH-6); want=0}' "$file")"
-  for method in $methods; do
-    log="$LOGS/$class.$method.log"
-    echo "== $class#$method ($module, ${SECONDS_EACH}s)"
-    JAZZER_FUZZ=1 timeout --kill-after=30 $(( SECONDS_EACH + 600 )) \
-      mvn -B -pl "$module" -am test -Dtest="$class#$method" -Dsurefire.failIfNoSpecifiedTests=false \
-        -Djazzer.internal.arg.0=fuzz -Djazzer.internal.arg.1=-max_total_time="$SECONDS_EACH" \
-        -Djazzer.internal.arg.2=-timeout="$INPUT_TIMEOUT" "$@" >"$log" 2>&1
-    rc=$?
-    last="$(grep -E '^#[0-9]+[[:space:]]' "$log" | tail -n 1)"
-    executions="$(sed -nE 's/^#([0-9]+).*/\1/p' <<<"$last")"
-    coverage="$(sed -nE 's/.*cov: ([0-9]+) ft: ([0-9]+).*/cov \1, ft \2/p' <<<"$last")"
-    corpus="$(sed -nE 's/.*corp: ([^ ]+).*/\1/p' <<<"$last")"
-    finding="$(grep -m 1 -E '^== Java Exception|^==[0-9]+== ERROR|ALARM: working on the last Unit|Test unit written to|crash-[0-9a-f]{40}' "$log")"
-    if [[ $rc -eq 0 && -z "$finding" && "$last" == *DONE* ]]; then
-      result="no findings"
-    else
-      failed=1
-      if [[ -n "$finding" ]]; then
-        result="FINDING: $finding (exit $rc; see $log)"
-      elif [[ $rc -eq 124 || $rc -eq 137 ]]; then
-        result="FAILED: did not stop within $(( SECONDS_EACH + 600 ))s (see $log)"
-      else
-        result="FAILED: exit $rc without a finished run (see $log)"
-      fi
-    fi
-    line="$class#$method: ${executions:-0} executions, ${coverage:-no coverage}, corpus ${corpus:-?}; $result"
-    echo "   $line"
-    summary+=("$line")
+  for method in $(awk '/@FuzzTest/ {want=1} want && match($0, /void [A-Za-z0-9_]+\(/) {print substr($0, RSTART+5, RLENGTH-6); want=0}' "$file"); do
+    targets+=("$module $class $method")
   done
 done < <(find . \( -name node_modules -o -name target -o -name .git \) -prune -o -path '*/src/test/java/*' \
   -name '*FuzzTest.java' -print | sed 's|^\./||' | sort)
-
-echo
-echo "Fuzzing, ${SECONDS_EACH}s per test:"
-if (( ${#summary[@]} == 0 )); then
+if (( ${#targets[@]} == 0 )); then
+  echo "Fuzzing, ${SECONDS_EACH}s per test:"
   echo "  no fuzz tests found"
   exit 1
 fi
-printf '  %s\n' "${summary[@]}"
+modules="$(printf '%s\n' "${targets[@]}" | cut -d' ' -f1 | sort -u | paste -sd, -)"
+echo "== compiling $modules and writing their test classpaths"
+mvn -B -q -pl "$modules" -am process-test-classes "$@" >"$LOGS/build.log" 2>&1 \
+  || { cat "$LOGS/build.log"; die "the build for fuzzing failed (see $LOGS/build.log)"; }
+# The launcher, compiled once against a module's test classpath (every such one has the JUnit launcher).
+first_module="${modules%%,*}"
+rm -rf "$LOGS/launcher"
+javac -d "$LOGS/launcher" -cp "$(cat "$first_module/target/test.classpath")" "$ROOT/scripts/FuzzTestLauncher.java" \
+  || die "could not compile scripts/FuzzTestLauncher.java"
+
+# fuzz_one MODULE CLASS METHOD: fuzzes in a JVM of its own, in the module's directory (where Jazzer
+# keeps the corpus and looks for the inputs), then writes the test's summary line to its .result.
+fuzz_one() {
+  local module="$1" class="$2" method="$3" short="${2##*.}"
+  local log="$LOGS/$short.$method.log"
+  (cd "$module" && JAZZER_FUZZ=1 timeout --kill-after=30 $(( SECONDS_EACH + 600 )) \
+    java -cp "$LOGS/launcher:target/test-classes:target/classes:$(cat target/test.classpath)" \
+      -Djazzer.internal.arg.0=fuzz -Djazzer.internal.arg.1=-max_total_time="$SECONDS_EACH" \
+      -Djazzer.internal.arg.2=-timeout="$INPUT_TIMEOUT" \
+      FuzzTestLauncher "$class#$method") >"$log" 2>&1
+  local rc=$? result
+  local last="$(grep -E '^#[0-9]+[[:space:]]' "$log" | tail -n 1)"
+  local executions="$(sed -nE 's/^#([0-9]+).*/\1/p' <<<"$last")"
+  local coverage="$(sed -nE 's/.*cov: ([0-9]+) ft: ([0-9]+).*/cov \1, ft \2/p' <<<"$last")"
+  local corpus="$(sed -nE 's/.*corp: ([^ ]+).*/\1/p' <<<"$last")"
+  local finding="$(grep -m 1 -E '^== Java Exception|^==[0-9]+== ERROR|ALARM: working on the last Unit|Test unit written to|crash-[0-9a-f]{40}' "$log")"
+  if [[ $rc -eq 0 && -z "$finding" && "$last" == *DONE* ]]; then
+    result="no findings"
+  elif [[ -n "$finding" ]]; then
+    result="FINDING: $finding (exit $rc; see $log)"
+  elif [[ $rc -eq 124 || $rc -eq 137 ]]; then
+    result="FAILED: did not stop within $(( SECONDS_EACH + 600 ))s (see $log)"
+  else
+    result="FAILED: exit $rc without a finished run (see $log)"
+  fi
+  echo "$short#$method: ${executions:-0} executions, ${coverage:-no coverage}, corpus ${corpus:-?}; $result" >"$log.result"
+  echo "   $(cat "$log.result")"
+}
+
+JOBS="${FUZZ_JOBS:-$(( $(nproc) < 2 ? 1 : 2 ))}"
+[[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || die "FUZZ_JOBS must be a positive whole number, not '$JOBS'"
+rm -f "$LOGS"/*.result
+for target in "${targets[@]}"; do
+  while (( $(jobs -rp | wc -l) >= JOBS )); do
+    wait -n
+  done
+  read -r module class method <<<"$target"
+  echo "== ${class##*.}#$method ($module, ${SECONDS_EACH}s)"
+  fuzz_one "$module" "$class" "$method" &
+done
+wait
+
+echo
+echo "Fuzzing, ${SECONDS_EACH}s per test:"
+failed=0
+for target in "${targets[@]}"; do
+  read -r module class method <<<"$target"
+  result_file="$LOGS/${class##*.}.$method.log.result"
+  if [[ -f "$result_file" ]]; then
+    line="$(cat "$result_file")"
+  else
+    line="${class##*.}#$method: FAILED: no result"
+  fi
+  [[ "$line" == *"; no findings" ]] || failed=1
+  echo "  $line"
+done
 exit "$failed"

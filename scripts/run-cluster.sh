@@ -2,7 +2,8 @@
 # Several instances of ReConMUC serving one domain (README, "Several instances"): a local
 # PostgreSQL (the shared store), a local ejabberd whose component domain has one bucket per
 # connection (domain_balancing, bare_destination), and N component processes, each holding K
-# connections. Config, data and logs under run/cluster/. Ctrl-C stops everything.
+# connections. Logs under run/cluster/, the servers' data in run/cluster/state (a temporary directory
+# PostgreSQL and ejabberd can reach from any checkout). Ctrl-C stops everything.
 #
 #   scripts/run-cluster.sh --instances N     (also: scripts/run-local.sh --instances N)
 #   --connections K   connections per instance (2 by default; ejabberd gets N*K buckets)
@@ -34,7 +35,7 @@ while (( $# )); do
     --instances=*) INSTANCES="${1#--instances=}" ;;
     --connections) shift; CONNECTIONS="${1:-}" ;;
     --connections=*) CONNECTIONS="${1#--connections=}" ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
   shift
@@ -95,14 +96,29 @@ exec_as() {   # the same, replacing the (background) shell, so that $! is the pr
   if [[ "$(id -u)" == 0 ]]; then exec setpriv --reuid="$user" --regid="$user" --init-groups -- "$@"; else exec "$@"; fi
 }
 
-# ---- PostgreSQL: the store every instance shares ----------------------------------------------
+# ---- Where the servers keep their files --------------------------------------------------------
+# As root, PostgreSQL and ejabberd run as their own users, which cannot enter a checkout in a
+# directory only its owner can (a 700 home, mktemp -d): their data and ejabberd's logs go to a
+# directory of their own under the system's temporary directory, linked as run/cluster/state
+# (the last run's is deleted when the next starts). Our own logs stay in run/cluster.
+if [[ -L "$RUN/state" ]]; then
+  old_state="$(readlink "$RUN/state")"
+  [[ "$old_state" != "${TMPDIR:-/tmp}"/reconmuc-cluster.* ]] || rm -rf "$old_state"
+fi
 rm -rf "$RUN"
 mkdir -p "$RUN/postgres"
-[[ "$(id -u)" != 0 ]] || chown postgres "$RUN/postgres"
+STATE="$(mktemp -d "${TMPDIR:-/tmp}/reconmuc-cluster.XXXXXX")"
+chmod 755 "$STATE"
+ln -s "$STATE" "$RUN/state"
+
+# ---- PostgreSQL: the store every instance shares ----------------------------------------------
+PGDIR="$STATE/postgres"
+mkdir -p "$PGDIR"
+[[ "$(id -u)" != 0 ]] || chown postgres "$PGDIR"
 PG_BIN="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)"
-as_user postgres "$PG_BIN/initdb" -D "$RUN/postgres/data" -U reconmuc --auth=trust --encoding=UTF8 --no-sync \
+as_user postgres "$PG_BIN/initdb" -D "$PGDIR/data" -U reconmuc --auth=trust --encoding=UTF8 --no-sync \
   >"$RUN/postgres/initdb.log" 2>&1 || fail "initdb failed"
-exec_as postgres "$PG_BIN/postgres" -D "$RUN/postgres/data" -p "$PG_PORT" -k "$RUN/postgres" \
+exec_as postgres "$PG_BIN/postgres" -D "$PGDIR/data" -p "$PG_PORT" -k "$PGDIR" \
   -c listen_addresses=127.0.0.1 >"$RUN/postgres/postgres.log" 2>&1 </dev/null &
 started $! postgres
 for ((i = 0; i < 300; i++)); do port_open "$PG_PORT" && break; sleep 0.1; done
@@ -110,7 +126,7 @@ port_open "$PG_PORT" || fail "PostgreSQL did not start"
 STORE="jdbc:postgresql://$HOST:$PG_PORT/postgres?user=reconmuc"
 
 # ---- ejabberd, a bucket per connection ---------------------------------------------------------
-EDIR="$RUN/ejabberd"
+EDIR="$STATE/ejabberd"   # ejabberd writes its own log here (run/cluster/state/ejabberd/logs)
 mkdir -p "$EDIR/spool" "$EDIR/logs"
 balancing="domain_balancing:
   \"$DOMAIN\":
@@ -128,7 +144,8 @@ config="${config//'${DOMAIN_BALANCING}'/$balancing}"
 printf '%s\n' "$config" >"$EDIR/ejabberd.yml"
 cp deploy/ejabberd/inetrc "$EDIR/inetrc"
 [[ "$(id -u)" != 0 ]] || chown -R ejabberd:ejabberd "$EDIR"
-DIR="$EDIR" EJABBERD_DIST_PORT="$DIST_PORT" sh deploy/ejabberd/start-direct.sh >"$EDIR/ejabberd.out" 2>&1 </dev/null &
+mkdir -p "$RUN/ejabberd"
+DIR="$EDIR" EJABBERD_DIST_PORT="$DIST_PORT" sh deploy/ejabberd/start-direct.sh >"$RUN/ejabberd/ejabberd.out" 2>&1 </dev/null &
 started $! ejabberd
 for ((i = 0; i < 300; i++)); do port_open "$C2S_PORT" && port_open "$COMPONENT_PORT" && break; sleep 0.1; done
 port_open "$COMPONENT_PORT" || fail "ejabberd did not open its ports"

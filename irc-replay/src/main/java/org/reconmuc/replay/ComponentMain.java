@@ -5,6 +5,7 @@ import java.lang.management.MemoryUsage;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.StringJoiner;
 import org.reconmuc.component.ReconMuc;
 import org.reconmuc.component.config.ConfigLoader;
 import org.reconmuc.component.config.ServiceConfig;
@@ -15,7 +16,8 @@ import org.reconmuc.component.transport.ExternalComponentConnection;
  * {@link ReconMuc} assembly as the component's {@code Main}, plus a line
  * {@code HEAP <used> <committed> <used-after-last-gc>} (bytes) on stdout every second, and
  * {@code LINK <bytes> <multicast stanzas> <multicast copies>} (what crossed the XEP-0114 link to
- * the server, over all its connections), and
+ * the server, over all its connections), {@code MULTICAST <stanzas>,<stanzas>,...} (what each
+ * connection sent through the server's XEP-0033 multicast), and
  * {@code LIVE <bytes>} — the heap in use after full collections, what the service really holds —
  * when the harness writes a line {@code LIVE}. It stops when its standard input closes (the
  * harness went away) or on SIGTERM.
@@ -57,12 +59,15 @@ public final class ComponentMain {
             long bytes = 0;
             long multicastStanzas = 0;
             long multicastCopies = 0;
+            StringJoiner byConnection = new StringJoiner(",");
             for (ExternalComponentConnection c : muc.cluster() != null ? muc.cluster().connections() : List.of(muc.connection())) {
                 bytes += c.bytesWritten();
                 multicastStanzas += c.multicastStanzas();
                 multicastCopies += c.multicastCopies();
+                byConnection.add(Long.toString(c.multicastStanzas()));
             }
             System.out.printf(Locale.ROOT, "LINK %d %d %d%n", bytes, multicastStanzas, multicastCopies);
+            System.out.printf(Locale.ROOT, "MULTICAST %s%n", byConnection);
             System.out.flush();
             Thread.sleep(1000);
         }

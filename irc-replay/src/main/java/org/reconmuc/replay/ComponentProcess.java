@@ -1,7 +1,6 @@
 package org.reconmuc.replay;
 
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +28,8 @@ final class ComponentProcess implements AutoCloseable {
     volatile long linkBytes;
     volatile long multicastStanzas;
     volatile long multicastCopies;
+    /** Per connection it holds now (the last {@code MULTICAST} line): the stanzas it sent through the server's multicast. */
+    volatile List<Long> multicastStanzasByConnection = List.of();
     /** Answers to {@link #liveHeap} requests. */
     private final java.util.concurrent.BlockingQueue<Long> liveHeaps = new java.util.concurrent.LinkedBlockingQueue<>();
     private final List<String> tail = new ArrayList<>();
@@ -108,6 +109,14 @@ final class ComponentProcess implements AutoCloseable {
                     linkBytes = Long.parseLong(f[1]);
                     multicastStanzas = Long.parseLong(f[2]);
                     multicastCopies = Long.parseLong(f[3]);
+                } else if (line.startsWith("MULTICAST ")) {
+                    List<Long> counts = new ArrayList<>();
+                    for (String n : line.substring(10).split(",")) {
+                        if (!n.isEmpty()) {
+                            counts.add(Long.parseLong(n));
+                        }
+                    }
+                    multicastStanzasByConnection = List.copyOf(counts);
                 } else if (line.startsWith("LIVE ")) {
                     liveHeaps.add(Long.parseLong(line.substring(5)));
                 } else if (line.equals("READY")) {
@@ -174,9 +183,5 @@ final class ComponentProcess implements AutoCloseable {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
-    }
-
-    static String classPathOf(File f) {
-        return f.getAbsolutePath();
     }
 }

@@ -12,6 +12,7 @@ final class Help {
               java -jar irc-replay.jar rooms --out DIR [--rooms 40] [--bots-per-room 20] [--instances 3]
                   [--connections 2] [--messages 60] [--rate 1] [--drain 20]
                   [--kill-at SECONDS | --pause-at SECONDS [--pause-seconds 10] | --rolling-restart-at SECONDS]
+                  [--relaxed-bots 0 [--relaxed-volume 2] [--relaxed-time 3]]
               java -jar irc-replay.jar help
 
             Run from the repository (or its irc-replay/ folder): the servers' configuration templates are
@@ -128,12 +129,16 @@ final class Help {
               kills the instance serving the most rooms (SIGKILL) S seconds in; --pause-at S stops it (SIGSTOP) for
               --pause-seconds and lets it go on (SIGCONT); --rolling-restart-at S stops each instance cleanly in turn
               (its standard input closed), starts it again and waits 5 s before the next; bots told their room moved (110 +
-              333) join again with the history since the last message they saw. summary.json: acknowledged
+              333) join again with the history since the last message they saw. --relaxed-bots N adds N listeners
+              to each room that state requirements (--relaxed-volume messages, --relaxed-time seconds) and never
+              speak; what the room retained for them counts as delivered. summary.json: acknowledged
               (echoed) messages and whether each reached every bot of its room exactly once (lost, duplicated,
               out of order among live deliveries), unacknowledged ones bounced (an error came back) or dropped,
               per killed or paused room the seconds from the fault to its next acknowledged message, per room the
               slowest acknowledgement (echo after sending) from the fault on, what the instances logged (adoptions, rooms
-              lost to another instance), CPU/RSS/heap per instance. Exit code 0 when no acknowledged message was lost, duplicated or out of order.
+              lost to another instance), CPU/RSS/heap per instance, and per instance what crossed its link to
+              the server (bytes; stanzas and copies sent through the server's XEP-0033 multicast, and per connection
+              of its last process), with link bytes per copy delivered to a bot and how many connections used multicast. Exit code 0 when no acknowledged message was lost, duplicated or out of order.
 
             What it measures (per second, per bot and in total):
               socket bytes      bytes read from each bot's socket (compressed when XEP-0138 is negotiated)

@@ -168,11 +168,6 @@ public record ServiceConfig(
         return toBuilder().roomLocking(locking).build();
     }
 
-    /** Serve Prometheus metrics on 127.0.0.1:{@code port} (0: off). */
-    public ServiceConfig withMetricsPort(int port) {
-        return toBuilder().metricsPort(port).build();
-    }
-
     /** Where persistent rooms are kept ({@link StoreLocation}: none, sqlite:PATH, h2:PATH, a JDBC URL). */
     public ServiceConfig withStore(String newStore) {
         return toBuilder().store(newStore).build();

@@ -138,10 +138,6 @@ public final class ServiceMetrics implements AutoCloseable {
                 .description("0 while commits fail or stall (persistent rooms refuse new messages)").register(registry);
     }
 
-    public MeterRegistry registry() {
-        return registry;
-    }
-
     /** The Prometheus text exposition of every meter. */
     public String scrape() {
         return registry.scrape();

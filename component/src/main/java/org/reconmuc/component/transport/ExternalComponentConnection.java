@@ -85,16 +85,8 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
             return new Tuning(d, connectTimeout, handshakeTimeout, closeFlushTimeout, closeJoinTimeout, maxQueuedChars, queryTimeout);
         }
 
-        Tuning withHandshakeTimeout(Duration d) {
-            return new Tuning(initialBackoff, connectTimeout, d, closeFlushTimeout, closeJoinTimeout, maxQueuedChars, queryTimeout);
-        }
-
         Tuning withMaxQueuedChars(long chars) {
             return new Tuning(initialBackoff, connectTimeout, handshakeTimeout, closeFlushTimeout, closeJoinTimeout, chars, queryTimeout);
-        }
-
-        Tuning withQueryTimeout(Duration d) {
-            return new Tuning(initialBackoff, connectTimeout, handshakeTimeout, closeFlushTimeout, closeJoinTimeout, maxQueuedChars, d);
         }
     }
 
@@ -352,8 +344,8 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         return outbound.droppedInvalid();
     }
 
-    /** Received stanzas discarded for being too large or nested too deeply. */
-    public long discardedIncoming() {
+    /** Received stanzas discarded for being too large or nested too deeply (the tests' count). */
+    long discardedIncoming() {
         return inbound.discardedCount();
     }
 

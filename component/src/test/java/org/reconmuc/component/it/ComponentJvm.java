@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.reconmuc.servers.InstancesBehindEjabberd;
 import org.reconmuc.servers.XmppServer;
 
 /**
@@ -30,6 +31,23 @@ final class ComponentJvm implements AutoCloseable {
     /** Starts the component with {@code extraFlags}; returns once it has attached to {@code server}. */
     static ComponentJvm start(XmppServer server, Path log, String... extraFlags) throws IOException, InterruptedException {
         return start(server, log, true, extraFlags);
+    }
+
+    /**
+     * PostgreSQL, ejabberd and the instances {@code names}, each in a JVM of its own with two
+     * connections and {@code settings}, logging under {@code target/<folder>}.
+     */
+    static InstancesBehindEjabberd<ComponentJvm> behindEjabberd(String folder, List<String> names, String... settings)
+            throws Exception {
+        return InstancesBehindEjabberd.start(Path.of("target", folder).toAbsolutePath(), names, 2,
+                (name, server, flags, log) -> start(server, log, flags.toArray(String[]::new)), List.of(settings));
+    }
+
+    /** "a" and "b" behind ejabberd with short leases and persistent, unlocked rooms (four buckets). */
+    static InstancesBehindEjabberd<ComponentJvm> twoBehindEjabberd(String folder, int leaseSeconds) throws Exception {
+        return behindEjabberd(folder, List.of("a", "b"), "--lease-seconds", Integer.toString(leaseSeconds),
+                "--room-default-persistent", "true", "--lock-new-rooms", "false",
+                "--rate-messages-per-second", "1000", "--rate-burst", "1000");
     }
 
     /** Starts the component as a standby: it keeps trying while the server refuses it (Prosody takes one connection). */
@@ -134,10 +152,15 @@ final class ComponentJvm implements AutoCloseable {
         return output(logStart);
     }
 
-    /** SIGTERM and a bounded wait, then SIGKILL. */
+    /** SIGTERM and a bounded wait, then SIGKILL; a paused process is continued first, to stop as it would. */
     @Override
     public void close() throws InterruptedException {
         if (process.isAlive()) {
+            try {
+                thaw();
+            } catch (IOException e) {
+                // it exited meanwhile
+            }
             process.destroy();
             if (!process.waitFor(15, TimeUnit.SECONDS)) {
                 kill();

@@ -2,14 +2,8 @@ package org.reconmuc.component.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,10 +21,9 @@ import org.junit.jupiter.api.TestInstance;
 import org.jxmpp.jid.EntityBareJid;
 import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
-import org.reconmuc.servers.PostgresServer;
-import org.reconmuc.servers.ServerOptions;
+import org.reconmuc.servers.InstancesBehindEjabberd;
+import org.reconmuc.servers.SharedStore;
 import org.reconmuc.servers.XmppServer;
-import org.reconmuc.servers.XmppServers;
 
 /**
  * Three instances of the service behind one ejabberd (six buckets, {@code bare_destination}),
@@ -43,82 +36,37 @@ import org.reconmuc.servers.XmppServers;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class EjabberdClusterIT {
     private static final int ROOMS = 24;
-    private PostgresServer postgres;
+    private InstancesBehindEjabberd<ComponentJvm> cluster;
     private XmppServer server;
-    private Path dir;
-    private final Map<String, ComponentJvm> instances = new HashMap<>();
+    private SharedStore store;
     /** Instance c serves Prometheus metrics here. */
     private int metricsPort;
 
     @BeforeAll
     void start() throws Exception {
-        dir = Path.of("target", "it-ejabberd-cluster").toAbsolutePath();
-        postgres = PostgresServer.start();
-        server = XmppServers.start("ejabberd", Files.createDirectories(dir.resolve("ejabberd")),
-                ServerOptions.DEFAULT.withComponentBuckets(6));
         try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             metricsPort = free.getLocalPort();
         }
-        for (String name : List.of("a", "b", "c")) {
-            instances.put(name, ComponentJvm.start(server, dir.resolve("instance-" + name + ".log"),
-                    "--store", postgres.jdbcUrl(), "--instance", name, "--connections", "2", "--lease-seconds", "2",
-                    "--room-default-persistent", "true", "--lock-new-rooms", "false",
-                    "--rate-messages-per-second", "1000", "--rate-burst", "1000",
-                    "--metrics-port", name.equals("c") ? Integer.toString(metricsPort) : "0"));
-        }
+        cluster = InstancesBehindEjabberd.start(Path.of("target", "it-ejabberd-cluster").toAbsolutePath(),
+                List.of("a", "b", "c"), 2, (name, server, flags, log) -> {
+                    List<String> all = new ArrayList<>(flags);
+                    all.addAll(List.of("--metrics-port", name.equals("c") ? Integer.toString(metricsPort) : "0"));
+                    return ComponentJvm.start(server, log, all.toArray(String[]::new));
+                }, List.of("--lease-seconds", "2", "--room-default-persistent", "true", "--lock-new-rooms", "false",
+                        "--rate-messages-per-second", "1000", "--rate-burst", "1000"));
+        server = cluster.server();
+        store = cluster.store();
     }
 
     @AfterAll
     void stop() throws Exception {
-        for (ComponentJvm c : instances.values()) {
-            c.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-        if (postgres != null) {
-            postgres.close();
+        if (cluster != null) {
+            cluster.close();
         }
     }
 
     private Map<String, String> owners() throws Exception {
-        return owners(postgres);
-    }
-
-    /** Room to the instance name ("a", "b", "c") that holds its lease now. */
-    static Map<String, String> owners(PostgresServer postgres) throws Exception {
-        Map<String, String> owners = new HashMap<>();
-        try (Connection c = DriverManager.getConnection(postgres.jdbcUrl());
-             Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT room, owner FROM reconmuc_lease WHERE owner IS NOT NULL")) {
-            while (rs.next()) {
-                owners.put(rs.getString(1), rs.getString(2).substring(0, rs.getString(2).lastIndexOf('-')));
-            }
-        }
-        return owners;
-    }
-
-    static int archived(PostgresServer db, String room) throws Exception {
-        try (Connection c = DriverManager.getConnection(db.jdbcUrl());
-             Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM reconmuc_message WHERE room = '" + room + "'")) {
-            rs.next();
-            return rs.getInt(1);
-        }
-    }
-
-    /** How many archived messages of {@code room} have this body. */
-    static int archivedWithBody(PostgresServer db, String room, String body) throws Exception {
-        try (Connection c = DriverManager.getConnection(db.jdbcUrl());
-             java.sql.PreparedStatement p = c.prepareStatement(
-                     "SELECT COUNT(*) FROM reconmuc_message WHERE room = ? AND xml LIKE ?")) {
-            p.setString(1, room);
-            p.setString(2, "%<body>" + body + "</body>%");
-            try (ResultSet rs = p.executeQuery()) {
-                rs.next();
-                return rs.getInt(1);
-            }
-        }
+        return store.roomOwners();
     }
 
     @Test
@@ -171,7 +119,7 @@ class EjabberdClusterIT {
 
         // a dies. A survivor adopts its connections; a's rooms answer again, and nobody is told anything.
         long killedAt = System.nanoTime();
-        instances.remove("a").kill();
+        cluster.remove("a").kill();
         for (int i : onA) {
             romeoC.sendStanza(romeoC.getStanzaFactory().buildMessageStanza().to(rooms.get(i))
                     .ofType(Message.Type.groupchat).setBody("probe " + i).build());
@@ -208,8 +156,8 @@ class EjabberdClusterIT {
             }
             assertThat(retainedForCarol.stream().filter(owed::equals)).as("retained under a, sent once under its next owner")
                     .hasSize(1);
-            assertThat(archivedWithBody(postgres, rooms.get(i).toString(), "before " + i)).isEqualTo(1);
-            assertThat(archivedWithBody(postgres, rooms.get(i).toString(), "after " + i)).isEqualTo(1);
+            assertThat(store.archivedWithBody(rooms.get(i).toString(), "before " + i)).isEqualTo(1);
+            assertThat(store.archivedWithBody(rooms.get(i).toString(), "after " + i)).isEqualTo(1);
         }
         assertThat(juliet.toldToRejoin).as("nobody is told to join again").isEmpty();
         assertThat(carolWitness.toldToRejoin).isEmpty();
@@ -229,7 +177,7 @@ class EjabberdClusterIT {
             }
         }
         long stoppedAt = System.nanoTime();
-        instances.remove("b").close();
+        cluster.stop("b");
         long stopDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         Set<String> movedFromB = ConcurrentHashMap.newKeySet();
         while (movedFromB.size() < onB.size() && System.nanoTime() < stopDeadline) {

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.reconmuc.servers.InstancesBehindEjabberd;
 
 /**
  * Three instances behind one ejabberd with {@code mod_multicast} (six buckets, {@code
@@ -23,13 +23,11 @@ import org.junit.jupiter.api.TestInstance;
 class EjabberdClusterMulticastIT {
     private static final String FOUND = "the server's XEP-0033 multicast at multicast.localhost carries the rooms' broadcasts";
     private static final String NOT_FOUND = "no usable XEP-0033 multicast on the server";
-    private InstancesBehindEjabberd cluster;
-    private Map<String, ComponentJvm> instances;
+    private InstancesBehindEjabberd<ComponentJvm> cluster;
 
     @BeforeAll
     void start() throws Exception {
-        cluster = InstancesBehindEjabberd.start("it-ejabberd-cluster-multicast", List.of("a", "b", "c"), "--lease-seconds", "2");
-        instances = cluster.instances;
+        cluster = ComponentJvm.behindEjabberd("it-ejabberd-cluster-multicast", List.of("a", "b", "c"), "--lease-seconds", "2");
     }
 
     @AfterAll
@@ -41,7 +39,7 @@ class EjabberdClusterMulticastIT {
 
     /** How many of {@code instance}'s connections logged {@code verdict} so far. */
     private int count(String instance, String verdict) throws Exception {
-        Matcher m = Pattern.compile(Pattern.quote(verdict)).matcher(instances.get(instance).log());
+        Matcher m = Pattern.compile(Pattern.quote(verdict)).matcher(cluster.instance(instance).log());
         int n = 0;
         while (m.find()) {
             n++;
@@ -84,14 +82,14 @@ class EjabberdClusterMulticastIT {
         // Each instance opens two connections (a hand-over may open more). Discovery answers within
         // milliseconds; a connection whose answers go to another connection gives up after 20 s.
         awaitFound(List.of("a", "b", "c"), 6, Duration.ofSeconds(45));
-        for (String name : instances.keySet()) {
+        for (String name : cluster.instances().keySet()) {
             assertThat(count(name, FOUND)).as("connections of %s that found it", name).isGreaterThanOrEqualTo(2);
             assertThat(count(name, NOT_FOUND)).as("connections of %s that did not", name).isZero();
         }
 
         // c dies; a survivor adopts its buckets with new connections, which look again.
         int before = count("a", FOUND) + count("b", FOUND);
-        instances.remove("c").kill();
+        cluster.remove("c").kill();
         awaitFound(List.of("a", "b"), before + 2, Duration.ofSeconds(45));
         assertThat(count("a", NOT_FOUND) + count("b", NOT_FOUND)).as("a's and b's connections that did not find it: "
                 + verdicts(List.of("a", "b"))).isZero();
@@ -99,7 +97,7 @@ class EjabberdClusterMulticastIT {
         // a stops cleanly and hands each of its buckets over to b, whose new connections look again.
         int handedOver = count("a", FOUND);   // every connection a has had is still open
         int bBefore = count("b", FOUND);
-        instances.remove("a").close();
+        cluster.remove("a").close();
         awaitFound(List.of("b"), bBefore + handedOver, Duration.ofSeconds(45));
         assertThat(count("b", NOT_FOUND)).as("b's connections that did not find it: " + verdicts(List.of("b"))).isZero();
     }

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.TestInstance;
 import org.jxmpp.jid.EntityBareJid;
 import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
-import org.reconmuc.servers.PostgresServer;
+import org.reconmuc.servers.InstancesBehindEjabberd;
+import org.reconmuc.servers.SharedStore;
 import org.reconmuc.servers.XmppServer;
 
 /**
@@ -30,17 +31,15 @@ import org.reconmuc.servers.XmppServer;
 class EjabberdPauseIT {
     private static final int ROOMS = 8;
     private static final int LEASE_SECONDS = 2;
-    private InstancesBehindEjabberd cluster;
-    private PostgresServer postgres;
+    private InstancesBehindEjabberd<ComponentJvm> cluster;
+    private SharedStore store;
     private XmppServer server;
-    private Map<String, ComponentJvm> instances;
 
     @BeforeAll
     void start() throws Exception {
-        cluster = InstancesBehindEjabberd.two("it-ejabberd-pause", LEASE_SECONDS);
-        postgres = cluster.postgres;
-        server = cluster.server;
-        instances = cluster.instances;
+        cluster = ComponentJvm.twoBehindEjabberd("it-ejabberd-pause", LEASE_SECONDS);
+        store = cluster.store();
+        server = cluster.server();
     }
 
     @AfterAll
@@ -77,7 +76,7 @@ class EjabberdPauseIT {
         for (int i = 0; i < ROOMS; i++) {
             juliet.awaitMessage(rooms.get(i), "before " + i);
         }
-        Map<String, String> owners = EjabberdClusterIT.owners(postgres);
+        Map<String, String> owners = store.roomOwners();
         List<Integer> onA = new ArrayList<>();
         for (int i = 0; i < ROOMS; i++) {
             if ("a".equals(owners.get(rooms.get(i).toString()))) {
@@ -87,7 +86,7 @@ class EjabberdPauseIT {
         assertThat(onA).as("rooms on a").isNotEmpty();
 
         // a stops for three leases; Romeo goes on talking in every room, once a second
-        instances.get("a").freeze();
+        cluster.instance("a").freeze();
         int rounds = 3 * LEASE_SECONDS;
         for (int k = 0; k < rounds; k++) {
             for (int i = 0; i < ROOMS; i++) {
@@ -96,8 +95,8 @@ class EjabberdPauseIT {
             }
             Thread.sleep(1_000);
         }
-        assertThat(cluster.registeredInstances().keySet()).as("a, paused, is still registered: nobody adopted it").contains("a", "b");
-        instances.get("a").thaw();
+        assertThat(store.registeredInstances().keySet()).as("a, paused, is still registered: nobody adopted it").contains("a", "b");
+        cluster.instance("a").thaw();
 
         for (int k = 0; k < rounds; k++) {
             for (int i = 0; i < ROOMS; i++) {
@@ -123,10 +122,10 @@ class EjabberdPauseIT {
         assertThat(carolWitness.toldToRejoin).isEmpty();
         assertThat(juliet.toldToRejoin).isEmpty();
         assertThat(romeo.toldToRejoin).isEmpty();
-        assertThat(EjabberdClusterIT.owners(postgres)).isEqualTo(owners);
-        assertThat(instances.get("b").log()).doesNotContain("an instance is gone", "stopped beating");
+        assertThat(store.roomOwners()).isEqualTo(owners);
+        assertThat(cluster.instance("b").log()).doesNotContain("an instance is gone", "stopped beating");
         for (int i : onA) {
-            assertThat(EjabberdClusterIT.archived(postgres, rooms.get(i).toString())).isEqualTo(1 + rounds);
+            assertThat(store.archived(rooms.get(i).toString())).isEqualTo(1 + rounds);
         }
         romeoC.disconnect();
         julietC.disconnect();

@@ -2,12 +2,6 @@ package org.reconmuc.component.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.HashMap;
@@ -31,10 +25,9 @@ import org.junit.jupiter.api.TestInstance;
 import org.jxmpp.jid.EntityBareJid;
 import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
-import org.reconmuc.servers.PostgresServer;
-import org.reconmuc.servers.ServerOptions;
+import org.reconmuc.servers.InstancesBehindEjabberd;
+import org.reconmuc.servers.SharedStore;
 import org.reconmuc.servers.XmppServer;
-import org.reconmuc.servers.XmppServers;
 
 /**
  * A rolling restart under load: three instances behind ejabberd (six buckets, two connections
@@ -53,39 +46,23 @@ class EjabberdRollingRestartIT {
     private static final Map<String, Integer> EVEN = Map.of("a", CONNECTIONS, "b", CONNECTIONS, "c", CONNECTIONS);
     /** One message every this many ms, the rooms and the two users in turn: ~2.5 a second per bucket. */
     private static final long SEND_EVERY_MILLIS = 70;
-    private PostgresServer postgres;
+    private InstancesBehindEjabberd<ComponentJvm> cluster;
     private XmppServer server;
-    private Path dir;
-    private final Map<String, ComponentJvm> instances = new HashMap<>();
+    private SharedStore store;
 
     @BeforeAll
     void start() throws Exception {
-        dir = Path.of("target", "it-ejabberd-rolling").toAbsolutePath();
-        postgres = PostgresServer.start();
-        server = XmppServers.start("ejabberd", Files.createDirectories(dir.resolve("ejabberd")),
-                ServerOptions.DEFAULT.withComponentBuckets(3 * CONNECTIONS));
-        for (String name : List.of("a", "b", "c")) {
-            instances.put(name, startInstance(name));
-        }
-    }
-
-    private ComponentJvm startInstance(String name) throws Exception {
-        return ComponentJvm.start(server, dir.resolve("instance-" + name + ".log"),
-                "--store", postgres.jdbcUrl(), "--instance", name, "--connections", Integer.toString(CONNECTIONS),
-                "--lease-seconds", "2", "--room-default-persistent", "true", "--lock-new-rooms", "false",
+        cluster = ComponentJvm.behindEjabberd("it-ejabberd-rolling", List.of("a", "b", "c"), "--lease-seconds", "2",
+                "--room-default-persistent", "true", "--lock-new-rooms", "false",
                 "--rate-messages-per-second", "1000", "--rate-burst", "1000");
+        server = cluster.server();
+        store = cluster.store();
     }
 
     @AfterAll
     void stop() throws Exception {
-        for (ComponentJvm c : instances.values()) {
-            c.close();
-        }
-        if (server != null) {
-            server.close();
-        }
-        if (postgres != null) {
-            postgres.close();
+        if (cluster != null) {
+            cluster.close();
         }
     }
 
@@ -168,26 +145,13 @@ class EjabberdRollingRestartIT {
         }
     }
 
-    /** The buckets each running instance holds, by its heartbeat (instance name to connections). */
-    private Map<String, Integer> connectionsByInstance() throws Exception {
-        Map<String, Integer> held = new HashMap<>();
-        try (Connection c = DriverManager.getConnection(postgres.jdbcUrl());
-             Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT id, connections FROM reconmuc_instance WHERE heartbeat_ms > 0")) {
-            while (rs.next()) {
-                held.merge(rs.getString(1).substring(0, rs.getString(1).lastIndexOf('-')), rs.getInt(2), Integer::sum);
-            }
-        }
-        return held;
-    }
-
     /** Waits until every instance holds its share of the buckets again; returns who held how many then. */
     private Map<String, Integer> awaitShares() throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!connectionsByInstance().equals(EVEN) && System.nanoTime() < deadline) {
+        while (!store.runningInstances().equals(EVEN) && System.nanoTime() < deadline) {
             Thread.sleep(200);
         }
-        return connectionsByInstance();
+        return store.runningInstances();
     }
 
     @Test
@@ -210,7 +174,7 @@ class EjabberdRollingRestartIT {
             carol.setRequirements(room, org.reconmuc.smack.element.ConsistencyRequirements.builder()
                     .setTimeSeconds(3).setVolume(2).build());
         }
-        assertThat(Set.copyOf(EjabberdClusterIT.owners(postgres).values())).containsExactlyInAnyOrder("a", "b", "c");
+        assertThat(Set.copyOf(store.roomOwners().values())).containsExactlyInAnyOrder("a", "b", "c");
 
         AtomicBoolean chatting = new AtomicBoolean(true);
         Thread chat = new Thread(() -> {
@@ -240,19 +204,19 @@ class EjabberdRollingRestartIT {
         Map<String, Boolean> servingAfterRestart = new HashMap<>();
         for (String name : List.of("a", "b", "c")) {
             long stopping = System.nanoTime();
-            instances.remove(name).close();
+            cluster.stop(name);
             System.out.printf("EjabberdRollingRestartIT: %s stopped cleanly in %.1f s%n", name,
                     (System.nanoTime() - stopping) / 1e9);
             Thread.sleep(3_000);
-            instances.put(name, startInstance(name));
+            cluster.start(name);
             sharesAfterRestart.put(name, awaitShares());
             Thread.sleep(3_000);
             // the restarted instance serves the rooms of the buckets it took back
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!EjabberdClusterIT.owners(postgres).containsValue(name) && System.nanoTime() < deadline) {
+            while (!store.roomOwners().containsValue(name) && System.nanoTime() < deadline) {
                 Thread.sleep(200);
             }
-            servingAfterRestart.put(name, EjabberdClusterIT.owners(postgres).containsValue(name));
+            servingAfterRestart.put(name, store.roomOwners().containsValue(name));
         }
         chatting.set(false);
         chat.join();

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.TestInstance;
 import org.jxmpp.jid.EntityBareJid;
 import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
-import org.reconmuc.servers.PostgresServer;
+import org.reconmuc.servers.InstancesBehindEjabberd;
+import org.reconmuc.servers.SharedStore;
 import org.reconmuc.servers.XmppServer;
 import org.reconmuc.smack.ReconMucManager;
 import org.reconmuc.smack.element.ConsistencyRequirements;
@@ -47,18 +48,16 @@ class EjabberdSlowInstanceIT {
     private static final long RUNNING_MILLIS = 100;
     /** CI machines are busy (two shared cores): a slow instance's backlog may take a while to drain. */
     private static final Duration GENEROUS = Duration.ofSeconds(60);
-    private InstancesBehindEjabberd cluster;
-    private PostgresServer postgres;
+    private InstancesBehindEjabberd<ComponentJvm> cluster;
+    private SharedStore store;
     private XmppServer server;
-    private Map<String, ComponentJvm> instances;
     private final ExecutorService throttling = Executors.newSingleThreadExecutor();
 
     @BeforeAll
     void start() throws Exception {
-        cluster = InstancesBehindEjabberd.two("it-ejabberd-slow", LEASE_SECONDS);
-        postgres = cluster.postgres;
-        server = cluster.server;
-        instances = cluster.instances;
+        cluster = ComponentJvm.twoBehindEjabberd("it-ejabberd-slow", LEASE_SECONDS);
+        store = cluster.store();
+        server = cluster.server();
     }
 
     @AfterAll
@@ -106,7 +105,7 @@ class EjabberdSlowInstanceIT {
         for (int i = 0; i < ROOMS; i++) {
             juliet.awaitMessage(rooms.get(i), "before " + i);
         }
-        Map<String, String> owners = EjabberdClusterIT.owners(postgres);
+        Map<String, String> owners = store.roomOwners();
         assertThat(owners).hasSize(ROOMS);
         List<Integer> onA = new ArrayList<>();
         for (int i = 0; i < ROOMS; i++) {
@@ -118,9 +117,9 @@ class EjabberdSlowInstanceIT {
 
         // a runs a fifth of the time for about four leases; Romeo goes on talking in every room, once a second,
         // and ten times a second we look whether anyone took a for dead.
-        Map<String, Integer> registered = cluster.registeredInstances();
+        Map<String, Integer> registered = store.registeredInstances();
         assertThat(registered).isEqualTo(Map.of("a", 2, "b", 2));
-        ComponentJvm a = instances.get("a");
+        ComponentJvm a = cluster.instance("a");
         Future<Integer> slow = throttling.submit(() -> a.throttle(SLOW, STOPPED_MILLIS, RUNNING_MILLIS));
         int rounds = (int) SLOW.toSeconds();
         // An adopted instance's row is deleted, but it writes it again at its next renewal: look often.
@@ -134,7 +133,7 @@ class EjabberdSlowInstanceIT {
                 }
                 for (int look = 0; look < 10; look++) {
                     Thread.sleep(100);
-                    Map<String, Integer> now = cluster.registeredInstances();
+                    Map<String, Integer> now = store.registeredInstances();
                     if (!now.equals(registered)) {
                         adoptedAt.add("round " + k + ": " + now);
                     }
@@ -150,7 +149,7 @@ class EjabberdSlowInstanceIT {
         assertThat(adoptedAt).as("a, slow, stayed registered: nobody adopted it").isEmpty();
         // Each kill(1) takes some ms, so fewer cycles than planned fit; a was still stopped most of the time.
         assertThat(stops * STOPPED_MILLIS).as("ms a was stopped").isGreaterThan(SLOW.toMillis() * 6 / 10);
-        assertThat(cluster.registeredInstances()).isEqualTo(registered);
+        assertThat(store.registeredInstances()).isEqualTo(registered);
 
         // Romeo hears his own words back, Juliet gets each, Carol gets each once, retained.
         List<String> said = new ArrayList<>();
@@ -175,10 +174,10 @@ class EjabberdSlowInstanceIT {
         assertThat(romeo.toldToRejoin).as("nobody is told to join again").isEmpty();
         assertThat(juliet.toldToRejoin).isEmpty();
         assertThat(carolWitness.toldToRejoin).isEmpty();
-        assertThat(EjabberdClusterIT.owners(postgres)).as("no room moved").isEqualTo(owners);
-        assertThat(instances.get("b").log()).doesNotContain("an instance is gone", "stopped beating");
+        assertThat(store.roomOwners()).as("no room moved").isEqualTo(owners);
+        assertThat(cluster.instance("b").log()).doesNotContain("an instance is gone", "stopped beating");
         for (int i : onA) {
-            assertThat(EjabberdClusterIT.archived(postgres, rooms.get(i).toString())).as("archive of " + rooms.get(i))
+            assertThat(store.archived(rooms.get(i).toString())).as("archive of " + rooms.get(i))
                     .isEqualTo(1 + rounds);
         }
         romeoC.disconnect();

@@ -1,7 +1,6 @@
 package org.reconmuc.component.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.reconmuc.component.it.EjabberdClusterIT.owners;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +17,7 @@ import org.jxmpp.jid.EntityBareJid;
 import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
 import org.reconmuc.servers.PostgresServer;
+import org.reconmuc.servers.SharedStore;
 import org.reconmuc.servers.XmppServer;
 import org.reconmuc.servers.XmppServers;
 
@@ -30,6 +30,7 @@ import org.reconmuc.servers.XmppServers;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class StandbyIT {
     private PostgresServer postgres;
+    private SharedStore store;
     private XmppServer server;
     private Path dir;
     private ComponentJvm active;
@@ -41,6 +42,7 @@ abstract class StandbyIT {
     void start() throws Exception {
         dir = Path.of("target", "it-" + serverKind() + "-standby").toAbsolutePath();
         postgres = PostgresServer.start();
+        store = new SharedStore(postgres);
         server = XmppServers.start(serverKind(), Files.createDirectories(dir.resolve(serverKind())));
     }
 
@@ -88,19 +90,19 @@ abstract class StandbyIT {
         active = null;
         assertThat(standby.awaitAttached(standbyFrom, 20)).as("the standby attaches").isTrue();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (System.nanoTime() < deadline && !String.valueOf(owners(postgres).get(room.toString())).equals("standby")) {
+        while (System.nanoTime() < deadline && !String.valueOf(store.roomOwners().get(room.toString())).equals("standby")) {
             romeoC.sendStanza(romeoC.getStanzaFactory().buildMessageStanza().to(room).ofType(Message.Type.groupchat)
                     .setBody("probe").build());
             Thread.sleep(250);
         }
         System.out.printf(getClass().getSimpleName() + ": the room served by the standby %.1f s after the kill%n",
                 (System.nanoTime() - killedAt) / 1e9);
-        assertThat(owners(postgres)).containsEntry(room.toString(), "standby");
+        assertThat(store.roomOwners()).containsEntry(room.toString(), "standby");
         romeo.sendMessage("after");
         witness.awaitMessage(room, "after");
         assertThat(witness.toldToRejoin).as("nobody is told to join again").isEmpty();
-        assertThat(EjabberdClusterIT.archivedWithBody(postgres, room.toString(), "before")).isEqualTo(1);
-        assertThat(EjabberdClusterIT.archivedWithBody(postgres, room.toString(), "after")).isEqualTo(1);
+        assertThat(store.archivedWithBody(room.toString(), "before")).isEqualTo(1);
+        assertThat(store.archivedWithBody(room.toString(), "after")).isEqualTo(1);
         romeoC.disconnect();
         julietC.disconnect();
     }

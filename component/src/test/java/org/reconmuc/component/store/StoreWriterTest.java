@@ -85,7 +85,14 @@ class StoreWriterTest {
     void aServerThatReadsSlowlyHoldsUpNoRoomsCommit() throws Exception {
         java.util.concurrent.CountDownLatch aIsSending = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch serverReads = new java.util.concurrent.CountDownLatch(1);
-        StoreWriter started = new StoreWriter(batch -> Set.of(), 100, 3);
+        // a's write commits only once its echo waits behind it, so that the echo goes out when the
+        // commit releases it, on the store's release thread (committed first, the echo would be sent on
+        // this thread, which would then wait for the server itself).
+        java.util.concurrent.CountDownLatch echoHeld = new java.util.concurrent.CountDownLatch(1);
+        StoreWriter started = new StoreWriter(batch -> {
+            echoHeld.await(10, java.util.concurrent.TimeUnit.SECONDS);
+            return Set.of();
+        }, 100, 3);
         HeldBudget budget = new HeldBudget(1 << 20);
         RoomJournal a = new RoomJournal("a@x", started, budget, stanza -> {
             aIsSending.countDown();
@@ -100,6 +107,7 @@ class StoreWriterTest {
         try {
             a.archive(message(1));
             a.send(body("echo in a"));
+            echoHeld.countDown();
             assertThat(aIsSending.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
 
             b.archive(message(1));

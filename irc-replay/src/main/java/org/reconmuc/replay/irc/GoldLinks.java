@@ -50,22 +50,9 @@ public final class GoldLinks {
         return Collections.unmodifiableSet(parents.keySet());
     }
 
-    public boolean isAnnotated(int line) {
-        return parents.containsKey(line);
-    }
-
     /** The gold parents of a line (empty if it starts a conversation or is not annotated). */
     public Set<Integer> parentsOf(int line) {
         Set<Integer> p = parents.get(line);
         return p == null ? Set.of() : Collections.unmodifiableSet(p);
-    }
-
-    /** Number of links between two distinct lines. */
-    public int linkCount() {
-        int n = 0;
-        for (Set<Integer> p : parents.values()) {
-            n += p.size();
-        }
-        return n;
     }
 }
