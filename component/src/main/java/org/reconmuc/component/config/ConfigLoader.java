@@ -93,7 +93,14 @@ public final class ConfigLoader {
                     "5"),
             new Option("absent-rooms-remembered", "with --instance: room names remembered as not in the shared"
                     + " store, whose stanzas other than joins are refused (item-not-found) without asking it or"
-                    + " claiming a lease (0: none remembered)", String.valueOf(ServiceConfig.DEFAULT_ABSENT_ROOMS_REMEMBERED)));
+                    + " claiming a lease (0: none remembered)", String.valueOf(ServiceConfig.DEFAULT_ABSENT_ROOMS_REMEMBERED)),
+            new Option("rtbl-service", "a real-time block list to follow (Prosody's and ejabberd's mod_muc_rtbl):"
+                    + " the JID of its pubsub service, e.g. xmppbl.org; its listed users may not enter rooms nor"
+                    + " send messages, and are removed from rooms they are in; empty: none", ""),
+            new Option("rtbl-node", "the pubsub node of the block list (items named by SHA-256 of bare JIDs)",
+                    ServiceConfig.DEFAULT_RTBL_NODE),
+            new Option("max-avatar-bytes", "largest room avatar (XEP-0486: the room's vCard PHOTO) an owner may"
+                    + " set, in bytes of image; 0: rooms have no avatars", String.valueOf(ServiceConfig.DEFAULT_MAX_AVATAR_BYTES)));
 
 
     /** Thrown for a bad flag or value; the message is meant for the user. */
@@ -186,6 +193,9 @@ public final class ConfigLoader {
                     .multicast(bool(values, "multicast"))
                     .requirementsCacheBytes(whole(values, "requirements-cache-bytes"))
                     .absentRoomsRemembered(integer(values, "absent-rooms-remembered"))
+                    .rtbl(values.get("rtbl-service").isBlank() ? null : values.get("rtbl-service").trim(),
+                            values.get("rtbl-node").trim())
+                    .maxAvatarBytes(integer(values, "max-avatar-bytes"))
                     .build();
         } catch (IllegalArgumentException e) {
             throw new ConfigException("invalid configuration: " + e.getMessage());

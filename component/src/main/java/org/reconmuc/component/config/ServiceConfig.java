@@ -37,7 +37,10 @@ public record ServiceConfig(
         RoomCreation roomCreation,
         boolean multicast,
         long requirementsCacheBytes,
-        int absentRoomsRemembered) {
+        int absentRoomsRemembered,
+        String rtblService,
+        String rtblNode,
+        int maxAvatarBytes) {
 
     public ServiceConfig {
         Objects.requireNonNull(serverHost, "server-host");
@@ -66,6 +69,20 @@ public record ServiceConfig(
         Objects.requireNonNull(roomCreation, "room creation");
         require(requirementsCacheBytes >= 0, "requirements-cache-bytes must be >= 0 (0: no sharing)");
         require(absentRoomsRemembered >= 0, "absent-rooms-remembered must be >= 0 (0: none)");
+        require(rtblService == null || validJid(rtblService), "rtbl-service must be the JID of a pubsub service,"
+                + " not '" + rtblService + "'");
+        Objects.requireNonNull(rtblNode, "rtbl-node");
+        require(!rtblNode.isBlank(), "rtbl-node must name a pubsub node");
+        require(maxAvatarBytes >= 0, "max-avatar-bytes must be >= 0 (0: no room avatars)");
+    }
+
+    private static boolean validJid(String jid) {
+        try {
+            new org.xmpp.packet.JID(jid);
+            return !jid.isBlank();
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /**
@@ -100,6 +117,13 @@ public record ServiceConfig(
     public static final long DEFAULT_REQUIREMENTS_CACHE_BYTES = 4L * 1024 * 1024;
     /** Room names one instance of several remembers as not in the store (~100 bytes each). */
     public static final int DEFAULT_ABSENT_ROOMS_REMEMBERED = 10_000;
+    /** The node both anchors' mod_muc_rtbl read by default, as xmppbl.org publishes it. */
+    public static final String DEFAULT_RTBL_NODE = "muc_bans_sha256";
+    /**
+     * A room's avatar image, decoded: 128 KiB, whose base64 in a vCard (~171 KiB) stays within the
+     * servers' 256 KiB stanza limit.
+     */
+    public static final int DEFAULT_MAX_AVATAR_BYTES = 128 * 1024;
 
     private static void require(boolean ok, String message) {
         if (!ok) {
@@ -209,6 +233,8 @@ public record ServiceConfig(
                 + ", multicast=" + (multicast ? "where the server offers it" : "off")
                 + ", requirements-cache-bytes=" + requirementsCacheBytes
                 + ", absent-rooms-remembered=" + absentRoomsRemembered
+                + ", rtbl=" + (rtblService == null ? "off" : rtblService + " node " + rtblNode)
+                + ", max-avatar-bytes=" + maxAvatarBytes
                 + ", secret=" + (secret == null ? "not set" : "set") + "]";
     }
 
@@ -244,6 +270,9 @@ public record ServiceConfig(
         private boolean multicast = true;
         private long requirementsCacheBytes = DEFAULT_REQUIREMENTS_CACHE_BYTES;
         private int absentRoomsRemembered = DEFAULT_ABSENT_ROOMS_REMEMBERED;
+        private String rtblService;
+        private String rtblNode = DEFAULT_RTBL_NODE;
+        private int maxAvatarBytes = DEFAULT_MAX_AVATAR_BYTES;
 
         private Builder() {
         }
@@ -276,6 +305,9 @@ public record ServiceConfig(
             multicast = c.multicast;
             requirementsCacheBytes = c.requirementsCacheBytes;
             absentRoomsRemembered = c.absentRoomsRemembered;
+            rtblService = c.rtblService;
+            rtblNode = c.rtblNode;
+            maxAvatarBytes = c.maxAvatarBytes;
         }
 
         /** The XMPP server's component port to attach to. */
@@ -418,13 +450,30 @@ public record ServiceConfig(
             return this;
         }
 
+        /**
+         * A real-time block list (XEP-0060 node of SHA-256 hashes of bare JIDs, as xmppbl.org
+         * publishes them) the service follows; a null service: none.
+         */
+        public Builder rtbl(String service, String node) {
+            this.rtblService = service;
+            this.rtblNode = node;
+            return this;
+        }
+
+        /** The largest room avatar (XEP-0486) an owner may set, in bytes of image (0: none). */
+        public Builder maxAvatarBytes(int value) {
+            this.maxAvatarBytes = value;
+            return this;
+        }
+
         /** The settings, checked (IllegalArgumentException naming the setting that is wrong). */
         public ServiceConfig build() {
             return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
                     messagesPerSecond, messageBurst, maxOccupantsPerRoom, largeRoomOccupants, maxFilterEntries, maxTimeSeconds,
                     keepaliveInterval, reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars,
                     presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking, store,
-                    roomDefaultPersistent, roomCreation, multicast, requirementsCacheBytes, absentRoomsRemembered);
+                    roomDefaultPersistent, roomCreation, multicast, requirementsCacheBytes, absentRoomsRemembered,
+                    rtblService, rtblNode, maxAvatarBytes);
         }
     }
 }

@@ -16,6 +16,8 @@ import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.muc.rtbl.BlockList;
+import org.reconmuc.component.muc.rtbl.BlockListSubscription;
 import org.reconmuc.component.relaxed.RelaxedCounters;
 import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.Store;
@@ -68,6 +70,10 @@ public final class MucService implements Component, ConnectionListener {
     private final Store store;
     /** Who may create rooms, and the rooms each user created that are still here (guarded by the routing lock). */
     private final CreatedRooms created;
+    /** Users a real-time block list names (package rtbl); empty unless the operator names one. */
+    private final BlockList blockList = new BlockList();
+    /** Follows the block list's node; null when none is configured. */
+    private final BlockListSubscription rtbl;
 
     /** A room in memory, its mailbox, and (several instances) the lease it is served under. */
     static final class RoomEntry {
@@ -133,6 +139,9 @@ public final class MucService implements Component, ConnectionListener {
             this.timer = null;
             this.scheduler = scheduler;
         }
+        this.rtbl = config.rtblService() == null ? null : new BlockListSubscription(config.rtblService(),
+                config.rtblNode(), config.domain(), blockList, this::send, this.scheduler::schedule,
+                this::removeListedOccupants);
     }
 
     @Override
@@ -166,6 +175,9 @@ public final class MucService implements Component, ConnectionListener {
 
     @Override
     public void shutdown() {
+        if (rtbl != null) {
+            rtbl.stop();
+        }
         mailboxBudget.close();
         LeasedRooms l = leased;
         if (l != null) {
@@ -190,6 +202,16 @@ public final class MucService implements Component, ConnectionListener {
             }
         }
         everConnected = true;
+        if (rtbl != null) {
+            rtbl.start();   // again at every connection: what was published or retracted meanwhile
+        }
+    }
+
+    /** The block list has new entries: every room removes those of its occupants it now lists. */
+    private void removeListedOccupants() {
+        for (RoomEntry e : snapshot()) {
+            e.mailbox().submit(e.room()::removeListedOccupants);
+        }
     }
 
     @Override
@@ -279,6 +301,9 @@ public final class MucService implements Component, ConnectionListener {
             return;
         }
         if (address.getNode() == null) {
+            if (rtbl != null && rtbl.handle(packet)) {
+                return;
+            }
             ServiceRequests.handle(this, packet);
             return;
         }
@@ -404,6 +429,11 @@ public final class MucService implements Component, ConnectionListener {
             @Override
             public String admitCreation(Room r, RealJid creator) {
                 return MucService.this.admitCreation(r, creator);
+            }
+
+            @Override
+            public BlockList blockList() {
+                return blockList;
             }
         });
         return new RoomEntry(room, mailbox);

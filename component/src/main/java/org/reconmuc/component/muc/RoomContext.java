@@ -3,6 +3,7 @@ package org.reconmuc.component.muc;
 import java.time.Clock;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.jid.RealJid;
+import org.reconmuc.component.muc.rtbl.BlockList;
 import org.reconmuc.component.relaxed.RelaxedCounters;
 import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.Store;
@@ -38,4 +39,7 @@ interface RoomContext {
      * the text of the {@code not-allowed} error they get (XEP-0045 §10.1.1).
      */
     String admitCreation(Room room, RealJid creator);
+
+    /** The service's real-time block list (empty when it follows none). */
+    BlockList blockList();
 }
