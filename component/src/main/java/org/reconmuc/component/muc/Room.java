@@ -10,6 +10,7 @@ import org.dom4j.Element;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.muc.avatar.RoomAvatar;
 import org.reconmuc.component.muc.rtbl.BlockList;
 import org.reconmuc.component.relaxed.Fanout;
 import org.reconmuc.component.relaxed.MessageLog;
@@ -53,6 +54,8 @@ final class Room {
     /** The last subject change as broadcast (from the occupant who set it), or null. */
     private Message subject;
     private Instant subjectSetAt;
+    /** XEP-0486: the room's vCard as an owner set it, or null. */
+    private RoomAvatar avatar;
     private boolean justCreated = true;
     private boolean destroyed;
     private volatile RoomListing listing;
@@ -295,6 +298,16 @@ final class Room {
         return subjectSetAt;
     }
 
+    RoomAvatar avatar() {
+        return avatar;
+    }
+
+    /** An owner set the room's vCard (null: none): a persistent room writes it before anyone is told. */
+    void setAvatar(RoomAvatar newAvatar) {
+        this.avatar = newAvatar;
+        persistence.recordChanged();
+    }
+
     /** XEP-0421 ids of this room, or null without them. */
     OccupantIds occupantIds() {
         return occupantIds;
@@ -305,8 +318,10 @@ final class Room {
     }
 
     /** Takes back the state a persistent room had (before any stanza reaches it): see {@link RoomPersistence#restore}. */
-    void restore(RoomConfig storedConfig, Message storedSubject, Instant storedSubjectAt, OccupantIds storedIds) {
+    void restore(RoomConfig storedConfig, Message storedSubject, Instant storedSubjectAt, OccupantIds storedIds,
+                 RoomAvatar storedAvatar) {
         this.config = storedConfig;
+        this.avatar = storedAvatar;
         this.subject = storedSubject;
         this.subjectSetAt = storedSubjectAt;
         if (occupantIds != null && storedIds != null) {
