@@ -252,6 +252,11 @@ public final class MucService implements Component, ConnectionListener {
         return counters;
     }
 
+    /** The users a real-time block list names (empty when the service follows none). */
+    public BlockList blockList() {
+        return blockList;
+    }
+
     /** Occupants in all rooms now (each room's last published count). */
     public int occupantCount() {
         int n = 0;
