@@ -70,18 +70,27 @@ final class RoomAvatars {
         }
     }
 
-    /** The room's avatar in its disco#info: the vcard-temp feature, and the hash field (empty without one). */
+    /**
+     * The room's avatar in its disco#info: the vcard-temp feature, and the hash in XEP-0486's field and
+     * in mod_vcard_muc's (empty without one), as Prosody 13's MUC and slidge give both.
+     */
     static void describe(Room room, Element query, Element roomInfo) {
         if (room.context().config().maxAvatarBytes() == 0) {
             return;
         }
         RoomOption.feature(query, RoomAvatar.NAMESPACE);
         RoomAvatar avatar = room.avatar();
-        Element field = roomInfo.addElement("field");
-        field.addAttribute("var", RoomAvatar.DISCO_FIELD);
-        field.addAttribute("type", "text-multi");
-        if (avatar != null && avatar.hash() != null) {
-            field.addElement("value").setText(avatar.hash());
+        String hash = avatar == null ? null : avatar.hash();
+        hashField(roomInfo, RoomAvatar.DISCO_FIELD, "text-multi", hash);
+        hashField(roomInfo, RoomAvatar.LEGACY_DISCO_FIELD, "text-single", hash);
+    }
+
+    private static void hashField(Element form, String var, String type, String hash) {
+        Element field = form.addElement("field");
+        field.addAttribute("var", var);
+        field.addAttribute("type", type);
+        if (hash != null) {
+            field.addElement("value").setText(hash);
         }
     }
 

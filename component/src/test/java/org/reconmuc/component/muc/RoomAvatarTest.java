@@ -86,6 +86,16 @@ class RoomAvatarTest {
         throw new AssertionError("no muc#roominfo_avatarhash in " + query.asXML());
     }
 
+    /** The field of Prosody's mod_vcard_muc, which Gajim reads. */
+    private String legacyDiscoAvatarHash(String user) {
+        muc.send("<iq type='get' id='disco' from='" + user + "' to='" + ROOM + "'>"
+                + "<query xmlns='http://jabber.org/protocol/disco#info'/></iq>");
+        Element query = ((IQ) muc.replyTo(user, "disco")).getChildElement();
+        return query.elements("x").stream().flatMap(form -> form.elements("field").stream())
+                .filter(f -> "{http://modules.prosody.im/mod_vcard_muc}avatar#sha1".equals(f.attributeValue("var")))
+                .map(f -> f.elementText("value")).findFirst().orElseThrow();
+    }
+
     @Test
     void romeoSetsTheAvatarAndJulietInsideIsToldItsHash() {
         muc.join(ROMEO, ROOM, "Romeo");
@@ -112,6 +122,7 @@ class RoomAvatarTest {
         setVcard(ROMEO, vcard(IMAGE));
 
         assertThat(discoAvatarHash(STRANGER)).containsExactly(IMAGE_SHA1);
+        assertThat(legacyDiscoAvatarHash(STRANGER)).isEqualTo(IMAGE_SHA1);
         Element vcard = getVcard(STRANGER).getChildElement();
         assertThat(vcard.getQName()).isEqualTo(QName.get("vCard", "vcard-temp"));
         assertThat(Base64.getDecoder().decode(vcard.element("PHOTO").elementText("BINVAL"))).isEqualTo(IMAGE);

@@ -17,8 +17,10 @@ import org.dom4j.Element;
 public record RoomAvatar(Element vcard, String hash, int imageBytes) {
     public static final String ELEMENT = "vCard";
     public static final String NAMESPACE = "vcard-temp";
-    /** The disco#info field (XEP-0486 §4, in the {@code muc#roominfo} form). */
+    /** The disco#info field (XEP-0486 §4, in the {@code muc#roominfo} form): Conversations reads it. */
     public static final String DISCO_FIELD = "muc#roominfo_avatarhash";
+    /** The field of Prosody's older mod_vcard_muc, which Gajim reads instead (text-single). */
+    public static final String LEGACY_DISCO_FIELD = "{http://modules.prosody.im/mod_vcard_muc}avatar#sha1";
     /** What a room's vCard may hold besides its photo: a name, a description, a URL. */
     public static final int MAX_OTHER_CHARS = 8192;
 
