@@ -140,6 +140,16 @@ class RealTimeBlockListTest {
     }
 
     @Test
+    void anAddressStringprepRefusesIsCheckedAndEntersUnlisted() {
+        listAnswers(serviceConnectsAndSubscribes(), SPAMMER_HASH);
+
+        muc.send("<presence from='Spam mer@evil.example/x' to='" + ROOM + "/Odd'><x xmlns='http://jabber.org/protocol/muc'/></presence>");
+
+        // It is not listed (nothing could list it), so it enters as it would without a list.
+        assertThat(muc.service.occupantCount()).isEqualTo(2);
+    }
+
+    @Test
     void aRetractionLetsTheUserInAgain() {
         listAnswers(serviceConnectsAndSubscribes(), SPAMMER_HASH);
         listNotifies(LIST, "<retract id='" + SPAMMER_HASH + "'/>");

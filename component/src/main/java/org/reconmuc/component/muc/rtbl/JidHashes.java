@@ -26,9 +26,16 @@ public final class JidHashes {
         return sha256Hex(prepared(user).getDomain());
     }
 
-    /** A stanza's address as it came (Tinder does not prepare it): nodeprep and nameprep now. */
+    /**
+     * A stanza's address as it came (Tinder does not prepare it): nodeprep and nameprep now; one
+     * stringprep refuses is hashed as it came (no list names it in a form it cannot have).
+     */
     private static JID prepared(JID user) {
-        return new JID(user.getNode(), user.getDomain(), null);
+        try {
+            return new JID(user.getNode(), user.getDomain(), null);
+        } catch (IllegalArgumentException unpreparable) {
+            return user;
+        }
     }
 
     static String sha256Hex(String text) {
