@@ -40,6 +40,7 @@ public record ConnectionOfInstance(MucService service, int index) implements Com
     @Override
     public void connected() {
         // Nothing to check: the rooms whose stanzas came through a lost connection were given up.
+        service.connectionsChanged();
     }
 
     @Override
@@ -48,5 +49,6 @@ public record ConnectionOfInstance(MucService service, int index) implements Com
         if (leased != null) {
             leased.connectionLost(index);
         }
+        service.connectionsChanged();
     }
 }

@@ -207,6 +207,16 @@ public final class MucService implements Component, ConnectionListener {
         }
     }
 
+    /**
+     * One of several instances: its connections changed (one came or went), so the address its
+     * block list is followed from may reach another instance now: it finds one of its own again.
+     */
+    public void connectionsChanged() {
+        if (rtbl != null) {
+            rtbl.followFromHome();
+        }
+    }
+
     /** The block list has new entries: every room removes those of its occupants it now lists. */
     private void removeListedOccupants() {
         for (RoomEntry e : snapshot()) {
@@ -298,6 +308,9 @@ public final class MucService implements Component, ConnectionListener {
             LOG.debug("dropping a stanza not addressed to {}: {}", config.domain(), to);
             return;
         }
+        if (rtbl != null && rtbl.handle(packet)) {
+            return;   // the block list's answers and notifications, and its search for an address
+        }
         JID address;
         try {
             address = new JID(to.toString()); // full stringprep: 'Lobby' and 'lobby' are one room
@@ -306,9 +319,6 @@ public final class MucService implements Component, ConnectionListener {
             return;
         }
         if (address.getNode() == null) {
-            if (rtbl != null && rtbl.handle(packet)) {
-                return;
-            }
             ServiceRequests.handle(this, packet);
             return;
         }
