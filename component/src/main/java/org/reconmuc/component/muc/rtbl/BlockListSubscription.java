@@ -206,6 +206,7 @@ public final class BlockListSubscription {
             }
             list.remove(event.retracted());
             Set<String> added = list.add(event.published());
+            LOG.info("block list {} node {}: {} entries after a notification to {}", service, node, list.size(), packet.getTo());
             if (!added.isEmpty()) {
                 newlyListed.run();
             }
