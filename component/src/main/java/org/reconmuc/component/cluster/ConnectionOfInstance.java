@@ -39,6 +39,7 @@ public record ConnectionOfInstance(MucService service, int index) implements Com
     @Override
     public void connected() {
         // Nothing to check: the rooms whose stanzas came through a lost connection were given up.
+        service.connectionsChanged();
     }
 
     @Override
@@ -47,5 +48,6 @@ public record ConnectionOfInstance(MucService service, int index) implements Com
         if (leased != null) {
             leased.connectionLost(index);
         }
+        service.connectionsChanged();
     }
 }

@@ -96,7 +96,14 @@ public final class ConfigLoader {
                     + " claiming a lease (0: none remembered)", String.valueOf(ServiceConfig.DEFAULT_ABSENT_ROOMS_REMEMBERED)),
             new Option("rai-max-subscribers", "sessions this instance sends room activity indicators (XEP-0437) to"
                     + " at most, as Prosody's muc_rai_max_subscribers; one more is refused with resource-constraint"
-                    + " (0: none)", String.valueOf(ServiceConfig.DEFAULT_RAI_MAX_SUBSCRIBERS)));
+                    + " (0: none)", String.valueOf(ServiceConfig.DEFAULT_RAI_MAX_SUBSCRIBERS)),
+            new Option("rtbl-service", "a real-time block list to follow (Prosody's and ejabberd's mod_muc_rtbl):"
+                    + " the JID of its pubsub service, e.g. xmppbl.org; its listed users may not enter rooms nor"
+                    + " send messages, and are removed from rooms they are in; empty: none", ""),
+            new Option("rtbl-node", "the pubsub node of the block list (items named by SHA-256 of bare JIDs)",
+                    ServiceConfig.DEFAULT_RTBL_NODE),
+            new Option("max-avatar-bytes", "largest room avatar (XEP-0486: the room's vCard PHOTO) an owner may"
+                    + " set, in bytes of image; 0: rooms have no avatars", String.valueOf(ServiceConfig.DEFAULT_MAX_AVATAR_BYTES)));
 
 
     /** Thrown for a bad flag or value; the message is meant for the user. */
@@ -190,6 +197,9 @@ public final class ConfigLoader {
                     .requirementsCacheBytes(whole(values, "requirements-cache-bytes"))
                     .absentRoomsRemembered(integer(values, "absent-rooms-remembered"))
                     .raiMaxSubscribers(integer(values, "rai-max-subscribers"))
+                    .rtbl(values.get("rtbl-service").isBlank() ? null : values.get("rtbl-service").trim(),
+                            values.get("rtbl-node").trim())
+                    .maxAvatarBytes(integer(values, "max-avatar-bytes"))
                     .build();
         } catch (IllegalArgumentException e) {
             throw new ConfigException("invalid configuration: " + e.getMessage());

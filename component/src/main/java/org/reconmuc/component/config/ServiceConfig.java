@@ -38,7 +38,10 @@ public record ServiceConfig(
         boolean multicast,
         long requirementsCacheBytes,
         int absentRoomsRemembered,
-        int raiMaxSubscribers) {
+        int raiMaxSubscribers,
+        String rtblService,
+        String rtblNode,
+        int maxAvatarBytes) {
 
     public ServiceConfig {
         Objects.requireNonNull(serverHost, "server-host");
@@ -68,6 +71,20 @@ public record ServiceConfig(
         require(requirementsCacheBytes >= 0, "requirements-cache-bytes must be >= 0 (0: no sharing)");
         require(absentRoomsRemembered >= 0, "absent-rooms-remembered must be >= 0 (0: none)");
         require(raiMaxSubscribers >= 0, "rai-max-subscribers must be >= 0 (0: no room activity indicators)");
+        require(rtblService == null || validJid(rtblService), "rtbl-service must be the JID of a pubsub service,"
+                + " not '" + rtblService + "'");
+        Objects.requireNonNull(rtblNode, "rtbl-node");
+        require(!rtblNode.isBlank(), "rtbl-node must name a pubsub node");
+        require(maxAvatarBytes >= 0, "max-avatar-bytes must be >= 0 (0: no room avatars)");
+    }
+
+    private static boolean validJid(String jid) {
+        try {
+            new org.xmpp.packet.JID(jid);
+            return !jid.isBlank();
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /**
@@ -104,6 +121,13 @@ public record ServiceConfig(
     public static final int DEFAULT_ABSENT_ROOMS_REMEMBERED = 10_000;
     /** XEP-0437 subscribers one instance serves: Prosody's muc_rai_max_subscribers default. */
     public static final int DEFAULT_RAI_MAX_SUBSCRIBERS = 1024;
+    /** The node both anchors' mod_muc_rtbl read by default, as xmppbl.org publishes it. */
+    public static final String DEFAULT_RTBL_NODE = "muc_bans_sha256";
+    /**
+     * A room's avatar image, decoded: 128 KiB, whose base64 in a vCard (~171 KiB) stays within the
+     * servers' 256 KiB stanza limit.
+     */
+    public static final int DEFAULT_MAX_AVATAR_BYTES = 128 * 1024;
 
     private static void require(boolean ok, String message) {
         if (!ok) {
@@ -209,6 +233,8 @@ public record ServiceConfig(
                 + ", requirements-cache-bytes=" + requirementsCacheBytes
                 + ", absent-rooms-remembered=" + absentRoomsRemembered
                 + ", rai-max-subscribers=" + raiMaxSubscribers
+                + ", rtbl=" + (rtblService == null ? "off" : rtblService + " node " + rtblNode)
+                + ", max-avatar-bytes=" + maxAvatarBytes
                 + ", secret=" + (secret == null ? "not set" : "set") + "]";
     }
 
@@ -245,6 +271,9 @@ public record ServiceConfig(
         private long requirementsCacheBytes = DEFAULT_REQUIREMENTS_CACHE_BYTES;
         private int absentRoomsRemembered = DEFAULT_ABSENT_ROOMS_REMEMBERED;
         private int raiMaxSubscribers = DEFAULT_RAI_MAX_SUBSCRIBERS;
+        private String rtblService;
+        private String rtblNode = DEFAULT_RTBL_NODE;
+        private int maxAvatarBytes = DEFAULT_MAX_AVATAR_BYTES;
 
         private Builder() {
         }
@@ -278,6 +307,9 @@ public record ServiceConfig(
             requirementsCacheBytes = c.requirementsCacheBytes;
             absentRoomsRemembered = c.absentRoomsRemembered;
             raiMaxSubscribers = c.raiMaxSubscribers;
+            rtblService = c.rtblService;
+            rtblNode = c.rtblNode;
+            maxAvatarBytes = c.maxAvatarBytes;
         }
 
         /** The XMPP server's component port to attach to. */
@@ -426,6 +458,22 @@ public record ServiceConfig(
             return this;
         }
 
+        /**
+         * A real-time block list (XEP-0060 node of SHA-256 hashes of bare JIDs, as xmppbl.org
+         * publishes them) the service follows; a null service: none.
+         */
+        public Builder rtbl(String service, String node) {
+            this.rtblService = service;
+            this.rtblNode = node;
+            return this;
+        }
+
+        /** The largest room avatar (XEP-0486) an owner may set, in bytes of image (0: none). */
+        public Builder maxAvatarBytes(int value) {
+            this.maxAvatarBytes = value;
+            return this;
+        }
+
         /** The settings, checked (IllegalArgumentException naming the setting that is wrong). */
         public ServiceConfig build() {
             return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
@@ -433,7 +481,7 @@ public record ServiceConfig(
                     keepaliveInterval, reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars,
                     presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking, store,
                     roomDefaultPersistent, roomCreation, multicast, requirementsCacheBytes, absentRoomsRemembered,
-                    raiMaxSubscribers);
+                    raiMaxSubscribers, rtblService, rtblNode, maxAvatarBytes);
         }
     }
 }

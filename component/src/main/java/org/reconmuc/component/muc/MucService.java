@@ -21,6 +21,8 @@ import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.muc.rtbl.BlockList;
+import org.reconmuc.component.muc.rtbl.BlockListSubscription;
 import org.reconmuc.component.relaxed.RelaxedCounters;
 import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.Store;
@@ -75,6 +77,10 @@ public final class MucService implements Component, ConnectionListener {
     private final CreatedRooms created;
     /** XEP-0437 subscribers of this instance (see {@link #activityPresence}). */
     private final ActivitySubscriptions activitySubscriptions;
+    /** Users a real-time block list names (package rtbl); empty unless the operator names one. */
+    private final BlockList blockList = new BlockList();
+    /** Follows the block list's node; null when none is configured. */
+    private final BlockListSubscription rtbl;
 
     /** A room in memory, its mailbox, and (several instances) the lease it is served under. */
     static final class RoomEntry {
@@ -139,6 +145,9 @@ public final class MucService implements Component, ConnectionListener {
             this.timer = null;
             this.scheduler = scheduler;
         }
+        this.rtbl = config.rtblService() == null ? null : new BlockListSubscription(config.rtblService(),
+                config.rtblNode(), config.domain(), blockList, this::send, this.scheduler::schedule,
+                this::removeListedOccupants);
     }
 
     @Override
@@ -172,6 +181,9 @@ public final class MucService implements Component, ConnectionListener {
 
     @Override
     public void shutdown() {
+        if (rtbl != null) {
+            rtbl.stop();
+        }
         mailboxBudget.close();
         LeasedRooms<RoomEntry> l = leased;
         if (l != null) {
@@ -196,6 +208,26 @@ public final class MucService implements Component, ConnectionListener {
             }
         }
         everConnected = true;
+        if (rtbl != null) {
+            rtbl.start();   // again at every connection: what was published or retracted meanwhile
+        }
+    }
+
+    /**
+     * One of several instances: its connections changed (one came or went), so the address its
+     * block list is followed from may reach another instance now: it finds one of its own again.
+     */
+    public void connectionsChanged() {
+        if (rtbl != null) {
+            rtbl.followFromHome();
+        }
+    }
+
+    /** The block list has new entries: every room removes those of its occupants it now lists. */
+    private void removeListedOccupants() {
+        for (RoomEntry e : snapshot()) {
+            e.mailbox().submit(e.room()::removeListedOccupants);
+        }
     }
 
     @Override
@@ -234,6 +266,11 @@ public final class MucService implements Component, ConnectionListener {
 
     public RelaxedCounters counters() {
         return counters;
+    }
+
+    /** The users a real-time block list names (empty when the service follows none). */
+    public BlockList blockList() {
+        return blockList;
     }
 
     /** Occupants in all rooms now (each room's last published count). */
@@ -281,6 +318,9 @@ public final class MucService implements Component, ConnectionListener {
         if (to == null || packet.getFrom() == null || !config.domain().equals(to.getDomain())) {
             LOG.debug("dropping a stanza not addressed to {}: {}", config.domain(), to);
             return;
+        }
+        if (rtbl != null && rtbl.handle(packet)) {
+            return;   // the block list's answers and notifications, and its search for an address
         }
         JID address;
         try {
@@ -420,6 +460,11 @@ public final class MucService implements Component, ConnectionListener {
             @Override
             public ActivitySubscriptions activitySubscriptions() {
                 return activitySubscriptions;
+            }
+
+            @Override
+            public BlockList blockList() {
+                return blockList;
             }
         });
         return new RoomEntry(room, mailbox);

@@ -1,6 +1,7 @@
 package org.reconmuc.component.muc;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,6 +11,8 @@ import org.reconmuc.component.activity.RoomActivity;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.muc.avatar.RoomAvatar;
+import org.reconmuc.component.muc.rtbl.BlockList;
 import org.reconmuc.component.relaxed.Fanout;
 import org.reconmuc.component.relaxed.MessageLog;
 import org.reconmuc.component.relaxed.RelaxedState;
@@ -52,6 +55,8 @@ final class Room {
     /** The last subject change as broadcast (from the occupant who set it), or null. */
     private Message subject;
     private Instant subjectSetAt;
+    /** XEP-0486: the room's vCard as an owner set it, or null. */
+    private RoomAvatar avatar;
     private boolean justCreated = true;
     private boolean destroyed;
     private volatile RoomListing listing;
@@ -105,6 +110,9 @@ final class Room {
                 output.error(packet, Condition.POLICY_VIOLATION, floodControl.refusal(packet));
                 return;
             }
+            if (refusedByBlockList(packet, session)) {
+                return;
+            }
             if (packet instanceof Presence p) {
                 if (justCreated && p.getType() == null && !creationAdmitted(p, session)) {
                     return;
@@ -120,13 +128,56 @@ final class Room {
             output.error(packet, Condition.INTERNAL_SERVER_ERROR, "The room could not process this stanza");
         } finally {
             justCreated = false;
-            carry.writeChanges();
-            if (!destroyed && presence.occupants().isEmpty() && !config.get(PersistentOption.PERSISTENT)) {
-                destroyed = true;
-                context.discard(this);
-            }
-            refreshListing();
+            settle();
         }
+    }
+
+    /** After a change: what moves with the room is written, an empty temporary room goes, the listing is new. */
+    private void settle() {
+        carry.writeChanges();
+        if (!destroyed && presence.occupants().isEmpty() && !config.get(PersistentOption.PERSISTENT)) {
+            destroyed = true;
+            context.discard(this);
+        }
+        refreshListing();
+    }
+
+    /**
+     * A real-time block list (package {@code rtbl}) lists the sender: unless a member or more, it
+     * may not enter, nor send messages ({@code forbidden}, as Prosody's mod_muc_rtbl refuses joins,
+     * groupchat and private messages); a room its join was creating is forgotten.
+     */
+    private boolean refusedByBlockList(Packet packet, RealJid session) {
+        boolean entersOrSpeaks = packet instanceof Presence p
+                ? p.getType() == null && occupantBySession(session) == null
+                : packet instanceof Message m && m.getType() != Message.Type.error;
+        if (!entersOrSpeaks || !context.blockList().lists(session.jid()) || affiliationOf(session).atLeast(Affiliation.MEMBER)) {
+            return false;
+        }
+        output.error(packet, Condition.FORBIDDEN, "cancel", BlockList.REFUSAL);
+        if (justCreated) {
+            destroyed = true;
+            context.discard(this);
+        }
+        return true;
+    }
+
+    /**
+     * The block list has new entries: occupants it now lists are removed (kicked, 307, with
+     * ejabberd's reason), but for moderators (as ejabberd's module) and members or more (whom
+     * Prosody's module never checks).
+     */
+    void removeListedOccupants() {
+        if (destroyed) {
+            return;
+        }
+        for (Occupant o : new ArrayList<>(presence.occupants())) {
+            if (o.role() != Role.MODERATOR && !affiliationOf(o.bareJid()).atLeast(Affiliation.MEMBER)
+                    && context.blockList().lists(o.bareJid().jid())) {
+                presence.removeOccupant(o, MucPresences.KICKED, null, BlockList.REMOVAL_REASON);
+            }
+        }
+        settle();
     }
 
     /**
@@ -255,6 +306,16 @@ final class Room {
         return subjectSetAt;
     }
 
+    RoomAvatar avatar() {
+        return avatar;
+    }
+
+    /** An owner set the room's vCard (null: none): a persistent room writes it before anyone is told. */
+    void setAvatar(RoomAvatar newAvatar) {
+        this.avatar = newAvatar;
+        persistence.recordChanged();
+    }
+
     /** XEP-0421 ids of this room, or null without them. */
     OccupantIds occupantIds() {
         return occupantIds;
@@ -265,8 +326,10 @@ final class Room {
     }
 
     /** Takes back the state a persistent room had (before any stanza reaches it): see {@link RoomPersistence#restore}. */
-    void restore(RoomConfig storedConfig, Message storedSubject, Instant storedSubjectAt, OccupantIds storedIds) {
+    void restore(RoomConfig storedConfig, Message storedSubject, Instant storedSubjectAt, OccupantIds storedIds,
+                 RoomAvatar storedAvatar) {
         this.config = storedConfig;
+        this.avatar = storedAvatar;
         this.subject = storedSubject;
         this.subjectSetAt = storedSubjectAt;
         if (occupantIds != null && storedIds != null) {

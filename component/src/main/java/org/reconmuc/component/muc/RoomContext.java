@@ -4,6 +4,7 @@ import java.time.Clock;
 import org.reconmuc.component.activity.ActivitySubscriptions;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.jid.RealJid;
+import org.reconmuc.component.muc.rtbl.BlockList;
 import org.reconmuc.component.relaxed.RelaxedCounters;
 import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.Store;
@@ -42,4 +43,6 @@ interface RoomContext {
 
     /** The service's XEP-0437 subscribers (the {@code activity} package). */
     ActivitySubscriptions activitySubscriptions();
+    /** The service's real-time block list (empty when it follows none). */
+    BlockList blockList();
 }

@@ -57,6 +57,7 @@ final class RoomDisco {
         for (RoomOption<?> option : RoomOptions.ALL) {
             option.describe(c, query, form);
         }
+        RoomAvatars.describe(room, query, form);
         // XEP-0128: the relaxed-consistency limits a client must respect.
         Element limits = query.addElement("x", Namespaces.DATA_FORMS);
         limits.addAttribute("type", "result");

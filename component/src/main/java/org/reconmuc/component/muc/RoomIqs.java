@@ -5,6 +5,7 @@ import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.jid.OccupantJid;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.muc.avatar.RoomAvatar;
 import org.reconmuc.component.protocol.RequirementsRequest;
 import org.reconmuc.component.protocol.TakenBack;
 import org.xmpp.packet.IQ;
@@ -56,6 +57,8 @@ final class RoomIqs {
             RoomOwner.handle(room, iq, session, sender);
         } else if (Namespaces.PING.equals(ns) && get) {
             room.output().send(IQ.createResultIQ(iq));
+        } else if (RoomAvatar.NAMESPACE.equals(ns) && RoomAvatar.ELEMENT.equals(query.getName())) {
+            RoomAvatars.handle(room, iq, session);
         } else if (XmlNamespaces.MODERATE.equals(ns) && TakenBack.MODERATE.equals(query.getName())
                 || TakenBack.isLegacyModerateRequest(query)) {
             RoomTakeBacks.moderate(room, iq, sender);

@@ -4,6 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.dom4j.DocumentException;
 import org.dom4j.Element;
+import org.dom4j.QName;
+import org.reconmuc.component.muc.avatar.RoomAvatar;
 import org.reconmuc.component.protocol.Dom4jText;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.relaxed.MessageLog;
@@ -140,7 +142,12 @@ final class RoomPersistence {
         Map<String, String> registrations = new LinkedHashMap<>();
         room.registration().reservations().forEach((jid, nick) -> registrations.put(jid.toString(), nick));
         OccupantIds ids = room.occupantIds();
-        return new RoomRecord(room.jid().toString(), RoomConfigForm.render(room.config(), room.configLimits()).asXML(),
+        Element config = RoomConfigForm.render(room.config(), room.configLimits());
+        if (room.avatar() != null) {
+            // XEP-0486: the room's vCard rides in its configuration record (the form's reader reads only fields).
+            config.add(room.avatar().vcard());
+        }
+        return new RoomRecord(room.jid().toString(), config.asXML(),
                 room.subject() == null ? null : room.subject().toXML(), room.subjectSetAt(),
                 ids == null ? null : ids.key(), affiliations, registrations);
     }
@@ -155,9 +162,13 @@ final class RoomPersistence {
         RoomConfig.Limits limits = room.configLimits();
         RoomConfig defaults = RoomConfig.defaults(limits);
         RoomConfig config;
+        RoomAvatar avatar = null;
         try {
-            config = RoomConfigForm.read(defaults, Dom4jText.parse(r.config()), limits.unbounded())
+            Element form = Dom4jText.parse(r.config());
+            config = RoomConfigForm.read(defaults, form, limits.unbounded())
                     .withinLimits(limits).with(PersistentOption.PERSISTENT, true);
+            Element vcard = form.element(QName.get(RoomAvatar.ELEMENT, RoomAvatar.NAMESPACE));
+            avatar = vcard == null ? null : RoomAvatar.restored(vcard);
         } catch (DocumentException | IllegalArgumentException e) {
             LOG.warn("room {}: its stored configuration is unreadable ({}); it comes back persistent with defaults",
                     r.jid(), e.getMessage());
@@ -172,7 +183,7 @@ final class RoomPersistence {
             }
         }
         OccupantIds ids = r.occupantIdKey() == null ? null : OccupantIds.withKey(r.occupantIdKey());
-        room.restore(config, subject, subject == null ? null : r.subjectAt(), ids);
+        room.restore(config, subject, subject == null ? null : r.subjectAt(), ids, avatar);
         r.affiliations().forEach((jid, a) -> Affiliation.parse(a).ifPresent(
                 affiliation -> room.affiliations().put(new RealJid(new JID(jid)).bare(), affiliation)));
         r.registrations().forEach((jid, nick) -> {

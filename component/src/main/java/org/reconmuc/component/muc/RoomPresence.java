@@ -227,6 +227,7 @@ final class RoomPresence {
         room.context().journal().occupantIn(session.toString(), occupant.nick());
         room.consistency().entered(LoggingOption.readableFrom(room));
         sendRoomStateTo(occupant, session, presence, selfCodes, historyRequest);
+        RoomAvatars.entered(room, session);
         if (sameNick == null && showsToOthers(occupant)) {
             for (List<Occupant> view : viewsOf(occupant, others(occupant))) {
                 room.output().toOccupants(view, presenceOf(occupant, view.get(0), Set.of()));

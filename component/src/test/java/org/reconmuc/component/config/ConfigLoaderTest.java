@@ -137,6 +137,25 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aBlockListIsFollowedOnlyWhenNamedAndRoomAvatarsAreBounded() throws Exception {
+        ServiceConfig defaults = ConfigLoader.load(new String[] {"--secret", "s"}, Map.of());
+        assertThat(defaults.rtblService()).isNull();
+        assertThat(defaults.rtblNode()).isEqualTo("muc_bans_sha256");
+        assertThat(defaults.maxAvatarBytes()).isEqualTo(128 * 1024);
+        ServiceConfig set = ConfigLoader.load(new String[] {"--secret", "s", "--rtbl-service", "xmppbl.org",
+                "--max-avatar-bytes", "0"}, Map.of("RECONMUC_RTBL_NODE", "other_node"));
+        assertThat(set.rtblService()).isEqualTo("xmppbl.org");
+        assertThat(set.rtblNode()).isEqualTo("other_node");
+        assertThat(set.maxAvatarBytes()).isZero();
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--rtbl-service", "a@b@c"}, Map.of()))
+                .hasMessageContaining("rtbl-service must be the JID of a pubsub service, not 'a@b@c'");
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--rtbl-node", " "}, Map.of()))
+                .hasMessageContaining("rtbl-node must name a pubsub node");
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--max-avatar-bytes", "-1"}, Map.of()))
+                .hasMessageContaining("max-avatar-bytes must be >= 0");
+    }
+
+    @Test
     void aMalformedStoreIsRefusedWithoutItsPassword() {
         // "jdbc:postgres" is not "jdbc:postgresql": the error quotes the setting, its passwords masked.
         assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--store",

@@ -32,14 +32,33 @@ final class LiveService {
 
     /** Starts {@code kind} in {@code target/<runDir>} and attaches the component, configured by {@code adjust}. */
     static LiveService start(String kind, String runDir, UnaryOperator<ServiceConfig> adjust) throws Exception {
-        return start(kind, runDir, adjust, java.time.Clock.systemUTC());
+        return start(kind, runDir, adjust, java.time.Clock.systemUTC(), server -> { });
     }
 
     /** Like the above, the service's rooms reading the time from {@code clock}. */
     static LiveService start(String kind, String runDir, UnaryOperator<ServiceConfig> adjust, java.time.Clock clock)
             throws Exception {
+        return start(kind, runDir, adjust, clock, server -> { });
+    }
+
+    /** Something to do on the server before the component attaches (e.g. publish what it will read). */
+    interface BeforeAttach {
+        void accept(XmppServer server) throws Exception;
+    }
+
+    /** As the first, {@code before} done on the started server before the component attaches. */
+    static LiveService start(String kind, String runDir, UnaryOperator<ServiceConfig> adjust, BeforeAttach before)
+            throws Exception {
+        return start(kind, runDir, adjust, java.time.Clock.systemUTC(), before);
+    }
+
+    /** The rooms reading the time from {@code clock}, {@code before} done on the server before the component attaches. */
+    static LiveService start(String kind, String runDir, UnaryOperator<ServiceConfig> adjust, java.time.Clock clock,
+            BeforeAttach before)
+            throws Exception {
         XmppServer server = XmppServers.start(kind, Files.createDirectories(Path.of("target", runDir)));
         try {
+            before.accept(server);
             // The ITs make a room per test from the same few accounts, who stay in them: no limit per user
             // here (RoomCreationTest has it).
             ServiceConfig config = adjust.apply(ServiceConfig.builder().server(server.host(), server.componentPort())
