@@ -37,7 +37,8 @@ public record ServiceConfig(
         RoomCreation roomCreation,
         boolean multicast,
         long requirementsCacheBytes,
-        int absentRoomsRemembered) {
+        int absentRoomsRemembered,
+        RoomEventRate roomEventRate) {
 
     public ServiceConfig {
         Objects.requireNonNull(serverHost, "server-host");
@@ -66,6 +67,24 @@ public record ServiceConfig(
         Objects.requireNonNull(roomCreation, "room creation");
         require(requirementsCacheBytes >= 0, "requirements-cache-bytes must be >= 0 (0: no sharing)");
         require(absentRoomsRemembered >= 0, "absent-rooms-remembered must be >= 0 (0: none)");
+        Objects.requireNonNull(roomEventRate, "room event rate");
+    }
+
+    /**
+     * A room's budget of messages and presences, all its occupants together (Prosody's
+     * mod_muc_limits): {@code perSecond} on average after a burst of {@code burst}; 0: no budget.
+     */
+    public record RoomEventRate(double perSecond, int burst) {
+        public static final RoomEventRate OFF = new RoomEventRate(0, 30);
+
+        public RoomEventRate {
+            require(perSecond >= 0, "room-events-per-second must be >= 0 (0: no room-wide budget)");
+            require(burst >= 1, "room-events-burst must be >= 1");
+        }
+
+        public boolean limited() {
+            return perSecond > 0;
+        }
     }
 
     /**
@@ -209,6 +228,8 @@ public record ServiceConfig(
                 + ", multicast=" + (multicast ? "where the server offers it" : "off")
                 + ", requirements-cache-bytes=" + requirementsCacheBytes
                 + ", absent-rooms-remembered=" + absentRoomsRemembered
+                + ", room-events=" + (roomEventRate.limited()
+                        ? roomEventRate.perSecond() + "/s burst " + roomEventRate.burst() : "no room-wide budget")
                 + ", secret=" + (secret == null ? "not set" : "set") + "]";
     }
 
@@ -244,6 +265,7 @@ public record ServiceConfig(
         private boolean multicast = true;
         private long requirementsCacheBytes = DEFAULT_REQUIREMENTS_CACHE_BYTES;
         private int absentRoomsRemembered = DEFAULT_ABSENT_ROOMS_REMEMBERED;
+        private RoomEventRate roomEventRate = RoomEventRate.OFF;
 
         private Builder() {
         }
@@ -276,6 +298,7 @@ public record ServiceConfig(
             multicast = c.multicast;
             requirementsCacheBytes = c.requirementsCacheBytes;
             absentRoomsRemembered = c.absentRoomsRemembered;
+            roomEventRate = c.roomEventRate;
         }
 
         /** The XMPP server's component port to attach to. */
@@ -418,13 +441,20 @@ public record ServiceConfig(
             return this;
         }
 
+        /** Each room's budget of messages and presences, all its occupants together. */
+        public Builder roomEventRate(RoomEventRate value) {
+            this.roomEventRate = value;
+            return this;
+        }
+
         /** The settings, checked (IllegalArgumentException naming the setting that is wrong). */
         public ServiceConfig build() {
             return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
                     messagesPerSecond, messageBurst, maxOccupantsPerRoom, largeRoomOccupants, maxFilterEntries, maxTimeSeconds,
                     keepaliveInterval, reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars,
                     presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking, store,
-                    roomDefaultPersistent, roomCreation, multicast, requirementsCacheBytes, absentRoomsRemembered);
+                    roomDefaultPersistent, roomCreation, multicast, requirementsCacheBytes, absentRoomsRemembered,
+                    roomEventRate);
         }
     }
 }

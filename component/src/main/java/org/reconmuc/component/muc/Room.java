@@ -9,6 +9,7 @@ import org.dom4j.Element;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.muc.moderation.RoomModeration;
 import org.reconmuc.component.relaxed.Fanout;
 import org.reconmuc.component.relaxed.MessageLog;
 import org.reconmuc.component.relaxed.RelaxedState;
@@ -58,6 +59,7 @@ final class Room {
     private final RoomOutput output;
     private final RoomPresence presence = new RoomPresence(this);
     private final RoomCarry carry = new RoomCarry(this);
+    private final RoomModeration<Occupant> moderation;
 
     Room(RoomJid jid, RoomContext context) {
         this.jid = jid;
@@ -71,6 +73,7 @@ final class Room {
         this.fanout = new Fanout<>(relaxedHost, consistency);
         this.requirements = new RoomRequirements(this, consistency, fanout);
         this.floodControl = new RoomFloodControl(context.config());
+        this.moderation = new RoomModeration<>(context.config().roomEventRate(), now().toEpochMilli());
         this.occupantIds = context.config().occupantIds() ? new OccupantIds() : null;
         refreshListing();
     }
@@ -100,6 +103,9 @@ final class Room {
             RealJid session = new RealJid(packet.getFrom());
             if (!floodControl.admits(packet, session, now().toEpochMilli())) {
                 output.error(packet, Condition.POLICY_VIOLATION, floodControl.refusal(packet));
+                return;
+            }
+            if (ModerationOptions.overRoomBudget(this, packet, session)) {
                 return;
             }
             if (packet instanceof Presence p) {
@@ -285,6 +291,11 @@ final class Room {
         carry.writeChanges();
         refreshListing();
         return notRestored;
+    }
+
+    /** Slow mode, the room's event budget and its held messages (package {@code muc.moderation}). */
+    RoomModeration<Occupant> moderation() {
+        return moderation;
     }
 
     /** What the room's next owner needs to carry on with its occupants (several instances). */

@@ -50,7 +50,9 @@ public final class Fanout<O extends Recipient<O>> {
         List<O> withId = new ArrayList<>();
         List<O> withoutId = new ArrayList<>();
         for (O o : state.standardOccupants()) {
-            (room.sendsStanzaIdTo(o) ? withId : withoutId).add(o);
+            if (!logged.withheldFrom(o)) {
+                (room.sendsStanzaIdTo(o) ? withId : withoutId).add(o);
+            }
         }
         room.send(withId, rendered);
         if (!withoutId.isEmpty()) {
@@ -120,18 +122,59 @@ public final class Fanout<O extends Recipient<O>> {
     }
 
     /**
-     * The relaxed occupants that still hold message {@code seq} (retained, not yet sent to them):
-     * those a retraction, moderation or correction of it must not reach (reconmuc.md §5.14).
+     * The occupants that have not been sent message {@code seq} and may still be: relaxed ones that
+     * retain it, and those it is withheld from (held back for moderation) — those a retraction,
+     * moderation or correction of it must not reach (reconmuc.md §5.14).
      */
     public List<O> holders(long seq) {
+        MessageLog.Entry<O> entry = room.log().get(seq);
         List<O> holders = new ArrayList<>();
         for (O o : room.occupants()) {
             Reader<O> reader = o.reader();
-            if (reader != null && state.engine().holds(reader, seq)) {
+            if (reader != null && state.engine().holds(reader, seq) || entry != null && entry.withheldFrom(o)) {
                 holders.add(o);
             }
         }
         return holders;
+    }
+
+    /**
+     * A message held back for moderation ({@code asHeld}, or what the log made of it since: its
+     * final form, or its tombstone) is released: it may reach {@code heldFrom} again, and goes to
+     * {@code recipients} — as it is now, or not at all if it was retracted. A standard occupant gets
+     * it as broadcast; a relaxed one that still retains it gets it with its next flush, by its bounds
+     * (it has counted towards them since the room received it); one whose flushes went past it
+     * meanwhile gets it now on its own, in its form.
+     */
+    public void release(MessageLog.Entry<O> asHeld, Collection<O> heldFrom, Collection<O> recipients) {
+        MessageLog.Entry<O> entry = room.log().get(asHeld.seq());
+        if (entry == null) {
+            entry = asHeld;
+        }
+        entry.releaseTo(heldFrom);
+        if (entry.retracted()) {
+            return;
+        }
+        List<O> withId = new ArrayList<>();
+        List<O> withoutId = new ArrayList<>();
+        for (O o : recipients) {
+            Reader<O> reader = o.reader();
+            if (!room.isPresent(o) || entry.withheldFrom(o)) {
+                continue;
+            }
+            if (reader == null) {
+                (room.sendsStanzaIdTo(o) ? withId : withoutId).add(o);
+            } else if (!state.engine().holds(reader, entry.seq())) {
+                forms.get(state.aggregationOf(o)).send(room, o, List.of(entry));
+            }
+        }
+        if (!withId.isEmpty()) {
+            room.send(withId, RenderedStanza.of(entry.held()));
+        }
+        if (!withoutId.isEmpty()) {
+            room.send(withoutId, RenderedStanza.of(withoutStanzaId(entry.held())));
+        }
+        state.streams().turnEnded();
     }
 
     /**
