@@ -123,20 +123,24 @@ final class ModerationOptions {
         long now = room.now().toEpochMilli();
         int delay = room.config().get(MODERATION_DELAY);
         long releaseAt = delay > 0 && sender.role() != Role.MODERATOR && original.getBody() != null ? now + delay * 1000L : -1;
+        Set<Occupant> sentAtOnce = new LinkedHashSet<>();
+        sentAtOnce.add(sender);
         for (String parentId : new String[] {MessageMarks.replyTo(original.getElement()), MessageMarks.reactsTo(original.getElement())}) {
-            long parentSeq = parentId == null ? 0 : room.history().seqOf(parentId);
-            releaseAt = Math.max(releaseAt, parentSeq > 0 ? held.releaseAt(parentSeq) : -1);
+            HeldMessages.Held<Occupant> parent = parentId == null ? null : held.heldMessage(room.history().seqOf(parentId));
+            if (parent != null && parent.releaseAtMillis() > releaseAt) {
+                // Held for its parent only: it goes at once to whoever had the parent at once.
+                releaseAt = parent.releaseAtMillis();
+                sentAtOnce.addAll(parent.sentAtOnce());
+            }
         }
         if (releaseAt < 0) {
             return;
         }
-        Set<Occupant> sentAtOnce = new LinkedHashSet<>();
-        sentAtOnce.add(sender);
         List<Occupant> heldFrom = new ArrayList<>();
         for (Occupant o : room.occupants()) {
             if (o.role() == Role.MODERATOR) {
                 sentAtOnce.add(o);
-            } else if (o != sender && !logged.withheldFrom(o)) {
+            } else if (!sentAtOnce.contains(o) && !logged.withheldFrom(o)) {
                 heldFrom.add(o);
             }
         }
@@ -163,6 +167,24 @@ final class ModerationOptions {
             room.fanout().release(due.entry(), due.heldFrom(), recipients);
         }
         room.carry().writeChanges();
+    }
+
+    /**
+     * Who has not been sent message {@code seq} and may still be (reconmuc.md §5.14): the relaxed
+     * occupants that retain it, and, while it is held back, everyone but those it went to at once
+     * (whoever entered meanwhile too) — a retraction, moderation or correction of it must not reach them.
+     */
+    static List<Occupant> holders(Room room, long seq) {
+        List<Occupant> holders = room.fanout().holders(seq);
+        HeldMessages.Held<Occupant> held = room.moderation().held().heldMessage(seq);
+        if (held != null) {
+            for (Occupant o : room.occupants()) {
+                if (!held.sentAtOnce().contains(o) && !holders.contains(o)) {
+                    holders.add(o);
+                }
+            }
+        }
+        return holders;
     }
 
     /** Whether discussion history may replay {@code entry} now: not while it is held back. */

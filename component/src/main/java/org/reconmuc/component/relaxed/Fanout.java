@@ -122,16 +122,14 @@ public final class Fanout<O extends Recipient<O>> {
     }
 
     /**
-     * The occupants that have not been sent message {@code seq} and may still be: relaxed ones that
-     * retain it, and those it is withheld from (held back for moderation) — those a retraction,
-     * moderation or correction of it must not reach (reconmuc.md §5.14).
+     * The relaxed occupants that still hold message {@code seq} (retained, not yet sent to them):
+     * those a retraction, moderation or correction of it must not reach (reconmuc.md §5.14).
      */
     public List<O> holders(long seq) {
-        MessageLog.Entry<O> entry = room.log().get(seq);
         List<O> holders = new ArrayList<>();
         for (O o : room.occupants()) {
             Reader<O> reader = o.reader();
-            if (reader != null && state.engine().holds(reader, seq) || entry != null && entry.withheldFrom(o)) {
+            if (reader != null && state.engine().holds(reader, seq)) {
                 holders.add(o);
             }
         }

@@ -59,10 +59,9 @@ public final class HeldMessages<O> {
         return bySeq.containsKey(seq);
     }
 
-    /** When held message {@code seq} is released, or -1 if it is not held. */
-    public long releaseAt(long seq) {
-        Held<O> held = bySeq.get(seq);
-        return held == null ? -1 : held.releaseAtMillis;
+    /** Held message {@code seq}, or null if it is not held. */
+    public Held<O> heldMessage(long seq) {
+        return bySeq.get(seq);
     }
 
     /** The held messages due by {@code nowMillis}, in release order (then room order); they are no longer held. */
