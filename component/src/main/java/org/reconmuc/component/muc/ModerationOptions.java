@@ -187,6 +187,11 @@ final class ModerationOptions {
         return holders;
     }
 
+    /** The stanza-ids an archive query of {@code reader}'s must leave out: those held back from it (none for a moderator). */
+    static Set<String> heldFromArchive(Room room, Occupant reader) {
+        return reader != null && reader.role() == Role.MODERATOR ? Set.of() : room.moderation().held().stanzaIds();
+    }
+
     /** Whether discussion history may replay {@code entry} now: not while it is held back. */
     static boolean inHistory(Room room, MessageLog.Entry<Occupant> entry) {
         return !room.moderation().held().isHeld(entry.seq());

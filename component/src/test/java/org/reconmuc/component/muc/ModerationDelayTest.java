@@ -157,6 +157,35 @@ class ModerationDelayTest {
         assertThat(seenBy(TYBALT)).containsExactly("Tybalt, you rat-catcher", "Hold, Mercutio");
     }
 
+    /** The bodies {@code who} finds in the room's archive (XEP-0313), and the count its fin says. */
+    private List<String> archiveSeenBy(String who) {
+        muc.send("<iq type='set' id='mam' from='" + who + "' to='" + ROOM + "'><query xmlns='urn:xmpp:mam:2' queryid='q'/></iq>");
+        List<String> bodies = new ArrayList<>();
+        for (Packet p : muc.receivedBy(who)) {
+            Element result = p.getElement().element(QName.get("result", "urn:xmpp:mam:2"));
+            if (result != null) {
+                bodies.add(result.element("forwarded").element("message").elementText("body"));
+            } else if (p instanceof IQ fin) {
+                bodies.add("count " + fin.getChildElement().element("set").elementText("count"));
+            }
+        }
+        return bodies;
+    }
+
+    @Test
+    void theArchiveShowsAHeldLineToTheModeratorsOnlyUntilItsRelease() {
+        say(PRINCE, "Hear the sentence of your moved prince", "");
+        say(MERCUTIO, "A plague o' both your houses", "");
+        muc.clear();
+        assertThat(archiveSeenBy(BENVOLIO)).containsExactly("Hear the sentence of your moved prince", "count 1");
+        assertThat(archiveSeenBy(PRINCE))
+                .containsExactly("Hear the sentence of your moved prince", "A plague o' both your houses", "count 2");
+        muc.advance(Duration.ofSeconds(10));
+        muc.clear();
+        assertThat(archiveSeenBy(BENVOLIO))
+                .containsExactly("Hear the sentence of your moved prince", "A plague o' both your houses", "count 2");
+    }
+
     @Test
     void mercutioCorrectsHisHeldLineAndBenvolioGetsOnlyItsFinalForm() {
         say(MERCUTIO, "A plague on your house", "");

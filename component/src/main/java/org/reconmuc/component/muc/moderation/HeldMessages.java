@@ -3,6 +3,7 @@ package org.reconmuc.component.muc.moderation;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
@@ -62,6 +63,15 @@ public final class HeldMessages<O> {
     /** Held message {@code seq}, or null if it is not held. */
     public Held<O> heldMessage(long seq) {
         return bySeq.get(seq);
+    }
+
+    /** The room's stanza-ids of the messages held now (an archive query leaves them out). */
+    public Set<String> stanzaIds() {
+        Set<String> ids = new HashSet<>();
+        for (Held<O> held : bySeq.values()) {
+            ids.add(held.entry().stanzaId());
+        }
+        return Set.copyOf(ids);
     }
 
     /** The held messages due by {@code nowMillis}, in release order (then room order); they are no longer held. */
