@@ -166,6 +166,7 @@ final class ModerationOptions {
             }
             room.fanout().release(due.entry(), due.heldFrom(), recipients);
         }
+        room.carry().fannedOut(fannedOutUpTo(room, room.history().head()));
         room.carry().writeChanges();
     }
 
@@ -190,6 +191,16 @@ final class ModerationOptions {
     /** The stanza-ids an archive query of {@code reader}'s must leave out: those held back from it (none for a moderator). */
     static Set<String> heldFromArchive(Room room, Occupant reader) {
         return reader != null && reader.role() == Role.MODERATOR ? Set.of() : room.moderation().held().stanzaIds();
+    }
+
+    /**
+     * How far every standard occupant has surely been sent the log once message {@code seq} went out
+     * (several instances: the room's next owner sends them what follows again): not past a message
+     * still held, which the next owner then sends them at once rather than never.
+     */
+    static long fannedOutUpTo(Room room, long seq) {
+        long oldestHeld = room.moderation().held().oldestSeq();
+        return oldestHeld == 0 ? seq : Math.min(seq, oldestHeld - 1);
     }
 
     /** Whether discussion history may replay {@code entry} now: not while it is held back. */

@@ -99,7 +99,7 @@ final class RoomMessages {
         room.persistence().appended(logged);
         ModerationOptions.holdBack(room, logged, sender, message);
         room.fanout().post(logged, out, message);
-        room.carry().fannedOut(logged.seq());
+        room.carry().fannedOut(ModerationOptions.fannedOutUpTo(room, logged.seq()));
     }
 
     private static void privateMessage(Room room, Message message, Occupant sender, OccupantJid target) {

@@ -65,6 +65,11 @@ public final class HeldMessages<O> {
         return bySeq.get(seq);
     }
 
+    /** The oldest message held now, or 0 if none is. */
+    public long oldestSeq() {
+        return bySeq.keySet().stream().mapToLong(Long::longValue).min().orElse(0);
+    }
+
     /** The room's stanza-ids of the messages held now (an archive query leaves them out). */
     public Set<String> stanzaIds() {
         Set<String> ids = new HashSet<>();
