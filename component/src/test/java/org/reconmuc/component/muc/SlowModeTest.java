@@ -65,7 +65,13 @@ class SlowModeTest {
     @Test
     void julietWaitsTwentySecondsBetweenHerMessagesAndIsToldHowLongIsLeft() {
         assertThat(roomInfo(muc)).containsEntry("muc#roominfo_slow_mode_duration", "0");
-        assertThat(configure("20").getElement().attributeValue("type")).isEqualTo("result");
+        muc.send("<iq from='" + ROMEO + "' to='" + ROOM + "' type='set' id='c'><query xmlns='" + Namespaces.MUC_OWNER + "'>"
+                + "<x xmlns='jabber:x:data' type='submit'><field var='muc#roomconfig_slow_mode_duration'><value>20</value>"
+                + "</field></x></query></iq>");
+        assertThat(muc.replyTo(ROMEO, "c").getElement().attributeValue("type")).isEqualTo("result");
+        assertThat(muc.receivedBy(JULIET)).as("XEP-0500 §5.2: status 104 tells of the change")
+                .anyMatch(p -> MucBench.statusCodes(p).contains("104"));
+        muc.clear();
         assertThat(roomInfo(muc)).containsEntry("muc#roominfo_slow_mode_duration", "20");
 
         muc.say(JULIET, ROOM, "Wherefore art thou Romeo?");
