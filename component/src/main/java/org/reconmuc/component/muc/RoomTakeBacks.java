@@ -98,7 +98,7 @@ final class RoomTakeBacks {
         return sender.bareJid().jid().equals(target.restoredAuthor());
     }
 
-    /** Turns {@code target} into its tombstone (history and archive); returns the relaxed occupants that held it. */
+    /** Turns {@code target} into its tombstone (history and archive); returns those it had not reached (see {@link ModerationOptions#holders}). */
     private static List<Occupant> retract(Room room, MessageLog.Entry<Occupant> target, Element moderated, String reason) {
         List<Occupant> holders = ModerationOptions.holders(room, target.seq());
         Instant now = room.now();
