@@ -42,6 +42,11 @@ public final class ConfigLoader {
             new Option("max-stanza-bytes", "larger stanzas are refused with policy-violation", "262144"),
             new Option("rate-messages-per-second", "per-occupant sustained message rate before policy-violation", "10"),
             new Option("rate-burst", "per-occupant burst of messages allowed above the rate", "20"),
+            new Option("room-events-per-second", "a room's budget of messages and presences (joins, nick and status"
+                    + " changes), all its unaffiliated occupants together, per second on average, as Prosody's"
+                    + " mod_muc_limits (0: none)", "0"),
+            new Option("room-events-burst", "a room's burst of messages and presences above room-events-per-second",
+                    String.valueOf(ServiceConfig.RoomEventRate.OFF.burst())),
             new Option("max-occupants", "largest room size an owner may configure (also the default)", "10000"),
             new Option("large-room-occupants", "above this many occupants a room whose owner did not choose its"
                     + " presence broadcast shows only moderators among those who enter (0: never)",
@@ -200,6 +205,8 @@ public final class ConfigLoader {
                     .rtbl(values.get("rtbl-service").isBlank() ? null : values.get("rtbl-service").trim(),
                             values.get("rtbl-node").trim())
                     .maxAvatarBytes(integer(values, "max-avatar-bytes"))
+                    .roomEventRate(new ServiceConfig.RoomEventRate(decimal(values, "room-events-per-second"),
+                            integer(values, "room-events-burst")))
                     .build();
         } catch (IllegalArgumentException e) {
             throw new ConfigException("invalid configuration: " + e.getMessage());

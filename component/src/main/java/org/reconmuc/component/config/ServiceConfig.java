@@ -41,7 +41,8 @@ public record ServiceConfig(
         int raiMaxSubscribers,
         String rtblService,
         String rtblNode,
-        int maxAvatarBytes) {
+        int maxAvatarBytes,
+        RoomEventRate roomEventRate) {
 
     public ServiceConfig {
         Objects.requireNonNull(serverHost, "server-host");
@@ -76,6 +77,7 @@ public record ServiceConfig(
         Objects.requireNonNull(rtblNode, "rtbl-node");
         require(!rtblNode.isBlank(), "rtbl-node must name a pubsub node");
         require(maxAvatarBytes >= 0, "max-avatar-bytes must be >= 0 (0: no room avatars)");
+        Objects.requireNonNull(roomEventRate, "room event rate");
     }
 
     private static boolean validJid(String jid) {
@@ -84,6 +86,23 @@ public record ServiceConfig(
             return !jid.isBlank();
         } catch (IllegalArgumentException e) {
             return false;
+        }
+    }
+
+    /**
+     * A room's budget of messages and presences, all its occupants together (Prosody's
+     * mod_muc_limits): {@code perSecond} on average after a burst of {@code burst}; 0: no budget.
+     */
+    public record RoomEventRate(double perSecond, int burst) {
+        public static final RoomEventRate OFF = new RoomEventRate(0, 30);
+
+        public RoomEventRate {
+            require(perSecond >= 0, "room-events-per-second must be >= 0 (0: no room-wide budget)");
+            require(burst >= 1, "room-events-burst must be >= 1");
+        }
+
+        public boolean limited() {
+            return perSecond > 0;
         }
     }
 
@@ -235,6 +254,8 @@ public record ServiceConfig(
                 + ", rai-max-subscribers=" + raiMaxSubscribers
                 + ", rtbl=" + (rtblService == null ? "off" : rtblService + " node " + rtblNode)
                 + ", max-avatar-bytes=" + maxAvatarBytes
+                + ", room-events=" + (roomEventRate.limited()
+                        ? roomEventRate.perSecond() + "/s burst " + roomEventRate.burst() : "no room-wide budget")
                 + ", secret=" + (secret == null ? "not set" : "set") + "]";
     }
 
@@ -274,6 +295,7 @@ public record ServiceConfig(
         private String rtblService;
         private String rtblNode = DEFAULT_RTBL_NODE;
         private int maxAvatarBytes = DEFAULT_MAX_AVATAR_BYTES;
+        private RoomEventRate roomEventRate = RoomEventRate.OFF;
 
         private Builder() {
         }
@@ -310,6 +332,7 @@ public record ServiceConfig(
             rtblService = c.rtblService;
             rtblNode = c.rtblNode;
             maxAvatarBytes = c.maxAvatarBytes;
+            roomEventRate = c.roomEventRate;
         }
 
         /** The XMPP server's component port to attach to. */
@@ -474,6 +497,12 @@ public record ServiceConfig(
             return this;
         }
 
+        /** Each room's budget of messages and presences, all its occupants together. */
+        public Builder roomEventRate(RoomEventRate value) {
+            this.roomEventRate = value;
+            return this;
+        }
+
         /** The settings, checked (IllegalArgumentException naming the setting that is wrong). */
         public ServiceConfig build() {
             return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
@@ -481,7 +510,8 @@ public record ServiceConfig(
                     keepaliveInterval, reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars,
                     presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking, store,
                     roomDefaultPersistent, roomCreation, multicast, requirementsCacheBytes, absentRoomsRemembered,
-                    raiMaxSubscribers, rtblService, rtblNode, maxAvatarBytes);
+                    raiMaxSubscribers, rtblService, rtblNode, maxAvatarBytes,
+                    roomEventRate);
         }
     }
 }

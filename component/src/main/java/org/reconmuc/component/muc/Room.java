@@ -13,6 +13,7 @@ import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.muc.avatar.RoomAvatar;
 import org.reconmuc.component.muc.rtbl.BlockList;
+import org.reconmuc.component.muc.moderation.RoomModeration;
 import org.reconmuc.component.relaxed.Fanout;
 import org.reconmuc.component.relaxed.MessageLog;
 import org.reconmuc.component.relaxed.RelaxedState;
@@ -65,6 +66,7 @@ final class Room {
     private final RoomPresence presence = new RoomPresence(this);
     private final RoomCarry carry = new RoomCarry(this);
     private final RoomActivity activity;
+    private final RoomModeration<Occupant> moderation;
 
     Room(RoomJid jid, RoomContext context) {
         this.jid = jid;
@@ -78,6 +80,7 @@ final class Room {
         this.fanout = new Fanout<>(relaxedHost, consistency);
         this.requirements = new RoomRequirements(this, consistency, fanout);
         this.floodControl = new RoomFloodControl(context.config());
+        this.moderation = new RoomModeration<>(context.config().roomEventRate(), now().toEpochMilli());
         this.occupantIds = context.config().occupantIds() ? new OccupantIds() : null;
         this.activity = RoomActivityHost.of(this);
         refreshListing();
@@ -111,6 +114,9 @@ final class Room {
                 return;
             }
             if (refusedByBlockList(packet, session)) {
+                return;
+            }
+            if (ModerationOptions.overRoomBudget(this, packet, session)) {
                 return;
             }
             if (packet instanceof Presence p) {
@@ -356,6 +362,11 @@ final class Room {
         carry.writeChanges();
         refreshListing();
         return notRestored;
+    }
+
+    /** Slow mode, the room's event budget and its held messages (package {@code muc.moderation}). */
+    RoomModeration<Occupant> moderation() {
+        return moderation;
     }
 
     /** What the room's next owner needs to carry on with its occupants (several instances). */

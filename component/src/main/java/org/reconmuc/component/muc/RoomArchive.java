@@ -5,6 +5,7 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.dom4j.DocumentException;
 import org.dom4j.Element;
 import org.reconmuc.component.protocol.Dom4jText;
@@ -79,7 +80,7 @@ final class RoomArchive {
             room.output().error(iq, r.condition, r.getMessage());
             return;
         }
-        Answer answer = new Answer(room.jid().jid(), iq, realJids);
+        Answer answer = new Answer(room.jid().jid(), iq, realJids, ModerationOptions.heldFromArchive(room, requester));
         if (room.persistence().archivedInStore()) {
             // The store answers on its own thread; what it sends needs nothing of the room's state.
             RoomJournal journal = room.context().journal();
@@ -234,8 +235,11 @@ final class RoomArchive {
         return log;
     }
 
-    /** The results and the fin for one query: built from values only, so any thread may send them. */
-    private record Answer(JID room, IQ request, boolean realJids) {
+    /**
+     * The results and the fin for one query: built from values only, so any thread may send them.
+     * {@code held} are the stanza-ids of messages held back from the reader (moderation delay): left out.
+     */
+    private record Answer(JID room, IQ request, boolean realJids, Set<String> held) {
 
         interface Sender {
             void send(Packet packet);
@@ -244,7 +248,8 @@ final class RoomArchive {
         void send(ArchiveQuery.Page page, Sender out) {
             Element queryElement = request.getChildElement();
             String queryId = queryElement.attributeValue("queryid");
-            for (ArchivedMessage m : page.items()) {
+            List<ArchivedMessage> items = page.items().stream().filter(m -> !held.contains(m.stanzaId())).toList();
+            for (ArchivedMessage m : items) {
                 Message result = new Message();
                 result.setFrom(room);
                 result.setTo(request.getFrom());
@@ -263,11 +268,11 @@ final class RoomArchive {
                 f.addAttribute("complete", "true");
             }
             Element set = f.addElement("set", RSM);
-            if (!page.items().isEmpty()) {
-                set.addElement("first").setText(page.items().get(0).stanzaId());
-                set.addElement("last").setText(page.items().get(page.items().size() - 1).stanzaId());
+            if (!items.isEmpty()) {
+                set.addElement("first").setText(items.get(0).stanzaId());
+                set.addElement("last").setText(items.get(items.size() - 1).stanzaId());
             }
-            set.addElement("count").setText(Integer.toString(page.count()));
+            set.addElement("count").setText(Integer.toString(page.count() - (page.items().size() - items.size())));
             out.send(fin);
         }
 

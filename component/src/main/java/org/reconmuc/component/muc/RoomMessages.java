@@ -59,6 +59,9 @@ final class RoomMessages {
             room.output().error(message, Condition.FORBIDDEN, "You have no voice in this moderated room");
             return;
         }
+        if (ModerationOptions.slowModeRefuses(room, message, sender)) {
+            return;
+        }
         boolean subjectChange = message.getElement().element("subject") != null && message.getBody() == null;
         if (subjectChange && !(sender.role() == Role.MODERATOR || room.config().get(ChangeSubjectOption.CHANGE_SUBJECT))) {
             room.output().error(message, Condition.FORBIDDEN, "Only moderators may change the subject of this room");
@@ -94,8 +97,9 @@ final class RoomMessages {
         MessageLog.Entry<Occupant> logged = room.history().log(out, room.now(), sender);
         logged.withholdFrom(withheldFrom);
         room.persistence().appended(logged);
+        ModerationOptions.holdBack(room, logged, sender, message);
         room.fanout().post(logged, out, message);
-        room.carry().fannedOut(logged.seq());
+        room.carry().fannedOut(ModerationOptions.fannedOutUpTo(room, logged.seq()));
         RoomActivityHost.logged(room, out);
     }
 

@@ -16,6 +16,8 @@ final class RoomOptions {
             PublicOption.PUBLIC,
             MembersOnlyOption.MEMBERS_ONLY,
             ModeratedOption.MODERATED,
+            ModerationOptions.SLOW_MODE,
+            ModerationOptions.MODERATION_DELAY,
             PasswordOption.PASSWORD,
             WhoisOption.WHOIS,
             ChangeSubjectOption.CHANGE_SUBJECT,

@@ -295,7 +295,8 @@ final class RoomPresence {
             max = Math.min(max, request.maxStanzas());
         }
         return room.history().newest(max, request.maxChars(),
-                request.within() == null ? null : room.now().minus(request.within()), request.since());
+                request.within() == null ? null : room.now().minus(request.within()), request.since())
+                .stream().filter(e -> ModerationOptions.inHistory(room, e)).toList();
     }
 
     private void leave(Occupant occupant, RealJid session, Presence presence) {

@@ -61,7 +61,7 @@ final class RoomTakeBacks {
             if (target == null) {
                 return List.of();
             }
-            List<Occupant> holders = room.fanout().holders(target.seq());
+            List<Occupant> holders = ModerationOptions.holders(room, target.seq());
             if (!holders.isEmpty()) {
                 // Those who hold it get it as it ended up; history and the archive keep both.
                 log.correct(target.seq(), new Message(TakenBack.finalForm(target.broadcast().getElement(), out.getElement()), true));
@@ -98,9 +98,9 @@ final class RoomTakeBacks {
         return sender.bareJid().jid().equals(target.restoredAuthor());
     }
 
-    /** Turns {@code target} into its tombstone (history and archive); returns the relaxed occupants that held it. */
+    /** Turns {@code target} into its tombstone (history and archive); returns those it had not reached (see {@link ModerationOptions#holders}). */
     private static List<Occupant> retract(Room room, MessageLog.Entry<Occupant> target, Element moderated, String reason) {
-        List<Occupant> holders = room.fanout().holders(target.seq());
+        List<Occupant> holders = ModerationOptions.holders(room, target.seq());
         Instant now = room.now();
         Element tombstone = TakenBack.tombstone(target.broadcast().getElement(), now, moderated, reason);
         room.history().retract(target.seq(), new Message(tombstone, true));

@@ -50,7 +50,9 @@ public final class Fanout<O extends Recipient<O>> {
         List<O> withId = new ArrayList<>();
         List<O> withoutId = new ArrayList<>();
         for (O o : state.standardOccupants()) {
-            (room.sendsStanzaIdTo(o) ? withId : withoutId).add(o);
+            if (!logged.withheldFrom(o)) {
+                (room.sendsStanzaIdTo(o) ? withId : withoutId).add(o);
+            }
         }
         room.send(withId, rendered);
         if (!withoutId.isEmpty()) {
@@ -132,6 +134,45 @@ public final class Fanout<O extends Recipient<O>> {
             }
         }
         return holders;
+    }
+
+    /**
+     * A message held back for moderation ({@code asHeld}, or what the log made of it since: its
+     * final form, or its tombstone) is released: it may reach {@code heldFrom} again, and goes to
+     * {@code recipients} — as it is now, or not at all if it was retracted. A standard occupant gets
+     * it as broadcast; a relaxed one that still retains it gets it with its next flush, by its bounds
+     * (it has counted towards them since the room received it); one whose flushes went past it
+     * meanwhile gets it now on its own, in its form.
+     */
+    public void release(MessageLog.Entry<O> asHeld, Collection<O> heldFrom, Collection<O> recipients) {
+        MessageLog.Entry<O> entry = room.log().get(asHeld.seq());
+        if (entry == null) {
+            entry = asHeld;
+        }
+        entry.releaseTo(heldFrom);
+        if (entry.retracted()) {
+            return;
+        }
+        List<O> withId = new ArrayList<>();
+        List<O> withoutId = new ArrayList<>();
+        for (O o : recipients) {
+            Reader<O> reader = o.reader();
+            if (!room.isPresent(o) || entry.withheldFrom(o)) {
+                continue;
+            }
+            if (reader == null) {
+                (room.sendsStanzaIdTo(o) ? withId : withoutId).add(o);
+            } else if (!state.engine().holds(reader, entry.seq())) {
+                forms.get(state.aggregationOf(o)).send(room, o, List.of(entry));
+            }
+        }
+        if (!withId.isEmpty()) {
+            room.send(withId, RenderedStanza.of(entry.held()));
+        }
+        if (!withoutId.isEmpty()) {
+            room.send(withoutId, RenderedStanza.of(withoutStanzaId(entry.held())));
+        }
+        state.streams().turnEnded();
     }
 
     /**

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -40,7 +41,10 @@ public final class MessageLog<A> {
         private final Form form;
         private String forwardedXml;
         private CompactItem compactItem;
-        /** Relaxed occupants this message must never reach (it takes back one they never got); null: none. */
+        /**
+         * Occupants this message must not reach: relaxed ones never (it takes back one they never
+         * got), those it is held back from until its release (moderation delay); null: none.
+         */
         private Set<A> withheldFrom;
 
         Entry(long seq, Instant at, Message broadcast, Message finalForm, A author, JID restoredAuthor, String stanzaId,
@@ -72,7 +76,17 @@ public final class MessageLog<A> {
          */
         public void withholdFrom(Collection<A> occupants) {
             if (!occupants.isEmpty()) {
-                withheldFrom = Set.copyOf(occupants);
+                if (withheldFrom == null) {
+                    withheldFrom = new HashSet<>();
+                }
+                withheldFrom.addAll(occupants);
+            }
+        }
+
+        /** This message was held back from {@code occupants} (moderation delay): it may reach them now. */
+        void releaseTo(Collection<A> occupants) {
+            if (withheldFrom != null) {
+                withheldFrom.removeAll(occupants);
             }
         }
 

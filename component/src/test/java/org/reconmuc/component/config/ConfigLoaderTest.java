@@ -43,6 +43,18 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aRoomsBudgetOfMessagesAndPresencesIsOffByDefaultAndItsBoundsAreChecked() throws Exception {
+        assertThat(ConfigLoader.load(new String[] {"--secret", "s"}, Map.of()).roomEventRate().limited()).isFalse();
+        ServiceConfig c = ConfigLoader.load(new String[] {"--secret", "s", "--room-events-per-second", "0.5"},
+                Map.of("RECONMUC_ROOM_EVENTS_BURST", "6"));
+        assertThat(c.roomEventRate()).isEqualTo(new ServiceConfig.RoomEventRate(0.5, 6));
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--room-events-per-second", "-1"}, Map.of()))
+                .hasMessageContaining("room-events-per-second must be >= 0");
+        assertThatThrownBy(() -> ConfigLoader.load(new String[] {"--secret", "s", "--room-events-burst", "0"}, Map.of()))
+                .hasMessageContaining("room-events-burst must be >= 1");
+    }
+
+    @Test
     void theSecretHasNoDefaultAndTheErrorSaysWhereToGiveIt(@TempDir Path dir) throws Exception {
         assertThatThrownBy(() -> ConfigLoader.load(new String[0], Map.of()))
                 .isInstanceOf(ConfigLoader.ConfigException.class)

@@ -667,4 +667,45 @@ class SeveralInstancesTest {
         assertThat(b.service.roomCount()).isZero();
         assertThat(b.service.pendingStanzas()).isZero();
     }
+
+    @Test
+    void aLineHeldForModerationWhenTheRoomMovesReachesTheOthersFromItsNextOwnerNotNever() throws Exception {
+        ServiceConfig persistent = ServiceConfig.builder().domain(MucBench.SERVICE)
+                .roomLocking(ServiceConfig.RoomLocking.OFF).roomDefaultPersistent(true).build();
+        Claims[] claims = new Claims[1];
+        MucBench a = instance("a", claims, persistent);
+        a.send(join(MucBench.ROOM, "Romeo", ROMEO));
+        claims[0].decideAll();
+        a.commit();
+        a.send("<iq from='" + ROMEO + "' to='" + MucBench.ROOM + "' type='set' id='c'><query xmlns='" + Namespaces.MUC_OWNER
+                + "'><x xmlns='jabber:x:data' type='submit'><field var='muc#roomconfig_moderation_delay'><value>10</value></field>"
+                + "</x></query></iq>");
+        a.commit();
+        for (String[] who : new String[][] {{"Juliet", JULIET}, {"Mercutio", MERCUTIO}}) {
+            a.send(join(MucBench.ROOM, who[0], who[1]));
+            a.commit();
+        }
+        a.clear();
+        a.send(say(MucBench.ROOM, MERCUTIO, "A plague o' both your houses"));
+        a.commit();
+        String held = stanzaId(a.lastReceivedBy(MERCUTIO));
+        assertThat(bodies(a.receivedBy(ROMEO))).containsExactly("A plague o' both your houses");
+        assertThat(a.receivedBy(JULIET)).as("held for ten seconds").isEmpty();
+        a.send(say(MucBench.ROOM, ROMEO, "Peace"));
+        a.commit();
+        a.commit();     // what every standard occupant was sent is written with the commit after it
+        assertThat(bodies(a.receivedBy(JULIET))).containsExactly("Peace");
+        crash();
+
+        MucBench b = instance("b", claims, persistent);
+        claims[0].now = LEASE + 1;
+        b.send(say(MucBench.ROOM, ROMEO, "Rebellious subjects"));
+        claims[0].decideAll();
+        b.commit();
+        b.commit();
+        List<Packet> juliet = b.receivedBy(JULIET);
+        assertThat(bodies(juliet)).as("the held line from the next owner, Romeo's again (at least once), then his next")
+                .containsExactly("A plague o' both your houses", "Peace", "Rebellious subjects");
+        assertThat(stanzaId(juliet.get(0))).isEqualTo(held);
+    }
 }

@@ -1,0 +1,210 @@
+package org.reconmuc.component.muc;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.dom4j.Element;
+import org.reconmuc.component.jid.RealJid;
+import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.muc.moderation.HeldMessages;
+import org.reconmuc.component.muc.moderation.SlowMode;
+import org.reconmuc.component.protocol.MessageMarks;
+import org.reconmuc.component.relaxed.MessageLog;
+import org.xmpp.packet.Message;
+import org.xmpp.packet.Packet;
+import org.xmpp.packet.Presence;
+
+/**
+ * The room's side of package {@code muc.moderation}: its two owner's options — XEP-0500 slow mode
+ * and the moderation delay — and the one-line hooks the room's classes call. The decisions are the
+ * package's; this class reads the room for them and sends what they answer.
+ */
+final class ModerationOptions {
+    /** XEP-0122 data form validation, which XEP-0500 §5.1 asks for on its field. */
+    private static final String XDATA_VALIDATE = "http://jabber.org/protocol/xdata-validate";
+
+    private ModerationOptions() {
+    }
+
+    /** A number of seconds, 0 (off) by default, up to a fixed bound; in the form with its XEP-0122 range, in disco#info always. */
+    private abstract static class Seconds extends RoomOption.Number {
+        private final String roomInfoVar;
+        private final int max;
+
+        Seconds(String var, String label, String roomInfoVar, int max) {
+            super(var, label, 0);
+            this.roomInfoVar = roomInfoVar;
+            this.max = max;
+        }
+
+        @Override
+        int limit(RoomConfig.Limits limits) {
+            return max;
+        }
+
+        @Override
+        Integer defaultValue(RoomConfig.Limits limits) {
+            return 0;
+        }
+
+        @Override
+        void render(Element form, Integer value, RoomConfig.Limits limits) {
+            Element f = field(form, var, "text-single", label, null);
+            Element validate = f.addElement("validate", XDATA_VALIDATE).addAttribute("datatype", "xs:integer");
+            validate.addElement("range").addAttribute("min", "0").addAttribute("max", Integer.toString(max));
+            f.addElement("value").setText(Integer.toString(value));
+        }
+
+        @Override
+        void describe(RoomConfig config, Element query, Element roomInfo) {
+            field(roomInfo, roomInfoVar, "text-single", null, Integer.toString(config.get(this)));
+        }
+    }
+
+    /** XEP-0500: seconds a non-moderator waits between two messages (0: off). */
+    static final class SlowModeOption extends Seconds {
+        private SlowModeOption() {
+            super(SlowMode.CONFIG_FIELD, "Slow mode: seconds a participant waits between two messages (0: off)",
+                    SlowMode.INFO_FIELD, SlowMode.MAX_SECONDS);
+        }
+    }
+
+    /** mod_muc_moderation_delay: seconds a non-moderator's message waits for everyone but the moderators (0: off). */
+    static final class ModerationDelayOption extends Seconds {
+        private ModerationDelayOption() {
+            super(HeldMessages.CONFIG_FIELD,
+                    "Moderation delay: seconds a participant's message waits for everyone but the moderators (0: off)",
+                    HeldMessages.INFO_FIELD, HeldMessages.MAX_SECONDS);
+        }
+    }
+
+    static final SlowModeOption SLOW_MODE = new SlowModeOption();
+    static final ModerationDelayOption MODERATION_DELAY = new ModerationDelayOption();
+
+    /**
+     * The room's event budget (Prosody's mod_muc_limits): a groupchat message or an available
+     * presence (a join, a nick or status change) from an unaffiliated user that finds the room over
+     * it is refused with policy-violation (wait); true if so. Leaving and errors are never refused.
+     */
+    static boolean overRoomBudget(Room room, Packet packet, RealJid session) {
+        boolean counted = packet instanceof Presence p ? p.getType() == null
+                : packet instanceof Message m && m.getType() == Message.Type.groupchat;
+        if (!counted || room.affiliationOf(session) != Affiliation.NONE
+                || room.moderation().budget().admits(room.now().toEpochMilli())) {
+            return false;
+        }
+        room.output().error(packet, Condition.POLICY_VIOLATION, room.moderation().budget().refusal());
+        return true;
+    }
+
+    /** XEP-0500: a non-moderator's message with a body sooner than the room's slow mode allows is refused; true if so. */
+    static boolean slowModeRefuses(Room room, Message message, Occupant sender) {
+        if (sender.role() == Role.MODERATOR || message.getBody() == null) {
+            return false;
+        }
+        String refusal = room.moderation().slowMode().refuses(room.config().get(SLOW_MODE), sender.bareJid().toString(),
+                room.now().toEpochMilli());
+        if (refusal == null) {
+            return false;
+        }
+        room.output().error(message, Condition.POLICY_VIOLATION, refusal);
+        return true;
+    }
+
+    /**
+     * Before a logged message goes out: a non-moderator's message with a body in a room with a
+     * moderation delay, or a message replying or reacting to one still held, is held back from
+     * everyone but its sender and the moderators until its release (a reply never before its
+     * parent's), which is scheduled here.
+     */
+    static void holdBack(Room room, MessageLog.Entry<Occupant> logged, Occupant sender, Message original) {
+        HeldMessages<Occupant> held = room.moderation().held();
+        long now = room.now().toEpochMilli();
+        int delay = room.config().get(MODERATION_DELAY);
+        long releaseAt = delay > 0 && sender.role() != Role.MODERATOR && original.getBody() != null ? now + delay * 1000L : -1;
+        Set<Occupant> sentAtOnce = new LinkedHashSet<>();
+        sentAtOnce.add(sender);
+        for (String parentId : new String[] {MessageMarks.replyTo(original.getElement()), MessageMarks.reactsTo(original.getElement())}) {
+            HeldMessages.Held<Occupant> parent = parentId == null ? null : held.heldMessage(room.history().seqOf(parentId));
+            if (parent != null && parent.releaseAtMillis() > releaseAt) {
+                // Held for its parent only: it goes at once to whoever had the parent at once.
+                releaseAt = parent.releaseAtMillis();
+                sentAtOnce.addAll(parent.sentAtOnce());
+            }
+        }
+        if (releaseAt < 0) {
+            return;
+        }
+        List<Occupant> heldFrom = new ArrayList<>();
+        for (Occupant o : room.occupants()) {
+            if (o.role() == Role.MODERATOR) {
+                sentAtOnce.add(o);
+            } else if (!sentAtOnce.contains(o) && !logged.withheldFrom(o)) {
+                heldFrom.add(o);
+            }
+        }
+        logged.withholdFrom(heldFrom);
+        held.hold(logged, releaseAt, sentAtOnce, heldFrom);
+        room.context().schedule(Math.max(0, releaseAt - now), () -> release(room));
+    }
+
+    /**
+     * The held messages now due go to every occupant that has not had them — those they were held
+     * from and whoever entered meanwhile (discussion history left them out) — unless retracted.
+     */
+    private static void release(Room room) {
+        if (room.destroyed()) {
+            return;
+        }
+        for (HeldMessages.Held<Occupant> due : room.moderation().held().due(room.now().toEpochMilli())) {
+            List<Occupant> recipients = new ArrayList<>();
+            for (Occupant o : room.occupants()) {
+                if (!due.sentAtOnce().contains(o)) {
+                    recipients.add(o);
+                }
+            }
+            room.fanout().release(due.entry(), due.heldFrom(), recipients);
+        }
+        room.carry().fannedOut(fannedOutUpTo(room, room.history().head()));
+        room.carry().writeChanges();
+    }
+
+    /**
+     * Who has not been sent message {@code seq} and may still be (reconmuc.md §5.14): the relaxed
+     * occupants that retain it, and, while it is held back, everyone but those it went to at once
+     * (whoever entered meanwhile too) — a retraction, moderation or correction of it must not reach them.
+     */
+    static List<Occupant> holders(Room room, long seq) {
+        List<Occupant> holders = room.fanout().holders(seq);
+        HeldMessages.Held<Occupant> held = room.moderation().held().heldMessage(seq);
+        if (held != null) {
+            for (Occupant o : room.occupants()) {
+                if (!held.sentAtOnce().contains(o) && !holders.contains(o)) {
+                    holders.add(o);
+                }
+            }
+        }
+        return holders;
+    }
+
+    /** The stanza-ids an archive query of {@code reader}'s must leave out: those held back from it (none for a moderator). */
+    static Set<String> heldFromArchive(Room room, Occupant reader) {
+        return reader != null && reader.role() == Role.MODERATOR ? Set.of() : room.moderation().held().stanzaIds();
+    }
+
+    /**
+     * How far every standard occupant has surely been sent the log once message {@code seq} went out
+     * (several instances: the room's next owner sends them what follows again): not past a message
+     * still held, which the next owner then sends them at once rather than never.
+     */
+    static long fannedOutUpTo(Room room, long seq) {
+        long oldestHeld = room.moderation().held().oldestSeq();
+        return oldestHeld == 0 ? seq : Math.min(seq, oldestHeld - 1);
+    }
+
+    /** Whether discussion history may replay {@code entry} now: not while it is held back. */
+    static boolean inHistory(Room room, MessageLog.Entry<Occupant> entry) {
+        return !room.moderation().held().isHeld(entry.seq());
+    }
+}

@@ -1,0 +1,89 @@
+package org.reconmuc.component.muc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.reconmuc.component.muc.MucBench.ROOM;
+import static org.reconmuc.component.muc.MucBench.errorCondition;
+import static org.reconmuc.component.muc.MucBench.errorText;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.reconmuc.component.config.ServiceConfig;
+import org.xmpp.packet.Message;
+import org.xmpp.packet.Packet;
+import org.xmpp.packet.Presence;
+
+/**
+ * The room-wide budget of messages and presences (Prosody's mod_muc_limits): a crowd of guests
+ * together may not flood the room, each of them under its own rate; the owner and members are not
+ * counted, and leaving is never refused.
+ */
+class RoomEventBudgetTest {
+    private static final String ROMEO = "romeo@montague.lit/phone";
+    private static final String JULIET = "juliet@capulet.lit/balcony";
+    private static final String MERCUTIO = "mercutio@verona.lit/street";
+    private static final String TYBALT = "tybalt@capulet.lit/sword";
+
+    /** Five events at once for the room, then one a second. */
+    private final MucBench muc = new MucBench(ServiceConfig.defaults().withDomainAndSecret(MucBench.SERVICE, "x").toBuilder()
+            .roomEventRate(new ServiceConfig.RoomEventRate(1.0, 5)).build());
+
+    private List<String> bodiesReceivedBy(String jid) {
+        return muc.receivedBy(jid).stream().filter(p -> p instanceof Message m && m.getType() == Message.Type.groupchat)
+                .map(p -> ((Message) p).getBody()).toList();
+    }
+
+    @Test
+    void guestsTogetherOverTheRoomsBudgetAreToldTheRoomIsOveractive() {
+        muc.join(ROMEO, ROOM, "Romeo");          // 1: his join created the room, before he was its owner
+        muc.join(JULIET, ROOM, "Juliet");        // 2
+        muc.join(MERCUTIO, ROOM, "Mercutio");    // 3
+        muc.say(JULIET, ROOM, "a");              // 4
+        muc.say(MERCUTIO, ROOM, "b");            // 5
+        muc.clear();
+
+        // Juliet has sent one message: far within her own rate, but the room has spent its budget.
+        muc.say(JULIET, ROOM, "c");
+        Packet refusal = muc.lastReceivedBy(JULIET);
+        assertThat(errorCondition(refusal)).isEqualTo("policy-violation");
+        assertThat(refusal.getElement().element("error").attributeValue("type")).isEqualTo("wait");
+        assertThat(errorText(refusal)).contains("The room is currently overactive, please try again later")
+                .contains("1.0 messages and presences per second");
+        // A join is an event too.
+        muc.send("<presence from='" + TYBALT + "' to='" + ROOM + "/Tybalt'><x xmlns='http://jabber.org/protocol/muc'/></presence>");
+        Packet refusedJoin = muc.lastReceivedBy(TYBALT);
+        assertThat(((Presence) refusedJoin).getType()).isEqualTo(Presence.Type.error);
+        assertThat(errorCondition(refusedJoin)).isEqualTo("policy-violation");
+        assertThat(bodiesReceivedBy(MERCUTIO)).isEmpty();
+        assertThat(muc.receivedBy(MERCUTIO)).as("neither the message nor Tybalt's entry").isEmpty();
+
+        // Romeo owns the room: not counted, as mod_muc_limits skips affiliated users.
+        muc.say(ROMEO, ROOM, "Peace, Tybalt");
+        assertThat(bodiesReceivedBy(MERCUTIO)).containsExactly("Peace, Tybalt");
+
+        // A second later the room has one event more.
+        muc.clear();
+        muc.advance(Duration.ofSeconds(1));
+        muc.say(MERCUTIO, ROOM, "A plague o' both your houses");
+        assertThat(bodiesReceivedBy(JULIET)).containsExactly("A plague o' both your houses");
+        muc.say(JULIET, ROOM, "d");
+        assertThat(errorCondition(muc.lastReceivedBy(JULIET))).isEqualTo("policy-violation");
+
+        // Leaving is never refused.
+        muc.send("<presence from='" + MERCUTIO + "' to='" + ROOM + "/Mercutio' type='unavailable'/>");
+        assertThat(((Presence) muc.lastReceivedBy(JULIET)).getType()).isEqualTo(Presence.Type.unavailable);
+    }
+
+    @Test
+    void withoutABudgetTheRoomCountsNothing() {
+        MucBench unlimited = new MucBench();
+        unlimited.join(ROMEO, ROOM, "Romeo");
+        unlimited.join(JULIET, ROOM, "Juliet");
+        unlimited.join(MERCUTIO, ROOM, "Mercutio");
+        for (int i = 0; i < 15; i++) {
+            unlimited.say(i % 2 == 0 ? JULIET : MERCUTIO, ROOM, "line " + i);
+        }
+        assertThat(unlimited.receivedBy(ROMEO).stream().filter(p -> errorCondition(p) != null)).isEmpty();
+        assertThat(unlimited.receivedBy(JULIET).stream().filter(p -> errorCondition(p) != null)).isEmpty();
+    }
+}
