@@ -24,6 +24,12 @@ public final class InstancesBehindEjabberd<I extends AutoCloseable> implements A
         I start(String name, XmppServer server, List<String> flags, Path log) throws Exception;
     }
 
+    /** What to do on the started server before the first instance attaches (e.g. create what they will read). */
+    @FunctionalInterface
+    public interface BeforeInstances {
+        void accept(XmppServer server) throws Exception;
+    }
+
     private final Path dir;
     private final PostgresServer postgres;
     private final XmppServer server;
@@ -52,6 +58,12 @@ public final class InstancesBehindEjabberd<I extends AutoCloseable> implements A
      */
     public static <I extends AutoCloseable> InstancesBehindEjabberd<I> start(Path dir, List<String> names, int connections,
             Launcher<I> launcher, List<String> settings) throws Exception {
+        return start(dir, names, connections, launcher, settings, server -> { });
+    }
+
+    /** As above, {@code before} done on the started server before the first instance starts. */
+    public static <I extends AutoCloseable> InstancesBehindEjabberd<I> start(Path dir, List<String> names, int connections,
+            Launcher<I> launcher, List<String> settings, BeforeInstances before) throws Exception {
         PostgresServer postgres = PostgresServer.start();
         XmppServer server;
         try {
@@ -63,6 +75,7 @@ public final class InstancesBehindEjabberd<I extends AutoCloseable> implements A
         }
         InstancesBehindEjabberd<I> started = new InstancesBehindEjabberd<>(dir, postgres, server, connections, launcher, settings);
         try {
+            before.accept(server);
             for (String name : names) {
                 started.start(name);
             }

@@ -39,8 +39,14 @@ final class ComponentJvm implements AutoCloseable {
      */
     static InstancesBehindEjabberd<ComponentJvm> behindEjabberd(String folder, List<String> names, String... settings)
             throws Exception {
+        return behindEjabberd(folder, names, server -> { }, settings);
+    }
+
+    /** As above, {@code before} done on the started ejabberd before the first instance attaches. */
+    static InstancesBehindEjabberd<ComponentJvm> behindEjabberd(String folder, List<String> names,
+            InstancesBehindEjabberd.BeforeInstances before, String... settings) throws Exception {
         return InstancesBehindEjabberd.start(Path.of("target", folder).toAbsolutePath(), names, 2,
-                (name, server, flags, log) -> start(server, log, flags.toArray(String[]::new)), List.of(settings));
+                (name, server, flags, log) -> start(server, log, flags.toArray(String[]::new)), List.of(settings), before);
     }
 
     /** "a" and "b" behind ejabberd with short leases and persistent, unlocked rooms (four buckets). */
