@@ -29,8 +29,8 @@ import org.xmpp.packet.Presence;
  */
 final class PresenceLevels {
     private final RoomPresence presence;
-    /** The level of each occupant that asked for less than everyone. */
-    private final Map<Occupant, PresenceLevel> levels = new HashMap<>();
+    /** How many occupants asked for less than everyone (while none has, nothing is filtered). */
+    private int narrowed;
     /** For each occupant at the moderators' level: the others it holds as available. */
     private final Map<Occupant, Set<Occupant>> held = new HashMap<>();
 
@@ -39,7 +39,7 @@ final class PresenceLevels {
     }
 
     PresenceLevel levelOf(Occupant viewer) {
-        return levels.getOrDefault(viewer, PresenceLevel.ALL);
+        return viewer.presenceLevel();
     }
 
     /**
@@ -76,11 +76,28 @@ final class PresenceLevels {
     }
 
     /**
-     * Whether {@code viewer}, entering, is to be sent {@code subject}'s presence, whom the room
-     * shows newcomers; if so it holds it from now on.
+     * Those of {@code occupants} whose presence {@code viewer}, entering, is to be sent in its join
+     * sequence (those the room shows newcomers, at its level), in their order: it holds them from now on.
      */
-    boolean takesOnEntry(Occupant viewer, Occupant subject) {
-        if (!wants(viewer, subject)) {
+    List<Occupant> onEntry(Occupant viewer, Iterable<Occupant> occupants) {
+        List<Occupant> sent = new ArrayList<>();
+        if (levelOf(viewer) == PresenceLevel.NONE) {
+            return sent;
+        }
+        for (Occupant subject : occupants) {
+            if (subject != viewer && takesOnEntry(viewer, subject)) {
+                sent.add(subject);
+            }
+        }
+        return sent;
+    }
+
+    /**
+     * Whether {@code viewer}, entering, is to be sent {@code subject}'s presence: its level wants
+     * it and the room shows it to newcomers. If so it holds it from now on.
+     */
+    private boolean takesOnEntry(Occupant viewer, Occupant subject) {
+        if (!wants(viewer, subject) || !presence.showsNewcomer(subject)) {
             return false;
         }
         hold(viewer, subject);
@@ -92,12 +109,13 @@ final class PresenceLevels {
      * entry): each holds it from now on.
      */
     List<Occupant> wanting(Occupant subject, List<Occupant> viewers) {
-        if (levels.isEmpty()) {
+        if (narrowed == 0) {
             return viewers;
         }
         List<Occupant> wanting = new ArrayList<>(viewers.size());
         for (Occupant v : viewers) {
-            if (takesOnEntry(v, subject)) {
+            if (wants(v, subject)) {
+                hold(v, subject);
                 wanting.add(v);
             }
         }
@@ -106,7 +124,7 @@ final class PresenceLevels {
 
     /** Those of {@code viewers} who hold {@code subject} as available (its changes and leaving reach them). */
     List<Occupant> holding(Occupant subject, List<Occupant> viewers) {
-        if (levels.isEmpty()) {
+        if (narrowed == 0) {
             return viewers;
         }
         List<Occupant> holding = new ArrayList<>(viewers.size());
@@ -126,7 +144,7 @@ final class PresenceLevels {
      * the room shows it to everyone after the change.
      */
     List<Occupant> afterChange(Occupant subject, List<Occupant> viewers, boolean shownFromNow, List<Occupant> losing) {
-        if (levels.isEmpty()) {
+        if (narrowed == 0) {
             return viewers;
         }
         List<Occupant> receiving = new ArrayList<>(viewers.size());
@@ -167,8 +185,7 @@ final class PresenceLevels {
             }
         }
         for (Occupant subject : presence.occupants()) {
-            if (subject != viewer && !heldBefore.contains(subject) && presence.showsNewcomer(subject)
-                    && takesOnEntry(viewer, subject)) {
+            if (subject != viewer && !heldBefore.contains(subject) && takesOnEntry(viewer, subject)) {
                 room().output().toOccupant(viewer, presence.presenceOf(subject, viewer, Set.of()));
             }
         }
@@ -176,8 +193,7 @@ final class PresenceLevels {
 
     /** {@code occupant} has left the room: nobody holds it, and its own level goes. */
     void left(Occupant occupant) {
-        levels.remove(occupant);
-        held.remove(occupant);
+        set(occupant, PresenceLevel.ALL);
         for (Set<Occupant> subjects : held.values()) {
             subjects.remove(occupant);
         }
@@ -188,11 +204,8 @@ final class PresenceLevels {
     }
 
     private void set(Occupant viewer, PresenceLevel level) {
-        if (level == PresenceLevel.ALL) {
-            levels.remove(viewer);
-        } else {
-            levels.put(viewer, level);
-        }
+        narrowed += (level != PresenceLevel.ALL ? 1 : 0) - (viewer.presenceLevel() != PresenceLevel.ALL ? 1 : 0);
+        viewer.setPresenceLevel(level);
         if (level == PresenceLevel.MODERATORS) {
             held.putIfAbsent(viewer, new HashSet<>());
         } else {
@@ -219,6 +232,9 @@ final class PresenceLevels {
     }
 
     private void hold(Occupant viewer, Occupant subject) {
+        if (viewer.presenceLevel() != PresenceLevel.MODERATORS) {
+            return;
+        }
         Set<Occupant> subjects = held.get(viewer);
         if (subjects != null) {
             subjects.add(subject);

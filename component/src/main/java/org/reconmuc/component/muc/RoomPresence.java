@@ -260,10 +260,8 @@ final class RoomPresence {
      */
     private void sendRoomStateTo(Occupant occupant, RealJid session, Presence request, Set<Integer> selfCodes,
             HistoryRequest historyRequest) {
-        for (Occupant other : occupantsByNick.values()) {
-            if (other != occupant && showsNewcomer(other) && levels.takesOnEntry(occupant, other)) {
-                room.output().toSession(session, presenceOf(other, occupant, Set.of()));
-            }
+        for (Occupant other : levels.onEntry(occupant, occupantsByNick.values())) {
+            room.output().toSession(session, presenceOf(other, occupant, Set.of()));
         }
         Set<Integer> codes = new LinkedHashSet<>();
         codes.add(MucPresences.SELF);
