@@ -43,8 +43,8 @@ final class PresenceLevels {
     }
 
     /**
-     * The level {@code request} asks for: the one it names, null if it names none; a malformed
-     * element is refused with a {@code bad-request} (and null).
+     * The level {@code request} asks for: the one it names, null if it names none. A malformed
+     * element is answered with a {@code bad-request} and the request goes no further ({@link Refused}).
      */
     static PresenceLevel requested(Room room, Presence request) throws Refused {
         Element e = PresencesElement.in(request.getElement(), PresencesElement.NAMESPACE);
@@ -178,8 +178,13 @@ final class PresenceLevels {
             }
         }
         set(viewer, level);
-        for (Occupant subject : heldBefore) {
-            if (!wants(viewer, subject)) {
+        for (Occupant subject : presence.occupants()) {   // in join order, as everything the room sends
+            if (!heldBefore.contains(subject)) {
+                continue;
+            }
+            if (wants(viewer, subject)) {
+                hold(viewer, subject);   // still held, under the new level's bookkeeping
+            } else {
                 release(viewer, subject);
                 room().output().toOccupant(viewer, presence.unavailableOf(subject, viewer));
             }
