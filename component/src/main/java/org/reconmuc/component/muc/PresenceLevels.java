@@ -196,6 +196,30 @@ final class PresenceLevels {
         }
     }
 
+    /**
+     * An occupant of the room's last owner, back at the level it had there ({@code null}: all); whom
+     * it holds is settled by {@link #carriedOn} once everyone is back.
+     */
+    void carriedIn(Occupant occupant, PresenceLevel level) {
+        if (level != null) {
+            set(occupant, level);
+        }
+    }
+
+    /**
+     * Everyone of the last owner is back: an occupant at the moderators' level holds the moderators
+     * the room shows, as it was sent each of them (on entry, or when it became a moderator).
+     */
+    void carriedOn() {
+        for (Map.Entry<Occupant, Set<Occupant>> e : held.entrySet()) {
+            for (Occupant subject : presence.occupants()) {
+                if (subject != e.getKey() && subject.shownToOthers() && subject.role() == Role.MODERATOR) {
+                    e.getValue().add(subject);
+                }
+            }
+        }
+    }
+
     /** {@code occupant} has left the room: nobody holds it, and its own level goes. */
     void left(Occupant occupant) {
         set(occupant, PresenceLevel.ALL);
