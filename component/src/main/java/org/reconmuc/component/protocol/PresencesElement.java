@@ -14,6 +14,8 @@ import org.reconmuc.component.protocol.ProtocolException.Kind;
 public record PresencesElement(PresenceLevel level) {
     public static final String ELEMENT = "presences";
     public static final String NAMESPACE = XmlNamespaces.RECONMUC;
+    /** disco#info feature of a room that honours presence levels (reconmuc.md §7 rule 6). */
+    public static final String FEATURE = XmlNamespaces.RECONMUC + "#presences";
 
     /** The element {@code parent} carries in {@code namespace} (a stanza: {@link #NAMESPACE}), or null. */
     public static Element in(Element parent, String namespace) {

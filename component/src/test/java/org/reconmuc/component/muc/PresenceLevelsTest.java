@@ -169,6 +169,15 @@ class PresenceLevelsTest {
     }
 
     @Test
+    void theRoomSaysItHonoursPresenceLevels() {
+        romeoJulietAndTheNurseAreIn();
+        muc.send("<iq from='" + TYBALT + "' to='" + ROOM + "' type='get' id='disco'>"
+                + "<query xmlns='http://jabber.org/protocol/disco#info'/></iq>");
+        assertThat(muc.replyTo(TYBALT, "disco").getElement().element("query").elements("feature"))
+                .extracting(f -> f.attributeValue("var")).contains("urn:reconmuc:0#presences");
+    }
+
+    @Test
     void anUnknownLevelIsABadRequestAndTheJoinIsRefused() {
         romeoJulietAndTheNurseAreIn();
         enterAsking(BENVOLIO, "Benvolio", "friends");
