@@ -98,7 +98,7 @@ final class Help {
                                          moderator: the server's big-room option beside the component's presence
                                          levels in one run [--presence-broadcast]
               --presence-level LEVEL     each bot's join to the component asks for the presences of all, moderators
-                                         or none (reconmuc.md §5.15); the fill's time, presences and server CPU are
+                                         or none (reconmuc.md §5.17); the fill's time, presences and server CPU are
                                          in summary.json (fill_seconds, presences_received_in_joins,
                                          fill_server_cpu_seconds) [the bots ask for nothing]
               --room-logging on|off      the component's room's muc#roomconfig_enablelogging, set by the first bot's

@@ -48,7 +48,7 @@ final class ReplayOptions {
      */
     List<String> ownMucPresenceBroadcast;
     /**
-     * The presence level each bot asks the component for in its join (reconmuc.md §5.15: all,
+     * The presence level each bot asks the component for in its join (reconmuc.md §5.17: all,
      * moderators or none), or null: the bots ask for nothing.
      */
     String presenceLevel;

@@ -45,7 +45,7 @@ class SchemasAndHardeningTest {
             if (Dom.all(a, XmlNamespaces.RECONMUC, "presences").isEmpty()) {
                 assertThat(Dom.validationError(a) == null).as(name).isEqualTo(Dom.validationError(b) == null);
             } else {
-                // Presence levels are urn:reconmuc:0's only (reconmuc.md §5.15): the paper's namespace has none.
+                // Presence levels are urn:reconmuc:0's only (reconmuc.md §5.17): the paper's namespace has none.
                 assertThat(Dom.validationError(a)).as(name).isNull();
                 assertThat(Dom.validationError(b)).as(name + " in the legacy namespace").isNotNull();
             }

@@ -14,7 +14,7 @@ import org.reconmuc.component.protocol.ProtocolException;
 import org.xmpp.packet.Presence;
 
 /**
- * Presence levels (reconmuc.md §5.15): whose presences each occupant is sent, as it asked — everyone
+ * Presence levels (reconmuc.md §5.17): whose presences each occupant is sent, as it asked — everyone
  * the room shows ({@link PresenceLevel#ALL}: XEP-0045, the room's presence broadcast and its big-room
  * default, and the level of whoever asks nothing), the moderators among them, or nobody but itself.
  * A level only narrows what the room shows; an occupant's own presence (status 110) always reaches it.

@@ -109,7 +109,7 @@ final class RoomRequirements {
         return merge(null, request);
     }
 
-    /** The effective requirements, and in urn:reconmuc:0 the presence level where it is not {@code all} (§5.15). */
+    /** The effective requirements, and in urn:reconmuc:0 the presence level where it is not {@code all} (§5.17). */
     private void answer(IQ iq, RequirementsRequest request, Occupant sender, PresenceLevel level) {
         IQ result = IQ.createResultIQ(iq);
         Element effective = RequirementsRequest.render(request.namespace(),

@@ -3,7 +3,7 @@ package org.reconmuc.component.protocol;
 import java.util.Arrays;
 
 /**
- * Whose presences an occupant asks the room for (reconmuc.md §5.15): everyone the room shows
+ * Whose presences an occupant asks the room for (reconmuc.md §5.17): everyone the room shows
  * (XEP-0045's behaviour, and the level of whoever asks nothing), the moderators only, or nobody's
  * but its own.
  */

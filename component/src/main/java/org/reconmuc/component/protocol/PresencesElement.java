@@ -8,7 +8,7 @@ import org.reconmuc.component.protocol.ProtocolException.Kind;
 
 /**
  * {@code <presences xmlns='urn:reconmuc:0' level='all|moderators|none'/>}: the presence level an
- * occupant asks for (reconmuc.md §5.15), in its presence to the room (any occupant, on entry or
+ * occupant asks for (reconmuc.md §5.17), in its presence to the room (any occupant, on entry or
  * later) or in its {@code <consistency-requirements/>} (a relaxed occupant).
  */
 public record PresencesElement(PresenceLevel level) {

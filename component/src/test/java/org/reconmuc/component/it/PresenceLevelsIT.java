@@ -26,7 +26,7 @@ import org.reconmuc.component.testing.Await;
 import org.reconmuc.servers.XmppServer;
 
 /**
- * Presence levels (reconmuc.md §5.15) as real Smack 4.4 clients see them through a real server:
+ * Presence levels (reconmuc.md §5.17) as real Smack 4.4 clients see them through a real server:
  * each occupant's list of occupants ({@link MultiUserChat#getOccupants()}, built only from the
  * presences the room sent it) holds what its level asked for, and stays true through role
  * changes, a change of level and a relaxed occupant's requirements. Subclasses name the server.

@@ -9,7 +9,7 @@ import org.xmpp.packet.Packet;
 import org.xmpp.packet.Presence;
 
 /**
- * Presence levels (reconmuc.md §5.15): each occupant asks for the presences of everyone, of the
+ * Presence levels (reconmuc.md §5.17): each occupant asks for the presences of everyone, of the
  * moderators only, or of nobody but itself, with {@code <presences xmlns='urn:reconmuc:0' level/>}
  * in its presence or in its requirements. Romeo owns the room (a moderator); Juliet and the Nurse
  * ask for nothing.

@@ -19,7 +19,7 @@ public final class ConsistencyRequirements {
     private final Long timeSeconds;
     private final Integer volume;
     private final Aggregation aggregation;
-    /** The presence level (urn:reconmuc:0 only, §5.15), or null. */
+    /** The presence level (urn:reconmuc:0 only, §5.17), or null. */
     private final PresenceLevel presenceLevel;
     private final boolean standard;
 
@@ -93,7 +93,7 @@ public final class ConsistencyRequirements {
 
     /**
      * The presence level asked for, or in a result the occupant's where it is not all (reconmuc.md
-     * §5.15); null if not named.
+     * §5.17); null if not named.
      */
     public PresenceLevel getPresenceLevel() {
         return presenceLevel;
@@ -203,7 +203,7 @@ public final class ConsistencyRequirements {
             return this;
         }
 
-        /** Whose presences the room is to send (reconmuc.md §5.15; urn:reconmuc:0 only). */
+        /** Whose presences the room is to send (reconmuc.md §5.17; urn:reconmuc:0 only). */
         public Builder setPresenceLevel(PresenceLevel level) {
             this.presenceLevel = level;
             return this;

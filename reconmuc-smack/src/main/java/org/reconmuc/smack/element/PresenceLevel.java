@@ -1,7 +1,7 @@
 package org.reconmuc.smack.element;
 
 /**
- * Whose presences an occupant asks the room for (reconmuc.md §5.15): the {@code level} of
+ * Whose presences an occupant asks the room for (reconmuc.md §5.17): the {@code level} of
  * {@code <presences xmlns='urn:reconmuc:0'/>}, in a presence to the room ({@link PresencesElement})
  * or in the requirements ({@link ConsistencyRequirements.Builder#setPresenceLevel}).
  */

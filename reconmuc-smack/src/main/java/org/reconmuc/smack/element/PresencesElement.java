@@ -9,7 +9,7 @@ import org.reconmuc.codec.XmlNamespaces;
 
 /**
  * {@code <presences xmlns='urn:reconmuc:0' level='…'/>} in a presence to the room (reconmuc.md
- * §4.13, §5.15): add it to the join ({@code MucEnterConfiguration.Builder#withPresence}) or to any
+ * §4.13, §5.17): add it to the join ({@code MucEnterConfiguration.Builder#withPresence}) or to any
  * later presence to the occupant JID to choose whose presences the room sends. Immutable.
  */
 public final class PresencesElement implements ExtensionElement {
