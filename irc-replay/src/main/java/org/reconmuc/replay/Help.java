@@ -95,6 +95,13 @@ final class Help {
               --presence-broadcast ROLES the room's muc#roomconfig_presencebroadcast, set by the first bot's form on
                                          every server (e.g. moderator: nobody sees the bots' presences, as big rooms
                                          are run; spares the N² join presences) [every role]
+              --own-muc-presence-broadcast ROLES  the same for the server's own MUC only (standard scenarios), e.g.
+                                         moderator: the server's big-room option beside the component's presence
+                                         levels in one run [--presence-broadcast]
+              --presence-level LEVEL     each bot's join to the component asks for the presences of all, moderators
+                                         or none (reconmuc.md §5.17); the fill's time, presences and server CPU are
+                                         in summary.json (fill_seconds, presences_received_in_joins,
+                                         fill_server_cpu_seconds) [the bots ask for nothing]
               --room-logging on|off      the component's room's muc#roomconfig_enablelogging, set by the first bot's
                                          form (off: it archives nothing and, by default, leaves the stanza-id off
                                          standard occupants' live copies); the servers' own MUCs keep their default

@@ -142,6 +142,9 @@ final class ReplayCommand {
         params.put("component_options", o.componentOptions);
         params.put("component_history_size", history);
         params.put("presence_broadcast", o.presenceBroadcast == null ? "every role" : o.presenceBroadcast);
+        params.put("own_muc_presence_broadcast", o.ownMucPresenceBroadcast == null ? "as presence_broadcast"
+                : o.ownMucPresenceBroadcast);
+        params.put("presence_level", o.presenceLevel == null ? "none asked (the room's broadcast)" : o.presenceLevel);
         params.put("room_logging", o.roomLogging == null ? "the room's default" : o.roomLogging ? "on" : "off");
         params.put("visitors_every_seconds", o.visitorsEverySeconds);
         params.put("seed", o.seed);

@@ -42,6 +42,16 @@ final class ReplayOptions {
     int historySize = -1;
     /** muc#roomconfig_presencebroadcast of the replay room, or null for the room's default (every role). */
     List<String> presenceBroadcast;
+    /**
+     * muc#roomconfig_presencebroadcast of the server's own MUC's room only (its big-room option
+     * beside the component's presence levels in the same run), or null for {@link #presenceBroadcast}.
+     */
+    List<String> ownMucPresenceBroadcast;
+    /**
+     * The presence level each bot asks the component for in its join (reconmuc.md §5.17: all,
+     * moderators or none), or null: the bots ask for nothing.
+     */
+    String presenceLevel;
     /** muc#roomconfig_enablelogging of the replay room, or null for the room's default. */
     Boolean roomLogging;
     /** Someone enters the room and leaves again every this many seconds while the logs are replayed (0: nobody). */
@@ -198,6 +208,13 @@ final class ReplayOptions {
                     case "history-size" -> o.historySize = positive(key, Integer.parseInt(value));
                     case "login-threads" -> o.loginThreads = positive(key, Integer.parseInt(value));
                     case "presence-broadcast" -> o.presenceBroadcast = presenceBroadcast(value);
+                    case "own-muc-presence-broadcast" -> o.ownMucPresenceBroadcast = presenceBroadcast(value);
+                    case "presence-level" -> {
+                        if (!List.of("all", "moderators", "none").contains(value)) {
+                            throw new IllegalArgumentException("--presence-level is all, moderators or none, not '" + value + "'");
+                        }
+                        o.presenceLevel = value;
+                    }
                     case "room-logging" -> o.roomLogging = switch (value) {
                         case "on" -> true;
                         case "off" -> false;

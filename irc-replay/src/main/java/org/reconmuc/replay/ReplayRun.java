@@ -56,6 +56,10 @@ import org.reconmuc.servers.XmppServers;
 final class ReplayRun {
     static final int MAX_SECONDS = 4 * 3600;
     private static final long JOIN_TIMEOUT_MS = 120_000;
+    /** When the first join left, and the server's and the component's CPU seconds then (the fill's start). */
+    private long fillStart;
+    private double fillServerCpu0;
+    private double fillComponentCpu0;
     private static final long PARENT_ID_WAIT_NANOS = 3_000_000_000L;
 
     private final Scenario scenario;
@@ -258,6 +262,9 @@ final class ReplayRun {
                 }
             }
             status.phase(scenario.label() + ": joining " + room + " at " + o.joinRate + "/s");
+            fillStart = System.nanoTime();
+            fillServerCpu0 = ProcSampler.cpuSeconds(server.pid());
+            fillComponentCpu0 = componentPid() > 0 ? ProcSampler.cpuSeconds(componentPid()) : Double.NaN;
             join(bots.get(0), true);
             AtomicInteger joined = new AtomicInteger(1);
             List<Future<?>> joins = new ArrayList<>();
@@ -311,8 +318,13 @@ final class ReplayRun {
         StanzaCollector self = c.createStanzaCollector(new AndFilter(StanzaTypeFilter.PRESENCE,
                 FromMatchesFilter.createFull(occupant)));
         try {
-            Presence join = c.getStanzaFactory().buildPresenceStanza().to(occupant)
-                    .addExtension(new MUCInitialPresence(null, -1, 0, -1, null)).build();
+            var joinBuilder = c.getStanzaFactory().buildPresenceStanza().to(occupant)
+                    .addExtension(new MUCInitialPresence(null, -1, 0, -1, null));
+            if (scenario.usesComponent() && o.presenceLevel != null) {
+                joinBuilder.addExtension(StandardExtensionElement.builder("presences", "urn:reconmuc:0")
+                        .addAttribute("level", o.presenceLevel).build());
+            }
+            Presence join = joinBuilder.build();
             c.sendStanza(join);
             Presence p = self.nextResult(JOIN_TIMEOUT_MS);
             if (p == null) {
@@ -328,7 +340,9 @@ final class ReplayRun {
                 String maxUsers = scenario.usesComponent() ? null
                         : server.kind().equals("openfire") ? "0" : o.bots > 1000 ? "5000" : null;
                 // Logging is the component's room option: ejabberd offers the field only with mod_muc_log.
-                InstantRoomIq form = InstantRoomIq.with(maxUsers, o.presenceBroadcast,
+                List<String> broadcast = !scenario.usesComponent() && o.ownMucPresenceBroadcast != null
+                        ? o.ownMucPresenceBroadcast : o.presenceBroadcast;
+                InstantRoomIq form = InstantRoomIq.with(maxUsers, broadcast,
                         scenario.usesComponent() ? o.roomLogging : null);
                 form.setTo(room);
                 c.createStanzaCollectorAndSend(form).nextResultOrThrow(30_000);
@@ -386,13 +400,23 @@ final class ReplayRun {
         long last = -1;
         int quiet = 0;
         long end = System.nanoTime() + 60_000_000_000L;
+        long lastChange = System.nanoTime();
         while (quiet < 4 && System.nanoTime() < end) {
             Thread.sleep(500);
             long now = run.presencesReceived.get();
             quiet = now == last ? quiet + 1 : 0;
+            if (now != last) {
+                lastChange = System.nanoTime();
+            }
             last = now;
         }
         facts.put("presences_received_in_joins", last);
+        // The fill: from the first join until the last presence it caused (requirements IQs included, relaxed).
+        facts.put("fill_seconds", (lastChange - fillStart) / 1e9);
+        facts.put("fill_server_cpu_seconds", ProcSampler.cpuSeconds(server.pid()) - fillServerCpu0);
+        if (componentPid() > 0) {
+            facts.put("fill_component_cpu_seconds", ProcSampler.cpuSeconds(componentPid()) - fillComponentCpu0);
+        }
     }
 
     // ---- the replay -------------------------------------------------------------------------------

@@ -26,6 +26,8 @@ import org.reconmuc.smack.element.BatchElement;
 import org.reconmuc.smack.element.ConsistencyRequirements;
 import org.reconmuc.smack.element.ConsistencyRequirementsIQ;
 import org.reconmuc.smack.element.FilterEntry;
+import org.reconmuc.smack.element.PresenceLevel;
+import org.reconmuc.smack.element.PresencesElement;
 import org.reconmuc.smack.element.TopicElement;
 import org.reconmuc.smack.provider.ReconMucProviders;
 import org.reconmuc.smack.reply.element.ReplyElement;
@@ -104,6 +106,16 @@ class VectorRoundTripTest {
         assertThat(result2.getAggregation()).isEqualTo(Aggregation.PLAIN);
         assertThat(((ConsistencyRequirementsIQ) parse("requirements-result-standard")).getRequirements().isStandard()).isTrue();
         assertThat(((ConsistencyRequirementsIQ) parse("requirements-result-defaults")).getRequirements().getFilter()).isEmpty();
+    }
+
+    @Test
+    void presenceLevelsAreReadAndWrittenAsTheVectorsSayThem() throws Exception {
+        ConsistencyRequirements result = ((ConsistencyRequirementsIQ) parse("requirements-result-presences-none")).getRequirements();
+        assertThat(result.getPresenceLevel()).isEqualTo(PresenceLevel.NONE);
+        ConsistencyRequirements set = ConsistencyRequirements.builder().setPresenceLevel(PresenceLevel.NONE).build();
+        assertThat(set).isEqualTo(((ConsistencyRequirementsIQ) parse("requirements-set-presences-none")).getRequirements());
+        assertThat(Canonical.ours(new PresencesElement(PresenceLevel.MODERATORS).toXML().toString()))
+                .isEqualTo(Canonical.ours(TestVectors.stanza("presence-join-presences-moderators")));
     }
 
     @Test

@@ -132,7 +132,8 @@ class TestVectorsTest {
         }
         for (Element cr : Dom.outermostOurs(root)) {
             List<String> children = TemplateMatcher.children(cr).stream().map(Element::getLocalName).toList();
-            assertThat(children).as(name).isIn(List.of("standard"), List.of("filter", "time", "volume", "aggregation"));
+            assertThat(children).as(name).isIn(List.of("standard"), List.of("filter", "time", "volume", "aggregation"),
+                    List.of("filter", "time", "volume", "aggregation", "presences"));
             for (Element entry : Dom.all(cr, cr.getNamespaceURI(), "filter-entry")) {
                 assertThat(entry.getAttribute("active")).as("results list active entries, explicitly").isEqualTo("true");
                 if ("topic".equals(entry.getAttribute("element"))) {

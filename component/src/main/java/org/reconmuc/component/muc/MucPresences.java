@@ -2,6 +2,7 @@ package org.reconmuc.component.muc;
 
 import java.util.Set;
 import org.dom4j.Element;
+import org.reconmuc.component.protocol.PresencesElement;
 import org.xmpp.packet.Presence;
 
 /** Building the muc#user payload of occupant presences (XEP-0045 §7.2, status codes §15.6). */
@@ -45,11 +46,16 @@ final class MucPresences {
         p.getElement().addAttribute("type", null);
         for (Element child : p.getElement().elements()) {
             String ns = child.getNamespaceURI();
-            if (Namespaces.MUC.equals(ns) || RoomClaims.onlyTheRoomSays(ns)) {
+            // An occupant's presence level is its own business, not the others'.
+            if (Namespaces.MUC.equals(ns) || RoomClaims.onlyTheRoomSays(ns) || isPresencesElement(child)) {
                 p.getElement().remove(child);
             }
         }
         return p;
+    }
+
+    private static boolean isPresencesElement(Element e) {
+        return PresencesElement.ELEMENT.equals(e.getName()) && PresencesElement.NAMESPACE.equals(e.getNamespaceURI());
     }
 
     /** Adds {@code <x xmlns=muc#user><item …/>…</x>} and returns the item element. */

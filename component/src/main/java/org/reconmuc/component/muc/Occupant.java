@@ -7,6 +7,7 @@ import java.util.Map;
 import org.reconmuc.component.consistency.Reader;
 import org.reconmuc.component.jid.OccupantJid;
 import org.reconmuc.component.jid.RealJid;
+import org.reconmuc.component.protocol.PresenceLevel;
 import org.reconmuc.component.relaxed.Recipient;
 import org.xmpp.packet.Presence;
 
@@ -30,6 +31,8 @@ final class Occupant implements Recipient<Occupant> {
     /** The session shown as the real JID; survives the last session's departure for the goodbye presence. */
     private RealJid shownSession;
     private final RateLimiter rateLimiter;
+    /** Whose presences it asked for (kept by {@link PresenceLevels}, read for every presence the room sends). */
+    private PresenceLevel presenceLevel = PresenceLevel.ALL;
     /** Relaxed-consistency state, or null for a standard occupant. Survives nick changes. */
     private Reader<Occupant> reader;
 
@@ -83,6 +86,14 @@ final class Occupant implements Recipient<Occupant> {
     @Override
     public void setReader(Reader<Occupant> reader) {
         this.reader = reader;
+    }
+
+    PresenceLevel presenceLevel() {
+        return presenceLevel;
+    }
+
+    void setPresenceLevel(PresenceLevel level) {
+        this.presenceLevel = level;
     }
 
     RateLimiter rateLimiter() {

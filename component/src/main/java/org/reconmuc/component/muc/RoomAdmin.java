@@ -228,9 +228,11 @@ final class RoomAdmin {
         for (RealJid session : target.sessions()) {
             room.output().toSession(session, changeAsSeenBy(room, target, target, actor, reason));
         }
-        List<Occupant> others = room.occupants().stream().filter(o -> o != target && o != actor).toList();
+        List<Occupant> receiving = room.presence().changeViewers(target,
+                room.occupants().stream().filter(o -> o != target).toList());
+        List<Occupant> others = receiving.stream().filter(o -> o != actor).toList();
         List<List<Occupant>> views = new ArrayList<>(room.presence().viewsOf(target, others));
-        if (actor != null && actor != target && room.occupants().contains(actor)) {
+        if (actor != null && actor != target && receiving.contains(actor)) {
             views.add(List.of(actor));   // the actor sees its own real JID in <actor/>
         }
         for (List<Occupant> view : views) {

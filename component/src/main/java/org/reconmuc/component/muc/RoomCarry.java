@@ -14,6 +14,7 @@ import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.consistency.Delivery;
 import org.reconmuc.component.consistency.Requirements;
 import org.reconmuc.component.jid.RealJid;
+import org.reconmuc.component.protocol.PresenceLevel;
 import org.reconmuc.component.protocol.ProtocolException;
 import org.reconmuc.component.protocol.RequirementsRequest;
 import org.reconmuc.component.store.RoomJournal;
@@ -135,6 +136,9 @@ final class RoomCarry {
         e.addAttribute("role", o.role().xmlValue());
         e.addAttribute("affiliation", room.affiliationOf(o.bareJid()).xmlValue());
         e.addAttribute("shown", Boolean.toString(o.shownToOthers()));
+        if (o.presenceLevel() != PresenceLevel.ALL) {
+            e.addAttribute("presences", o.presenceLevel().xmlValue());
+        }
         e.add(o.presence().getElement().createCopy());
         if (o.reader() != null) {
             e.add(RequirementsRequest.render(XmlNamespaces.RECONMUC, o.reader().requirements()));
@@ -207,6 +211,7 @@ final class RoomCarry {
         if (restored.isEmpty()) {
             return notRestored;
         }
+        room.presence().levels().carriedOn();
         boolean archived = LoggingOption.archivesInStore(room);
         List<Delivery<Occupant>> deliveries = new ArrayList<>();
         if (archived) {
@@ -260,6 +265,7 @@ final class RoomCarry {
         Presence presence = new Presence(presenceElement.createCopy());
         Occupant o = room.presence().carryIn(room.jid().occupant(nick), sessionJids, presence, role,
                 Boolean.parseBoolean(state.attributeValue("shown")));
+        room.presence().levels().carriedIn(o, PresenceLevel.parse(state.attributeValue("presences")));
         if (!recorded) {
             // A temporary room has no record: its affiliations are those its occupants had.
             Affiliation.parse(state.attributeValue("affiliation")).filter(a -> a != Affiliation.NONE)

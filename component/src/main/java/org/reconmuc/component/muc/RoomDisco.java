@@ -39,6 +39,7 @@ final class RoomDisco {
         feature(query, XmlNamespaces.FEATURE_COMPACT_LIVE);
         feature(query, XmlNamespaces.FEATURE_COMPACT_DEFLATE);
         feature(query, XmlNamespaces.FEATURE_COMPACT_DEFLATE_LIVE);
+        feature(query, org.reconmuc.component.protocol.PresencesElement.FEATURE);
         feature(query, RoomRegistration.NAMESPACE);
         feature(query, XmlNamespaces.RETRACT);
         feature(query, XmlNamespaces.RETRACT_0);

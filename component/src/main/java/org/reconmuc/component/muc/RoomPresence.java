@@ -15,6 +15,7 @@ import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.jid.OccupantJid;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.protocol.PresenceLevel;
 import org.reconmuc.component.relaxed.MessageLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +56,7 @@ final class RoomPresence {
     private static final String PING_ID_PREFIX = "ghostcheck-";
 
     private final Room room;
+    private final PresenceLevels levels = new PresenceLevels(this);
     /** Occupants by nick, in join order. */
     private final Map<String, Occupant> occupantsByNick = new LinkedHashMap<>();
     private final Map<RealJid, Occupant> occupantsBySession = new HashMap<>();
@@ -158,18 +160,28 @@ final class RoomPresence {
             return;
         }
         OccupantJid target = room.jid().occupant(to.getResource());
+        PresenceLevel level;
+        try {
+            level = PresenceLevels.requested(room, presence);
+        } catch (PresenceLevels.Refused refused) {
+            return;
+        }
         if (current == null) {
-            join(target, session, presence);
+            join(target, session, presence, level);
         } else if (current.nick().equals(target.nick())) {
             if (presence.getChildElement("x", Namespaces.MUC) != null) {
                 // A client that believes it is not joined (e.g. after a reconnect): give it the room again,
                 // and its batches a new stream (its inflater is new too).
                 current.putSession(session, MucPresences.sanitize(presence));
+                levels.entering(current, level);
                 room.consistency().sessionRejoined(session);
                 room.carry().changed(current);
                 sendRoomStateTo(current, session, presence, Set.of());
             } else {
                 current.putSession(session, MucPresences.sanitize(presence));
+                if (level != null) {
+                    levels.change(current, level);
+                }
                 broadcastPresence(current, Set.of());
             }
         } else {
@@ -177,7 +189,7 @@ final class RoomPresence {
         }
     }
 
-    private void join(OccupantJid target, RealJid session, Presence presence) {
+    private void join(OccupantJid target, RealJid session, Presence presence, PresenceLevel level) {
         Element mucJoin = presence.getChildElement("x", Namespaces.MUC);
         Affiliation affiliation = room.justCreated() ? Affiliation.OWNER : room.affiliationOf(session);
         Occupant sameNick = occupantsByNick.get(target.nick());
@@ -224,12 +236,13 @@ final class RoomPresence {
         }
         occupantsBySession.put(session, occupant);
         room.activity().joined(session.toString());
+        levels.entering(occupant, level);
         room.context().journal().occupantIn(session.toString(), occupant.nick());
         room.consistency().entered(LoggingOption.readableFrom(room));
         sendRoomStateTo(occupant, session, presence, selfCodes, historyRequest);
         RoomAvatars.entered(room, session);
         if (sameNick == null && showsToOthers(occupant)) {
-            for (List<Occupant> view : viewsOf(occupant, others(occupant))) {
+            for (List<Occupant> view : viewsOf(occupant, levels.wanting(occupant, others(occupant)))) {
                 room.output().toOccupants(view, presenceOf(occupant, view.get(0), Set.of()));
             }
             occupant.setShownToOthers(true);
@@ -249,11 +262,8 @@ final class RoomPresence {
      */
     private void sendRoomStateTo(Occupant occupant, RealJid session, Presence request, Set<Integer> selfCodes,
             HistoryRequest historyRequest) {
-        for (Occupant other : occupantsByNick.values()) {
-            if (other != occupant && other.shownToOthers() && PresenceBroadcastOption.showsNewcomers(room.config(),
-                    other.role(), occupantsByNick.size(), room.context().config().largeRoomOccupants())) {
-                room.output().toSession(session, presenceOf(other, occupant, Set.of()));
-            }
+        for (Occupant other : levels.onEntry(occupant, occupantsByNick.values())) {
+            room.output().toSession(session, presenceOf(other, occupant, Set.of()));
         }
         Set<Integer> codes = new LinkedHashSet<>();
         codes.add(MucPresences.SELF);
@@ -325,6 +335,7 @@ final class RoomPresence {
         self.setID(presence.getID());
         room.output().send(self);
         sendToOthers(occupant, viewer -> unavailableOf(occupant, goodbye, viewer, Set.of()));
+        levels.left(occupant);
     }
 
     /**
@@ -399,6 +410,7 @@ final class RoomPresence {
         room.carry().gone(occupant.nick());
         Presence goodbye = new Presence(Presence.Type.unavailable);
         sendToOthers(occupant, viewer -> unavailableOf(occupant, goodbye, viewer, Set.of(MucPresences.REMOVED_BY_ERROR)));
+        levels.left(occupant);
     }
 
     /**
@@ -434,6 +446,7 @@ final class RoomPresence {
             return p;
         };
         sendToOthers(occupant, removed);
+        levels.left(occupant);
         room.output().toOccupant(occupant, removed.apply(occupant));
     }
 
@@ -447,6 +460,11 @@ final class RoomPresence {
                 realJidVisibleTo(subjectOccupant, viewer), codes);
         room.stampOccupantId(p, subjectOccupant);
         return p;
+    }
+
+    /** {@code subject} leaves {@code viewer}'s view, though it stays in the room (a role or a level no longer shown). */
+    Presence unavailableOf(Occupant subject, Occupant viewer) {
+        return unavailableOf(subject, new Presence(Presence.Type.unavailable), viewer, Set.of());
     }
 
     private Presence unavailableOf(Occupant leaving, Presence goodbye, Occupant viewer, Set<Integer> codes) {
@@ -474,7 +492,7 @@ final class RoomPresence {
         for (RealJid s : occupant.sessions()) {
             room.output().toSession(s, currentPresenceOf(occupant, occupant, selfCodes));
         }
-        for (List<Occupant> view : viewsOf(occupant, others(occupant))) {
+        for (List<Occupant> view : viewsOf(occupant, changeViewers(occupant, others(occupant)))) {
             Presence p = currentPresenceOf(occupant, view.get(0), extraCodes);
             if (p != null) {
                 room.output().toOccupants(view, p);
@@ -498,6 +516,34 @@ final class RoomPresence {
             return null;
         }
         return unavailableOf(subject, new Presence(Presence.Type.unavailable), viewer, codes);
+    }
+
+    /**
+     * Of {@code viewers}, those to be sent {@code subject}'s presence after a change, as
+     * {@link #currentPresenceOf} renders it for them; those whose presence level no longer follows
+     * it are sent its unavailable presence here (see {@link PresenceLevels}).
+     */
+    List<Occupant> changeViewers(Occupant subject, List<Occupant> viewers) {
+        List<Occupant> losing = new ArrayList<>();
+        List<Occupant> receiving = levels.afterChange(subject, viewers, showsToOthers(subject), losing);
+        for (List<Occupant> view : viewsOf(subject, losing)) {
+            room.output().toOccupants(view, unavailableOf(subject, view.get(0)));
+        }
+        return receiving;
+    }
+
+    /** Whether someone entering now is sent {@code subject}'s presence (at presence level all). */
+    boolean showsNewcomer(Occupant subject) {
+        return subject.shownToOthers() && PresenceBroadcastOption.showsNewcomers(room.config(), subject.role(),
+                occupantsByNick.size(), room.context().config().largeRoomOccupants());
+    }
+
+    Room room() {
+        return room;
+    }
+
+    PresenceLevels levels() {
+        return levels;
     }
 
     /** Everyone has been sent {@code subject}'s current presence (see {@link #currentPresenceOf}). */
@@ -548,7 +594,7 @@ final class RoomPresence {
         if (!subject.shownToOthers()) {
             return;
         }
-        for (List<Occupant> view : viewsOf(subject, others(subject))) {
+        for (List<Occupant> view : viewsOf(subject, levels.holding(subject, others(subject)))) {
             room.output().toOccupants(view, presenceAs.apply(view.get(0)));
         }
     }
@@ -560,6 +606,7 @@ final class RoomPresence {
             p.getChildElement("x", Namespaces.MUC_USER).add(notice.createCopy());
             room.output().toOccupant(o, p);
             room.consistency().left(o);
+            levels.left(o);
             room.carry().gone(o.nick());
             for (RealJid s : o.sessions()) {
                 room.context().journal().occupantOut(s.toString());

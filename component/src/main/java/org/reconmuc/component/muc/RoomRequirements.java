@@ -12,6 +12,8 @@ import org.reconmuc.component.consistency.Delivery;
 import org.reconmuc.component.consistency.FilterKey;
 import org.reconmuc.component.consistency.Requirements;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.protocol.PresenceLevel;
+import org.reconmuc.component.protocol.PresencesElement;
 import org.reconmuc.component.protocol.ProtocolException;
 import org.reconmuc.component.protocol.RequirementsRequest;
 import org.reconmuc.component.relaxed.Fanout;
@@ -67,7 +69,7 @@ final class RoomRequirements {
                 room.output().error(iq, Condition.BAD_REQUEST, "A get carries an empty <consistency-requirements/>");
                 return;
             }
-            answer(iq, request, sender);
+            answer(iq, request, sender, room.presence().levels().levelOf(sender));
             return;
         }
         List<Delivery<Occupant>> deliveries = new ArrayList<>();
@@ -83,7 +85,11 @@ final class RoomRequirements {
             }
             state.relax(sender, next, deliveries);
         }
-        answer(iq, request, sender);
+        PresenceLevels levels = room.presence().levels();
+        answer(iq, request, sender, request.presences() != null ? request.presences() : levels.levelOf(sender));
+        if (request.presences() != null) {
+            levels.change(sender, request.presences());   // what the new level needs, after the result
+        }
         room.carry().changed(sender);
         // A successful set starts the occupant's deflate streams anew (§5.9 rule 8): a client that lost
         // its stream asks again for its aggregation.
@@ -103,10 +109,15 @@ final class RoomRequirements {
         return merge(null, request);
     }
 
-    private void answer(IQ iq, RequirementsRequest request, Occupant sender) {
+    /** The effective requirements, and in urn:reconmuc:0 the presence level where it is not {@code all} (§5.17). */
+    private void answer(IQ iq, RequirementsRequest request, Occupant sender, PresenceLevel level) {
         IQ result = IQ.createResultIQ(iq);
-        result.setChildElement(RequirementsRequest.render(request.namespace(),
-                sender.reader() == null ? null : sender.reader().requirements()));
+        Element effective = RequirementsRequest.render(request.namespace(),
+                sender.reader() == null ? null : sender.reader().requirements());
+        if (level != PresenceLevel.ALL && PresencesElement.NAMESPACE.equals(request.namespace())) {
+            effective.add(new PresencesElement(level).render(request.namespace()));
+        }
+        result.setChildElement(effective);
         room.output().send(result);
     }
 

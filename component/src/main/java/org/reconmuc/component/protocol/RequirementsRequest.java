@@ -19,10 +19,11 @@ import org.xml.sax.SAXException;
 
 /**
  * A {@code <consistency-requirements/>} element as sent by a client: only what it names
- * changes (partial update). Null fields were not given.
+ * changes (partial update). Null fields were not given. {@code presences} is the presence level
+ * a {@code <presences/>} child asks for (urn:reconmuc:0 only; {@link PresencesElement}).
  */
 public record RequirementsRequest(String namespace, List<Entry> entries, Long timeSeconds, Integer volume,
-        Aggregation aggregation, boolean standard) {
+        Aggregation aggregation, boolean standard, PresenceLevel presences) {
 
     public static final String ELEMENT = "consistency-requirements";
     /**
@@ -38,7 +39,8 @@ public record RequirementsRequest(String namespace, List<Entry> entries, Long ti
     }
 
     public boolean isEmpty() {
-        return entries.isEmpty() && timeSeconds == null && volume == null && aggregation == null && !standard;
+        return entries.isEmpty() && timeSeconds == null && volume == null && aggregation == null && !standard
+                && presences == null;
     }
 
     /** Parses the element; malformed content is a {@link Kind#BAD_REQUEST} with a reason. */
@@ -52,6 +54,7 @@ public record RequirementsRequest(String namespace, List<Entry> entries, Long ti
         Integer volume = null;
         Aggregation aggregation = null;
         boolean standard = false;
+        PresenceLevel presences = null;
         for (Element child : e.elements()) {
             if (!ns.equals(child.getNamespaceURI())) {
                 throw new ProtocolException(Kind.BAD_REQUEST, "unknown element <" + child.getName() + " xmlns='"
@@ -74,11 +77,18 @@ public record RequirementsRequest(String namespace, List<Entry> entries, Long ti
                     }
                 }
                 case "standard" -> standard = true;
+                case PresencesElement.ELEMENT -> {
+                    if (!PresencesElement.NAMESPACE.equals(ns)) {
+                        throw new ProtocolException(Kind.BAD_REQUEST, "<" + PresencesElement.ELEMENT + "/> is urn:reconmuc:0's, not '"
+                                + ns + "''s");
+                    }
+                    presences = PresencesElement.parse(child).level();
+                }
                 default -> throw new ProtocolException(Kind.BAD_REQUEST, "unknown element <" + child.getName()
                         + "/> in <" + ELEMENT + "/>");
             }
         }
-        if (standard && (!entries.isEmpty() || time != null || volume != null || aggregation != null)) {
+        if (standard && (!entries.isEmpty() || time != null || volume != null || aggregation != null || presences != null)) {
             throw new ProtocolException(Kind.BAD_REQUEST, "<standard/> cannot be combined with other requirements");
         }
         checkSchema(e);
@@ -89,7 +99,7 @@ public record RequirementsRequest(String namespace, List<Entry> entries, Long ti
                         + " bytes in UTF-8, the longest a nick can be (RFC 7622)");
             }
         }
-        return new RequirementsRequest(ns, List.copyOf(entries), time, volume, aggregation, standard);
+        return new RequirementsRequest(ns, List.copyOf(entries), time, volume, aggregation, standard, presences);
     }
 
     /**

@@ -405,6 +405,38 @@ class SeveralInstancesTest {
     }
 
     @Test
+    void presenceLevelsMoveWithTheRoomRomeoAtNoneSeesNobodyEnterTybaltAtModeratorsSeesTheModeratorLeave()
+            throws Exception {
+        Claims[] claims = new Claims[1];
+        MucBench a = instance("a", claims);
+        a.send(join(MucBench.ROOM, "Juliet", JULIET));   // the owner: a moderator
+        claims[0].decideAll();
+        a.commit();
+        a.send("<presence from='" + ROMEO + "' to='" + MucBench.ROOM + "/Romeo'><x xmlns='http://jabber.org/protocol/muc'/>"
+                + "<presences xmlns='" + NS + "' level='none'/></presence>");
+        a.commit();
+        a.send("<presence from='" + TYBALT + "' to='" + MucBench.ROOM + "/Tybalt'><x xmlns='http://jabber.org/protocol/muc'/>"
+                + "<presences xmlns='" + NS + "' level='moderators'/></presence>");
+        a.commit();
+        crash();
+        MucBench b = instance("b", claims);
+        claims[0].now = LEASE + 1;
+        b.send(join(MucBench.ROOM, "Mercutio", MERCUTIO));
+        claims[0].decideAll();
+        b.commit();
+        assertThat(b.receivedBy(JULIET)).as("the owner sees Mercutio enter").hasSize(1);
+        assertThat(b.receivedBy(ROMEO)).as("Romeo asked for nobody's presence").isEmpty();
+        assertThat(b.receivedBy(TYBALT)).as("Tybalt asked for the moderators'").isEmpty();
+        b.send("<presence from='" + JULIET + "' to='" + MucBench.ROOM + "/Juliet' type='unavailable'/>");
+        b.commit();
+        assertThat(b.receivedBy(TYBALT)).as("he held Juliet, the moderator: her leaving reaches him")
+                .singleElement().satisfies(p -> assertThat(p.getFrom().getResource()).isEqualTo("Juliet"));
+        assertThat(b.receivedBy(ROMEO)).isEmpty();
+    }
+
+    private static final String TYBALT = "tybalt@capulet.lit/street";
+
+    @Test
     void whatTheNextOwnerNeedsCostsOneWritePerRoomPerCommitNeverOnePerMessageOrOccupant() throws Exception {
         ServiceConfig persistent = ServiceConfig.builder().domain(MucBench.SERVICE)
                 .roomLocking(ServiceConfig.RoomLocking.OFF).roomDefaultPersistent(true).build();

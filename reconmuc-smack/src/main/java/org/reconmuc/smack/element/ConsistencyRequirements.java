@@ -12,21 +12,24 @@ import org.jivesoftware.smack.util.XmlStringBuilder;
  * A null part was not given. Immutable; build with {@link #builder()}.
  */
 public final class ConsistencyRequirements {
-    private static final ConsistencyRequirements EMPTY = new ConsistencyRequirements(null, null, null, null, false);
-    private static final ConsistencyRequirements STANDARD = new ConsistencyRequirements(null, null, null, null, true);
+    private static final ConsistencyRequirements EMPTY = new ConsistencyRequirements(null, null, null, null, null, false);
+    private static final ConsistencyRequirements STANDARD = new ConsistencyRequirements(null, null, null, null, null, true);
 
     private final List<FilterEntry> filter;
     private final Long timeSeconds;
     private final Integer volume;
     private final Aggregation aggregation;
+    /** The presence level (urn:reconmuc:0 only, §5.17), or null. */
+    private final PresenceLevel presenceLevel;
     private final boolean standard;
 
     private ConsistencyRequirements(List<FilterEntry> filter, Long timeSeconds, Integer volume, Aggregation aggregation,
-            boolean standard) {
+            PresenceLevel presenceLevel, boolean standard) {
         this.filter = filter == null ? null : Collections.unmodifiableList(new ArrayList<>(filter));
         this.timeSeconds = timeSeconds;
         this.volume = volume;
         this.aggregation = aggregation;
+        this.presenceLevel = presenceLevel;
         this.standard = standard;
     }
 
@@ -51,6 +54,7 @@ public final class ConsistencyRequirements {
         b.timeSeconds = timeSeconds;
         b.volume = volume;
         b.aggregation = aggregation;
+        b.presenceLevel = presenceLevel;
         return b;
     }
 
@@ -87,6 +91,14 @@ public final class ConsistencyRequirements {
         return aggregation;
     }
 
+    /**
+     * The presence level asked for, or in a result the occupant's where it is not all (reconmuc.md
+     * §5.17); null if not named.
+     */
+    public PresenceLevel getPresenceLevel() {
+        return presenceLevel;
+    }
+
     /** Whether this is {@code <standard/>}. */
     public boolean isStandard() {
         return standard;
@@ -94,7 +106,8 @@ public final class ConsistencyRequirements {
 
     /** Whether nothing is named (the element is empty). */
     public boolean isEmpty() {
-        return !standard && filter == null && timeSeconds == null && volume == null && aggregation == null;
+        return !standard && filter == null && timeSeconds == null && volume == null && aggregation == null
+                && presenceLevel == null;
     }
 
     /** Appends the children, in the order of the schema. */
@@ -121,18 +134,21 @@ public final class ConsistencyRequirements {
         if (aggregation != null) {
             xml.element("aggregation", aggregation.value());
         }
+        if (presenceLevel != null) {
+            xml.halfOpenElement(PresencesElement.ELEMENT).attribute("level", presenceLevel.value()).closeEmptyElement();
+        }
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof ConsistencyRequirements r && standard == r.standard && Objects.equals(filter, r.filter)
                 && Objects.equals(timeSeconds, r.timeSeconds) && Objects.equals(volume, r.volume)
-                && aggregation == r.aggregation;
+                && aggregation == r.aggregation && presenceLevel == r.presenceLevel;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(filter, timeSeconds, volume, aggregation, standard);
+        return Objects.hash(filter, timeSeconds, volume, aggregation, presenceLevel, standard);
     }
 
     @Override
@@ -140,7 +156,8 @@ public final class ConsistencyRequirements {
         if (standard) {
             return "standard";
         }
-        return "filter=" + filter + " time=" + timeSeconds + " volume=" + volume + " aggregation=" + aggregation;
+        return "filter=" + filter + " time=" + timeSeconds + " volume=" + volume + " aggregation=" + aggregation
+                + (presenceLevel == null ? "" : " presences=" + presenceLevel.value());
     }
 
     /** Builds requirements; {@code <standard/>} is {@link ConsistencyRequirements#standard()}. */
@@ -149,6 +166,7 @@ public final class ConsistencyRequirements {
         private Long timeSeconds;
         private Integer volume;
         private Aggregation aggregation;
+        private PresenceLevel presenceLevel;
 
         private Builder() {
         }
@@ -185,8 +203,14 @@ public final class ConsistencyRequirements {
             return this;
         }
 
+        /** Whose presences the room is to send (reconmuc.md §5.17; urn:reconmuc:0 only). */
+        public Builder setPresenceLevel(PresenceLevel level) {
+            this.presenceLevel = level;
+            return this;
+        }
+
         public ConsistencyRequirements build() {
-            return new ConsistencyRequirements(filter, timeSeconds, volume, aggregation, false);
+            return new ConsistencyRequirements(filter, timeSeconds, volume, aggregation, presenceLevel, false);
         }
     }
 }

@@ -10,6 +10,8 @@ import org.reconmuc.smack.element.Aggregation;
 import org.reconmuc.smack.element.ConsistencyRequirements;
 import org.reconmuc.smack.element.ConsistencyRequirementsIQ;
 import org.reconmuc.smack.element.FilterEntry;
+import org.reconmuc.smack.element.PresenceLevel;
+import org.reconmuc.smack.element.PresencesElement;
 
 /**
  * Parses {@code <consistency-requirements/>} (either namespace) into a
@@ -51,6 +53,15 @@ public final class ConsistencyRequirementsIQProvider extends IQProvider<Consiste
                     b.setAggregation(a);
                 }
                 case "standard" -> standard = true;
+                case PresencesElement.ELEMENT -> {
+                    String text = parser.getAttributeValue("", "level");
+                    PresenceLevel level = PresencesElement.NAMESPACE.equals(namespace) ? PresenceLevel.fromValue(text) : null;
+                    if (level == null) {
+                        throw new SmackParsingException("<presences/> needs level all, moderators or none in "
+                                + PresencesElement.NAMESPACE + ", not '" + text + "' in " + namespace);
+                    }
+                    b.setPresenceLevel(level);
+                }
                 default -> throw new SmackParsingException("unknown element <" + parser.getName() + "/> in <"
                         + ConsistencyRequirementsIQ.ELEMENT + "/>");
             }
