@@ -1,0 +1,59 @@
+# shellcheck shell=bash
+# Sourced by scripts/test.sh: the container engine for the image's tests (reconmuc-testcontainers/).
+# Testcontainers talks the Docker API; with podman that is `podman system service` on a unix
+# socket, with Ryuk off (Testcontainers' documented setup for Podman; the tests remove what they
+# start). start_container_engine starts it and exports DOCKER_HOST, TESTCONTAINERS_RYUK_DISABLED and
+# RECONMUC_CONTAINER_TESTS=required (the tests then fail rather than skip when the engine is gone);
+# the service stops with the calling shell. Where a Docker engine already answers (DOCKER_HOST or
+# /var/run/docker.sock) it is used as it is. Where no engine can run a container (no podman here, or
+# podman refuses even with the runtime that scripts/install-deps.sh sets up) it says why and the
+# container tests skip themselves.
+
+CONTAINER_ENGINE_PID=""
+
+stop_container_engine() {
+  if [[ -n "$CONTAINER_ENGINE_PID" ]]; then
+    kill -TERM "$CONTAINER_ENGINE_PID" 2>/dev/null || true
+    wait "$CONTAINER_ENGINE_PID" 2>/dev/null || true
+    CONTAINER_ENGINE_PID=""
+  fi
+}
+
+start_container_engine() {
+  if [[ -n "${DOCKER_HOST:-}" || -S /var/run/docker.sock ]] && command -v docker >/dev/null 2>&1 \
+     && docker version >/dev/null 2>&1; then
+    say "container engine: the Docker engine at ${DOCKER_HOST:-/var/run/docker.sock}"
+    export RECONMUC_CONTAINER_TESTS=required
+    return 0
+  fi
+  if ! command -v podman >/dev/null 2>&1; then
+    warn "no container engine (podman): the container image's tests are skipped"
+    return 0
+  fi
+  local probe
+  probe="$(mktemp -d "${TMPDIR:-/tmp}/reconmuc-probe.XXXXXX")"
+  # An empty root file system: an engine that can run containers gets as far as "not found".
+  if [[ "$(podman run --rm --rootfs "$probe" /probe 2>&1)" == *"error setting rlimit"* ]]; then
+    rm -rf "$probe"
+    warn "podman cannot set a container's rlimits here and has no runtime that skips them (scripts/install-deps.sh --test sets one up): the container image's tests are skipped"
+    return 0
+  fi
+  rm -rf "$probe"
+  local dir="${TMPDIR:-/tmp}/reconmuc-podman-$$"
+  mkdir -p "$dir"
+  podman system service --time=0 "unix://$dir/podman.sock" >"$dir/service.log" 2>&1 &
+  CONTAINER_ENGINE_PID=$!
+  trap stop_container_engine EXIT
+  local i
+  for ((i = 0; i < 300; i++)); do
+    if podman --url "unix://$dir/podman.sock" version >/dev/null 2>&1; then
+      export DOCKER_HOST="unix://$dir/podman.sock" TESTCONTAINERS_RYUK_DISABLED=true RECONMUC_CONTAINER_TESTS=required
+      say "container engine: podman's Docker API at $DOCKER_HOST (pid $CONTAINER_ENGINE_PID)"
+      return 0
+    fi
+    kill -0 "$CONTAINER_ENGINE_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  cat "$dir/service.log" >&2
+  die "podman system service did not answer on $dir/podman.sock"
+}
