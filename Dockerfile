@@ -39,6 +39,8 @@ RUN groupadd --gid 10001 reconmuc \
  && mkdir -p /app /var/lib/reconmuc && chown reconmuc:reconmuc /var/lib/reconmuc
 WORKDIR /app
 COPY --from=jar /reconmuc-component.jar /app/reconmuc-component.jar
+# Healthy while attached to the server; needs RECONMUC_METRICS_PORT (deploy/image/healthcheck).
+COPY deploy/image/healthcheck /app/healthcheck
 # The main settings with the component's defaults, to show what can be set; all others are in
 # --help. RECONMUC_SECRET is deliberately not set here: pass it at run time
 # (-e RECONMUC_SECRET=..., --env-file, or RECONMUC_SECRET_FILE naming a mounted file); without it

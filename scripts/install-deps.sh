@@ -45,9 +45,10 @@ packages=(prosody prosody-modules lua-zlib lua-unbound)
 if [[ "$mode" == test ]]; then
   packages+=(chromium)
   # The container image's tests (reconmuc-testcontainers/, scripts/container-image.sh): the engine,
-  # runc (see the rlimit note at the end), the compose tool an operator on Debian has, debootstrap for
-  # the local base images, jq for the runtime wrapper.
-  packages+=(podman runc podman-compose debootstrap jq)
+  # runc (the rlimit note below), the compose tool an operator on Debian has, debootstrap for
+  # the local base images, jq for the runtime wrapper; dnsname: compose services find each other by
+  # name on podman's CNI networks (Debian's podman 4.3).
+  packages+=(podman runc podman-compose golang-github-containernetworking-plugin-dnsname debootstrap jq)
   if ! command -v node >/dev/null 2>&1; then
     packages+=(nodejs npm)
   elif ! command -v npm >/dev/null 2>&1 && [[ ! -f /usr/lib/node_modules/npm/bin/npm-cli.js ]]; then
