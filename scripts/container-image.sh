@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Builds the ReConMUC image from the repository's Dockerfile with podman, from the jar `mvn package`
+# Builds the ReConMUC image from the repository's Dockerfile with podman (or docker), from the jar `mvn package`
 # built (component/target/reconmuc-component.jar, JAR=given), on base images made here from Debian's
 # packages instead of the public ones (no registry is needed):
 #   localhost/reconmuc-base/debian:bookworm  debootstrap --variant=minbase from the Debian mirror apt uses
 #   localhost/reconmuc-base/jre:17           + openjdk-17-jre-headless   (RUNTIME_IMAGE; scripts/container/jre.Containerfile)
-# The base images stay in podman's storage and are rebuilt only when missing or when their recipe
+# The base images stay in the engine's storage and are rebuilt only when missing or when their recipe
 # (BASE_RECIPE below, the Containerfile) changed: about 1 min once, then nothing.
 #   scripts/container-image.sh [TAG]      (TAG: localhost/reconmuc:test)
 #   scripts/container-image.sh --bases    only the base images
@@ -21,7 +21,12 @@ TAG="${1:-localhost/reconmuc:test}"
 DEBIAN_IMAGE=localhost/reconmuc-base/debian:bookworm
 JRE_IMAGE=localhost/reconmuc-base/jre:17
 RECIPE_LABEL=org.reconmuc.base.recipe
-command -v podman >/dev/null 2>&1 || die "no podman (scripts/install-deps.sh --test installs it)"
+# podman, or docker where there is no podman (CONTAINER_ENGINE chooses): the same commands.
+ENGINE="${CONTAINER_ENGINE:-}"
+if [[ -z "$ENGINE" ]]; then
+  if command -v podman >/dev/null 2>&1; then ENGINE=podman; elif command -v docker >/dev/null 2>&1; then ENGINE=docker; fi
+fi
+[[ -n "$ENGINE" ]] || die "no podman (scripts/install-deps.sh --test installs it) and no docker"
 SUDO=()
 [[ "$(id -u)" == 0 ]] || SUDO=(sudo)
 
@@ -29,7 +34,7 @@ SUDO=()
 BASE_RECIPE=1
 recipe="$BASE_RECIPE-$(sha256sum <"$ROOT/scripts/container/jre.Containerfile" | cut -c1-12)"
 current() { # IMAGE: true when it exists and was made by this recipe
-  [[ "$(podman image inspect --format "{{index .Labels \"$RECIPE_LABEL\"}}" "$1" 2>/dev/null)" == "$recipe" ]]
+  [[ "$("$ENGINE" image inspect --format "{{index .Labels \"$RECIPE_LABEL\"}}" "$1" 2>/dev/null)" == "$recipe" ]]
 }
 
 # The Debian mirror apt uses (deb822 or one-line sources), deb.debian.org when there is none.
@@ -52,13 +57,13 @@ if ! current "$DEBIAN_IMAGE"; then
   # Neither the downloaded packages nor the package lists belong in an image.
   "${SUDO[@]}" find "$rootfs/var/cache/apt/archives" "$rootfs/var/lib/apt/lists" -type f -delete
   "${SUDO[@]}" tar -C "$rootfs" -c . \
-    | podman import --change "LABEL $RECIPE_LABEL=$recipe" --change 'CMD ["bash"]' - "$DEBIAN_IMAGE" >/dev/null 2>&1
+    | "$ENGINE" import --change "LABEL $RECIPE_LABEL=$recipe" --change 'CMD ["bash"]' - "$DEBIAN_IMAGE" >/dev/null 2>&1
   "${SUDO[@]}" rm -rf "$rootfs"
   trap - EXIT
 fi
 if ! current "$JRE_IMAGE"; then
   say "container-image: $JRE_IMAGE (openjdk-17-jre-headless on $DEBIAN_IMAGE)"
-  podman build -q --network host --build-arg DEBIAN_IMAGE="$DEBIAN_IMAGE" --label "$RECIPE_LABEL=$recipe" \
+  "$ENGINE" build -q --network host --build-arg DEBIAN_IMAGE="$DEBIAN_IMAGE" --label "$RECIPE_LABEL=$recipe" \
     -f scripts/container/jre.Containerfile -t "$JRE_IMAGE" scripts/container >/dev/null
 fi
 (( BASES_ONLY )) && exit 0
@@ -66,6 +71,6 @@ fi
 JAR=component/target/reconmuc-component.jar
 [[ -f "$JAR" ]] || die "no $JAR: run mvn -B package first"
 say "container-image: $TAG from Dockerfile (JAR=given, RUNTIME_IMAGE=$JRE_IMAGE)"
-podman build -q --network host --build-arg JAR=given --build-arg RUNTIME_IMAGE="$JRE_IMAGE" \
+"$ENGINE" build -q --network host --build-arg JAR=given --build-arg RUNTIME_IMAGE="$JRE_IMAGE" \
   -f Dockerfile -t "$TAG" . >/dev/null
 printf '%s\n' "$TAG"
