@@ -3,6 +3,8 @@ package org.reconmuc.testcontainers;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Pattern;
+import com.github.dockerjava.api.model.Bind;
+import com.github.dockerjava.api.model.Volume;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.utility.DockerImageName;
@@ -75,6 +77,18 @@ public class ReconMucContainer extends GenericContainer<ReconMucContainer> {
         }
         secretGiven = true;
         return withEnv("RECONMUC_SECRET", secret);
+    }
+
+    /**
+     * Keeps the store (persistent rooms and their archives) in the named volume, made if missing: a
+     * later container given the same volume finds the rooms again.
+     */
+    public ReconMucContainer withStoreVolume(String volume) {
+        if (volume == null || !volume.matches("[A-Za-z0-9][A-Za-z0-9_.-]*")) {
+            throw new IllegalArgumentException("a volume's name is letters, digits, '_', '.' and '-'; not " + volume);
+        }
+        return withCreateContainerCmdModifier(cmd -> cmd.getHostConfig()
+                .withBinds(new Bind(volume, new Volume(STORE_PATH))));
     }
 
     /** Any setting of the component by its key ({@code docker run --rm IMAGE --help} lists them). */
