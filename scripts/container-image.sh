@@ -73,4 +73,6 @@ JAR=component/target/reconmuc-component.jar
 say "container-image: $TAG from Dockerfile (JAR=given, RUNTIME_IMAGE=$JRE_IMAGE)"
 "$ENGINE" build -q --network host --build-arg JAR=given --build-arg RUNTIME_IMAGE="$JRE_IMAGE" \
   -f Dockerfile -t "$TAG" . >/dev/null
+# The image this tag named before (a new jar makes a new one): ours by the base's label, now unnamed.
+"$ENGINE" image prune -f --filter "label=$RECIPE_LABEL" >/dev/null
 printf '%s\n' "$TAG"
