@@ -32,9 +32,10 @@ SUDO=()
 
 # What the base images are made of: bump BASE_RECIPE when the steps below change how they are made.
 BASE_RECIPE=1
-recipe="$BASE_RECIPE-$(sha256sum <"$ROOT/scripts/container/jre.Containerfile" | cut -c1-12)"
-current() { # IMAGE: true when it exists and was made by this recipe
-  [[ "$("$ENGINE" image inspect --format "{{index .Labels \"$RECIPE_LABEL\"}}" "$1" 2>/dev/null)" == "$recipe" ]]
+debian_recipe="$BASE_RECIPE"
+jre_recipe="$BASE_RECIPE-$(sha256sum <"$ROOT/scripts/container/jre.Containerfile" | cut -c1-12)"
+current() { # IMAGE RECIPE: true when the image exists and was made by that recipe
+  [[ "$("$ENGINE" image inspect --format "{{index .Labels \"$RECIPE_LABEL\"}}" "$1" 2>/dev/null)" == "$2" ]]
 }
 
 # The Debian mirror apt uses (deb822 or one-line sources), deb.debian.org when there is none.
@@ -45,7 +46,7 @@ debian_mirror() {
   printf '%s\n' "${uri:-http://deb.debian.org/debian}"
 }
 
-if ! current "$DEBIAN_IMAGE"; then
+if ! current "$DEBIAN_IMAGE" "$debian_recipe"; then
   command -v debootstrap >/dev/null 2>&1 || die "no debootstrap (scripts/install-deps.sh --test installs it)"
   mirror="$(debian_mirror)"
   rootfs="$(mktemp -d "${TMPDIR:-/tmp}/reconmuc-rootfs.XXXXXX")"
@@ -57,13 +58,13 @@ if ! current "$DEBIAN_IMAGE"; then
   # Neither the downloaded packages nor the package lists belong in an image.
   "${SUDO[@]}" find "$rootfs/var/cache/apt/archives" "$rootfs/var/lib/apt/lists" -type f -delete
   "${SUDO[@]}" tar -C "$rootfs" -c . \
-    | "$ENGINE" import --change "LABEL $RECIPE_LABEL=$recipe" --change 'CMD ["bash"]' - "$DEBIAN_IMAGE" >/dev/null 2>&1
+    | "$ENGINE" import --change "LABEL $RECIPE_LABEL=$debian_recipe" --change 'CMD ["bash"]' - "$DEBIAN_IMAGE" >/dev/null 2>&1
   "${SUDO[@]}" rm -rf "$rootfs"
   trap - EXIT
 fi
-if ! current "$JRE_IMAGE"; then
+if ! current "$JRE_IMAGE" "$jre_recipe"; then
   say "container-image: $JRE_IMAGE (openjdk-17-jre-headless on $DEBIAN_IMAGE)"
-  "$ENGINE" build -q --network host --build-arg DEBIAN_IMAGE="$DEBIAN_IMAGE" --label "$RECIPE_LABEL=$recipe" \
+  "$ENGINE" build -q --network host --build-arg DEBIAN_IMAGE="$DEBIAN_IMAGE" --label "$RECIPE_LABEL=$jre_recipe" \
     -f scripts/container/jre.Containerfile -t "$JRE_IMAGE" scripts/container >/dev/null
 fi
 (( BASES_ONLY )) && exit 0
