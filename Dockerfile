@@ -13,24 +13,28 @@
 #   RUNTIME_IMAGE  a JRE 17 with bash, groupadd and useradd            (eclipse-temurin:17-jre)
 #   JAR            built: the jar is built from the sources here, with Maven in BUILD_IMAGE;
 #                  given: the one `mvn package` already built in component/target/ is taken as it
-#                  is (BUILD_IMAGE is then not needed), e.g. the jar a CI run has just tested:
+#                  is, e.g. the jar a CI run has just tested (BUILD_IMAGE then needs only a shell:
+#                  give it RUNTIME_IMAGE's value to pull nothing more):
 #                  mvn -B package && docker build --build-arg JAR=given -t reconmuc .
+# (One stage for both, chosen by a shell `if`: buildah before 1.29, Debian 12's, skips a stage
+# named by an ARG's default value, so a `FROM ${JAR}` choice would fail there.)
 ARG BUILD_IMAGE=maven:3.9-eclipse-temurin-17
 ARG RUNTIME_IMAGE=eclipse-temurin:17-jre
-ARG JAR=built
 
-FROM ${BUILD_IMAGE} AS built
+FROM ${BUILD_IMAGE} AS jar
+ARG JAR=built
 WORKDIR /src
 COPY . .
 # The Maven repository is a build cache, not part of any image layer.
-RUN --mount=type=cache,target=/root/.m2 mvn -B -q -DskipTests -pl component -am package \
+RUN --mount=type=cache,target=/root/.m2 \
+    if [ "$JAR" = built ]; then \
+      mvn -B -q -DskipTests -pl component -am package; \
+    elif [ "$JAR" != given ]; then \
+      echo "JAR must be built or given, not '$JAR'" >&2; exit 1; \
+    elif [ ! -f component/target/reconmuc-component.jar ]; then \
+      echo "JAR=given, but the build context has no component/target/reconmuc-component.jar: run mvn -B package first" >&2; exit 1; \
+    fi \
  && cp component/target/reconmuc-component.jar /reconmuc-component.jar
-
-FROM scratch AS given
-COPY component/target/reconmuc-component.jar /reconmuc-component.jar
-
-# The stage named by JAR; the other one is not built.
-FROM ${JAR} AS jar
 
 FROM ${RUNTIME_IMAGE}
 # A fixed uid, so that a host directory mounted as the store can be given to it (chown 10001).

@@ -71,8 +71,9 @@ fi
 
 JAR=component/target/reconmuc-component.jar
 [[ -f "$JAR" ]] || die "no $JAR: run mvn -B package first"
-say "container-image: $TAG from Dockerfile (JAR=given, RUNTIME_IMAGE=$JRE_IMAGE)"
-"$ENGINE" build -q --network host --build-arg JAR=given --build-arg RUNTIME_IMAGE="$JRE_IMAGE" \
+# JAR=given takes the jar as it is: BUILD_IMAGE needs only a shell then, and the JRE image has one.
+say "container-image: $TAG from Dockerfile (JAR=given, BUILD_IMAGE and RUNTIME_IMAGE=$JRE_IMAGE)"
+"$ENGINE" build -q --network host --build-arg JAR=given --build-arg BUILD_IMAGE="$JRE_IMAGE" --build-arg RUNTIME_IMAGE="$JRE_IMAGE" \
   -f Dockerfile -t "$TAG" . >/dev/null
 # The image this tag named before (a new jar makes a new one): ours by the base's label, now unnamed.
 "$ENGINE" image prune -f --filter "label=$RECIPE_LABEL" >/dev/null
