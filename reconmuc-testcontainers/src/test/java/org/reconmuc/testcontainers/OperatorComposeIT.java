@@ -22,10 +22,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.DockerClientFactory;
+import org.testcontainers.utility.LogUtils;
 
 /**
  * deploy/compose/compose.yaml as an operator starts it: Prosody and ReConMUC come up healthy, and
- * two users of the server meet in a room of ReConMUC. With podman it runs podman-compose (what
+ * two users of the server meet in a room of ReConMUC, whose broadcasts go through Prosody's multicast
+ * module. With podman it runs podman-compose (what
  * Debian packages for podman users; Docker's users have `docker compose`, which reads the same file),
  * and runs the health checks itself: podman schedules them with systemd timers, and a machine
  * without systemd has none. The images are this checkout's (LocalImage) and a Prosody image built
@@ -64,6 +66,8 @@ class OperatorComposeIT {
         String prosody = containerOf(docker, "prosody");
         String reconmuc = containerOf(docker, "reconmuc");
         awaitHealthy(docker, podman, prosody, reconmuc);
+        // Prosody's multicast module is there and lets ReConMUC in: the rooms' broadcasts go through it.
+        awaitLog(docker, reconmuc, "the server's XEP-0033 multicast at multicast." + DOMAIN);
 
         LocalImage.run(log, 60, List.of(LocalImage.engine(), "exec", prosody, "prosodyctl", "register", "romeo", DOMAIN, "r0meo"));
         LocalImage.run(log, 60, List.of(LocalImage.engine(), "exec", prosody, "prosodyctl", "register", "juliet", DOMAIN, "jul1et"));
@@ -125,6 +129,19 @@ class OperatorComposeIT {
             Thread.sleep(2000);
         }
         assertThat(status).as("health of prosody and reconmuc (log " + log + ")").allSatisfy((c, s) -> assertThat(s).isEqualTo("healthy"));
+    }
+
+    private static void awaitLog(DockerClient docker, String container, String line) throws InterruptedException {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        String log = "";
+        while (System.nanoTime() < deadline) {
+            log = LogUtils.getOutput(docker, container);
+            if (log.contains(line)) {
+                return;
+            }
+            Thread.sleep(500);
+        }
+        assertThat(log).as("ReConMUC's log").contains(line);
     }
 
     private XMPPTCPConnection login(String user, String password, int port) throws Exception {
