@@ -17,7 +17,7 @@ NET="reconmuc-bench-$$"
 now() { date +%s.%N; }
 seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 cleanup() {
-  podman rm -f -t 0 "$NET-prosody" "$NET-reconmuc" >/dev/null 2>&1 || true
+  podman rm -f -v -t 0 "$NET-prosody" "$NET-reconmuc" >/dev/null 2>&1 || true
   podman network rm -f "$NET" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
@@ -51,7 +51,7 @@ for ((r = 1; r <= RUNS; r++)); do
     sleep 0.1
   done
   [[ -n "$attached" ]] || { podman logs "$NET-reconmuc" | tail -n 20 >&2; echo "not attached within 120 s" >&2; exit 1; }
-  podman rm -f -t 0 "$NET-reconmuc" >/dev/null
+  podman rm -f -v -t 0 "$NET-reconmuc" >/dev/null
   t1="$(now)"; podman run --rm "$JRE" java -version >/dev/null 2>&1; t2="$(now)"
   podman run --rm "$DEBIAN" true; t3="$(now)"
   echo "| $r | $(seconds "$t0" "$attached") | $(seconds "$t1" "$t2") | $(seconds "$t2" "$t3") |"
