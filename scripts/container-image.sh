@@ -5,18 +5,19 @@
 #   localhost/reconmuc-base/debian:bookworm  debootstrap --variant=minbase from the Debian mirror apt uses
 #   localhost/reconmuc-base/jre:17           + openjdk-17-jre-headless   (RUNTIME_IMAGE; scripts/container/jre.Containerfile)
 # The base images stay in the engine's storage and are rebuilt only when missing or when their recipe
-# (BASE_RECIPE below, the Containerfile) changed: about 1 min once, then nothing.
+# (BASE_RECIPE below, the Containerfile) changed: 1 to 3 min once on 2 busy cores, then nothing.
 #   scripts/container-image.sh [TAG]      (TAG: localhost/reconmuc:test)
-#   scripts/container-image.sh --bases    only the base images
-# Prints the image's name as its last line.
+# Prints the image's name as its last line. The tests of reconmuc-testcontainers/ run it.
+# Why JAR=given rather than the Dockerfile's default (Maven inside the build): the image then holds
+# the very jar the suite has just built and tested, and the build neither repeats a minute or more of
+# Maven nor needs a Maven repository inside it (offline here, and behind a TLS proxy whose CA the
+# build image does not know). The Dockerfile's Maven path is the operator's, unchanged.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 # shellcheck source=scripts/common.sh
 . "$ROOT/scripts/common.sh"
 
-BASES_ONLY=0
-[[ "${1:-}" == --bases ]] && BASES_ONLY=1 && shift
 TAG="${1:-localhost/reconmuc:test}"
 DEBIAN_IMAGE=localhost/reconmuc-base/debian:bookworm
 JRE_IMAGE=localhost/reconmuc-base/jre:17
@@ -58,7 +59,8 @@ if ! current "$DEBIAN_IMAGE" "$debian_recipe"; then
   # Neither the downloaded packages nor the package lists belong in an image.
   "${SUDO[@]}" find "$rootfs/var/cache/apt/archives" "$rootfs/var/lib/apt/lists" -type f -delete
   "${SUDO[@]}" tar -C "$rootfs" -c . \
-    | "$ENGINE" import --change "LABEL $RECIPE_LABEL=$debian_recipe" --change 'CMD ["bash"]' - "$DEBIAN_IMAGE" >/dev/null 2>&1
+    | "$ENGINE" import --change "LABEL $RECIPE_LABEL=$debian_recipe" --change 'CMD ["bash"]' - "$DEBIAN_IMAGE" >/dev/null \
+    || die "$ENGINE import of the debootstrapped tree failed"
   "${SUDO[@]}" rm -rf "$rootfs"
   trap - EXIT
 fi
@@ -67,7 +69,6 @@ if ! current "$JRE_IMAGE" "$jre_recipe"; then
   "$ENGINE" build -q --network host --build-arg DEBIAN_IMAGE="$DEBIAN_IMAGE" --label "$RECIPE_LABEL=$jre_recipe" \
     -f scripts/container/jre.Containerfile -t "$JRE_IMAGE" scripts/container >/dev/null
 fi
-(( BASES_ONLY )) && exit 0
 
 JAR=component/target/reconmuc-component.jar
 [[ -f "$JAR" ]] || die "no $JAR: run mvn -B package first"
