@@ -19,7 +19,7 @@ for arg in "$@"; do
     --runtime) mode='runtime' ;;
     --test) mode='test' ;;
     --cluster) mode='cluster' ;;
-    -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$arg' (use --runtime, --cluster or --test)" ;;
   esac
 done
