@@ -38,7 +38,6 @@ public class ReconMucContainer extends GenericContainer<ReconMucContainer> {
     private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(2);
 
     private String domain = DEFAULT_DOMAIN;
-    private boolean secretGiven;
 
     public ReconMucContainer(String image) {
         this(DockerImageName.parse(image));
@@ -70,12 +69,14 @@ public class ReconMucContainer extends GenericContainer<ReconMucContainer> {
         return withEnv("RECONMUC_DOMAIN", domain);
     }
 
-    /** The component secret the server expects. Required: the image has none and refuses to start without. */
+    /**
+     * The component secret the server expects. Required (or {@code withSetting("secret-file", path)} with the
+     * file mounted): the image has none and refuses to start without.
+     */
     public ReconMucContainer withSecret(String secret) {
         if (secret == null || secret.isEmpty()) {
             throw new IllegalArgumentException("the secret must not be empty");
         }
-        secretGiven = true;
         return withEnv("RECONMUC_SECRET", secret);
     }
 
@@ -110,9 +111,9 @@ public class ReconMucContainer extends GenericContainer<ReconMucContainer> {
 
     @Override
     protected void configure() {
-        if (!secretGiven) {
-            throw new IllegalStateException("ReconMucContainer needs withSecret(...): the component secret the XMPP server"
-                    + " expects for " + domain);
+        if (!getEnvMap().containsKey("RECONMUC_SECRET") && !getEnvMap().containsKey("RECONMUC_SECRET_FILE")) {
+            throw new IllegalStateException("ReconMucContainer needs withSecret(...) (or the setting secret-file): the"
+                    + " component secret the XMPP server expects for " + domain);
         }
         super.configure();
     }

@@ -1,6 +1,7 @@
 package org.reconmuc.testcontainers;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import org.jivesoftware.smack.tcp.XMPPTCPConnection;
@@ -41,6 +42,14 @@ class ReconMucContainerIT {
         }
         if (server != null) {
             server.close();
+        }
+    }
+
+    @Test
+    void withoutASecretTheContainerIsNotStartedAndSaysWhatIsMissing() throws Exception {
+        try (ReconMucContainer noSecret = new ReconMucContainer(LocalImage.name()).withNetworkMode("host")
+                .withXmppServer("127.0.0.1", server.componentPort()).withDomain(server.componentDomain())) {
+            assertThatThrownBy(noSecret::start).hasStackTraceContaining("needs withSecret");
         }
     }
 
