@@ -5,7 +5,8 @@
 #   --test               the same plus ejabberd (the integration tests run against both), iproute2 and
 #                        ethtool (the replay's veth link), postgresql (the store's tests on PostgreSQL),
 #                        and for Joom's window test Xvfb, a JRE with the X11 toolkit, and a font;
-#                        for the web client's browser test Chromium, and Node.js and npm when missing
+#                        for the web client's browser test Chromium, and Node.js and npm when missing;
+#                        for the container image's tests podman (with runc), podman-compose and debootstrap
 # Uses sudo for apt-get when not root. Runs apt-get update only if something must be installed.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -18,7 +19,7 @@ for arg in "$@"; do
     --runtime) mode='runtime' ;;
     --test) mode='test' ;;
     --cluster) mode='cluster' ;;
-    -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$arg' (use --runtime, --cluster or --test)" ;;
   esac
 done
@@ -43,6 +44,11 @@ packages=(prosody prosody-modules lua-zlib lua-unbound)
 # bundles npm under /usr/lib/node_modules/npm) is kept: Debian's npm package would pull Debian's nodejs.
 if [[ "$mode" == test ]]; then
   packages+=(chromium)
+  # The container image's tests (reconmuc-testcontainers/, scripts/container-image.sh): the engine,
+  # runc (the rlimit note below), the compose tool an operator on Debian has, debootstrap for
+  # the local base images, jq for the runtime wrapper; dnsname: compose services find each other by
+  # name on podman's CNI networks (Debian's podman 4.3).
+  packages+=(podman runc podman-compose golang-github-containernetworking-plugin-dnsname debootstrap jq)
   if ! command -v node >/dev/null 2>&1; then
     packages+=(nodejs npm)
   elif ! command -v npm >/dev/null 2>&1 && [[ ! -f /usr/lib/node_modules/npm/bin/npm-cli.js ]]; then
@@ -65,17 +71,49 @@ if [[ "$mode" == test ]] && home="$(find_jdk17)" && [[ ! -e "$home/lib/libawt_xa
   need_jre_x11=1
 fi
 
+# Some machines refuse a container's setrlimit calls (EPERM, even for the limits it already has), and
+# podman always asks the runtime to set them: there every `podman run` fails with "error setting
+# rlimit". Only there, podman is given an OCI runtime that drops the rlimits and then runs runc
+# (scripts/container/runc-without-rlimits), named in containers.conf.d for every podman command.
+podman_runtime_without_rlimits() {
+  [[ "$mode" == test ]] && command -v podman >/dev/null 2>&1 || return 0
+  local probe conf=/etc/containers/containers.conf.d/reconmuc-runtime.conf
+  local wrapper=/usr/local/libexec/reconmuc/runc-without-rlimits
+  probe="$(mktemp -d)"
+  # An empty root file system: a working runtime gets as far as "executable file not found".
+  # (once installed, a newer wrapper from the repository replaces it)
+  if [[ "$(podman run --rm --rootfs "$probe" /probe 2>&1)" != *"error setting rlimit"* ]] \
+     && { [[ ! -f "$conf" ]] || cmp -s "$ROOT/scripts/container/runc-without-rlimits" "$wrapper"; }; then
+    rm -rf "$probe"
+    return 0
+  fi
+  say "install-deps: podman cannot set rlimits here; installing $wrapper as its runtime ($conf)"
+  "${SUDO[@]}" install -D -m 755 "$ROOT/scripts/container/runc-without-rlimits" "$wrapper"
+  "${SUDO[@]}" mkdir -p "$(dirname "$conf")"
+  printf '%s\n' '# scripts/install-deps.sh: this machine refuses setrlimit in containers.' '[engine]' \
+    'runtime = "runc-without-rlimits"' '[engine.runtimes]' "runc-without-rlimits = [\"$wrapper\"]" \
+    | "${SUDO[@]}" tee "$conf" >/dev/null
+  if [[ "$(podman run --rm --rootfs "$probe" /probe 2>&1)" == *"error setting rlimit"* ]]; then
+    rm -rf "$probe"
+    die "podman still fails with the rlimit error with $wrapper"
+  fi
+  rm -rf "$probe"
+}
+
+SUDO=()
+if [[ "$(id -u)" != 0 ]]; then
+  SUDO=(sudo)
+fi
 if (( need_jdk == 0 )) && (( need_jre_x11 == 0 )) && (( ${#missing[@]} == 0 )); then
+  podman_runtime_without_rlimits
   say "install-deps ($mode): everything is already installed"
   exit 0
 fi
 
 command -v apt-get >/dev/null 2>&1 \
   || die "not a Debian/Ubuntu system; please install: JDK 17+, Maven, ${packages[*]}"
-SUDO=()
 if [[ "$(id -u)" != 0 ]]; then
   command -v sudo >/dev/null 2>&1 || die "not root and no sudo: cannot install ${missing[*]}"
-  SUDO=(sudo)
 fi
 apt_get() { "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "$@"; }
 
@@ -111,4 +149,5 @@ if [[ -d /run/systemd/system ]] && command -v systemctl >/dev/null 2>&1; then
   done
 fi
 find_jdk17 >/dev/null || die "a JDK 17+ is still missing after the installation"
+podman_runtime_without_rlimits
 say "install-deps ($mode): done"

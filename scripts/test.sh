@@ -14,6 +14,11 @@ cd "$ROOT"
 
 scripts/install-deps.sh --test
 use_jdk17
+# The container image's tests (reconmuc-testcontainers/) need an engine's Docker API: podman's, started
+# for this run where no Docker answers (scripts/container-engine.sh); they build the image themselves.
+# shellcheck source=scripts/container-engine.sh
+. "$ROOT/scripts/container-engine.sh"
+start_container_engine
 mvn -B verify "$@"
 # A short coverage-guided fuzz of every parser of outside input (scripts/fuzz.sh; component/README.md).
 FUZZ_SECONDS="${RECONMUC_FUZZ_SECONDS:-5}"
