@@ -9,6 +9,21 @@ import org.dom4j.Element;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.muc.iq.IqProxy;
+import org.reconmuc.component.muc.iq.RoomIqs;
+import org.reconmuc.component.muc.messages.RoomFloodControl;
+import org.reconmuc.component.muc.messages.RoomMessages;
+import org.reconmuc.component.muc.occupants.Occupant;
+import org.reconmuc.component.muc.occupants.OccupantIds;
+import org.reconmuc.component.muc.occupants.Role;
+import org.reconmuc.component.muc.occupants.RoomPresence;
+import org.reconmuc.component.muc.occupants.RoomRegistration;
+import org.reconmuc.component.muc.options.Affiliation;
+import org.reconmuc.component.muc.options.ModeratedOption;
+import org.reconmuc.component.muc.options.NameOption;
+import org.reconmuc.component.muc.options.PersistentOption;
+import org.reconmuc.component.muc.options.PublicOption;
+import org.reconmuc.component.muc.options.RoomConfig;
 import org.reconmuc.component.relaxed.Fanout;
 import org.reconmuc.component.relaxed.MessageLog;
 import org.reconmuc.component.relaxed.RelaxedState;
@@ -30,7 +45,7 @@ import org.xmpp.packet.Presence;
  * <p>Not thread-safe by design: the service hands a room one stanza at a time (its mailbox),
  * so the room needs no locks and sees stanzas in the order the server sent them.
  */
-final class Room {
+public final class Room {
     private static final Logger LOG = LoggerFactory.getLogger(Room.class);
 
     private final RoomJid jid;
@@ -76,14 +91,14 @@ final class Room {
     }
 
     /** What the service may read about the room from other threads (room directory). */
-    record RoomListing(RoomJid jid, String name, boolean publicRoom, int occupants) {
+    public record RoomListing(RoomJid jid, String name, boolean publicRoom, int occupants) {
     }
 
-    RoomJid jid() {
+    public RoomJid jid() {
         return jid;
     }
 
-    RoomListing listing() {
+    public RoomListing listing() {
         return listing;
     }
 
@@ -143,7 +158,7 @@ final class Room {
     }
 
     /** Puts the room's XEP-0421 id of {@code from} on a stanza sent from it (and only the room's). */
-    void stampOccupantId(Packet packet, Occupant from) {
+    public void stampOccupantId(Packet packet, Occupant from) {
         if (occupantIds != null) {
             occupantIds.stamp(packet, from.bareJid());
         } else {
@@ -151,59 +166,59 @@ final class Room {
         }
     }
 
-    boolean hasOccupantIds() {
+    public boolean hasOccupantIds() {
         return occupantIds != null;
     }
 
     // ---- shared helpers for the feature classes ----------------------------------------------------
 
     /** Where everything the room sends goes. */
-    RoomOutput output() {
+    public RoomOutput output() {
         return output;
     }
 
-    Instant now() {
+    public Instant now() {
         return context.clock().instant();
     }
 
-    RoomContext context() {
+    public RoomContext context() {
         return context;
     }
 
-    RoomConfig config() {
+    public RoomConfig config() {
         return config;
     }
 
     /** The service's bounds and defaults for the room's options. */
-    RoomConfig.Limits configLimits() {
+    public RoomConfig.Limits configLimits() {
         return RoomConfig.Limits.of(context.config());
     }
 
-    void setConfig(RoomConfig newConfig) {
+    public void setConfig(RoomConfig newConfig) {
         this.config = newConfig;
         persistence.recordChanged();
     }
 
-    MessageLog<Occupant> history() {
+    public MessageLog<Occupant> history() {
         return history;
     }
 
     /** True while the room handles the stanza that created it. */
-    boolean justCreated() {
+    public boolean justCreated() {
         return justCreated;
     }
 
-    RelaxedState<Occupant> consistency() {
+    public RelaxedState<Occupant> consistency() {
         return consistency;
     }
 
     /** Where groupchat messages go out (reconmuc.md §5.6, §5.7). */
-    Fanout<Occupant> fanout() {
+    public Fanout<Occupant> fanout() {
         return fanout;
     }
 
     /** The consistency-requirements IQs (reconmuc.md §5.1, §5.2, §5.8). */
-    RoomRequirements requirements() {
+    public RoomRequirements requirements() {
         return requirements;
     }
 
@@ -215,27 +230,27 @@ final class Room {
         }
     }
 
-    StanzaIds ids() {
+    public StanzaIds ids() {
         return ids;
     }
 
-    RoomRegistration registration() {
+    public RoomRegistration registration() {
         return registration;
     }
 
-    RoomLock lock() {
+    public RoomLock lock() {
         return lock;
     }
 
-    IqProxy iqProxy() {
+    public IqProxy iqProxy() {
         return iqProxy;
     }
 
-    Message subject() {
+    public Message subject() {
         return subject;
     }
 
-    void setSubject(Message subjectBroadcast) {
+    public void setSubject(Message subjectBroadcast) {
         Message stored = subjectBroadcast.createCopy();
         stored.setTo((String) null);
         this.subject = stored;
@@ -243,7 +258,7 @@ final class Room {
         persistence.recordChanged();
     }
 
-    Instant subjectSetAt() {
+    public Instant subjectSetAt() {
         return subjectSetAt;
     }
 
@@ -252,7 +267,7 @@ final class Room {
         return occupantIds;
     }
 
-    RoomPersistence persistence() {
+    public RoomPersistence persistence() {
         return persistence;
     }
 
@@ -288,15 +303,15 @@ final class Room {
     }
 
     /** What the room's next owner needs to carry on with its occupants (several instances). */
-    RoomCarry carry() {
+    public RoomCarry carry() {
         return carry;
     }
 
-    Occupant occupantBySession(RealJid session) {
+    public Occupant occupantBySession(RealJid session) {
         return presence.occupantBySession(session);
     }
 
-    Occupant occupantByNick(String nick) {
+    public Occupant occupantByNick(String nick) {
         return presence.occupantByNick(nick);
     }
 
@@ -306,20 +321,20 @@ final class Room {
     }
 
     /** The occupants, in join order. */
-    Collection<Occupant> occupants() {
+    public Collection<Occupant> occupants() {
         return presence.occupants();
     }
 
     /** Who is in the room and how the others see them. */
-    RoomPresence presence() {
+    public RoomPresence presence() {
         return presence;
     }
 
-    Affiliation affiliationOf(RealJid user) {
+    public Affiliation affiliationOf(RealJid user) {
         return affiliations.getOrDefault(user.bare(), Affiliation.NONE);
     }
 
-    Map<RealJid, Affiliation> affiliations() {
+    public Map<RealJid, Affiliation> affiliations() {
         return affiliations;
     }
 
@@ -327,7 +342,7 @@ final class Room {
      * Sets one user's affiliation; a user left with none, or banned, loses its reserved nickname
      * (XEP-0045 §17.4). Only that user's rows are written, not the whole table.
      */
-    void setAffiliation(RealJid user, Affiliation affiliation) {
+    public void setAffiliation(RealJid user, Affiliation affiliation) {
         if (affiliation == Affiliation.NONE) {
             affiliations.remove(user.bare());
         } else {
@@ -339,7 +354,7 @@ final class Room {
         persistence.affiliationChanged(user);
     }
 
-    Role defaultRole(Affiliation affiliation) {
+    public Role defaultRole(Affiliation affiliation) {
         return switch (affiliation) {
             case OWNER, ADMIN -> Role.MODERATOR;
             case MEMBER -> Role.PARTICIPANT;
@@ -352,7 +367,7 @@ final class Room {
      * Destroys the room (XEP-0045 §10.9): each occupant receives only its own unavailable
      * presence, carrying the destroy notice; nobody is told of the others leaving.
      */
-    void destroy(Element destroyNotice) {
+    public void destroy(Element destroyNotice) {
         persistence.destroying();
         presence.removeEveryone(destroyNotice);
         destroyed = true;

@@ -9,7 +9,7 @@ import org.reconmuc.component.store.Store;
 import org.reconmuc.component.transport.Outbox;
 
 /** What a room needs from its service: settings, time, a way out, and a way to be forgotten. */
-interface RoomContext {
+public interface RoomContext {
     ServiceConfig config();
 
     Clock clock();

@@ -4,8 +4,15 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.dom4j.DocumentException;
 import org.dom4j.Element;
-import org.reconmuc.component.protocol.Dom4jText;
 import org.reconmuc.component.jid.RealJid;
+import org.reconmuc.component.muc.occupants.Occupant;
+import org.reconmuc.component.muc.occupants.OccupantIds;
+import org.reconmuc.component.muc.options.Affiliation;
+import org.reconmuc.component.muc.options.LoggingOption;
+import org.reconmuc.component.muc.options.PersistentOption;
+import org.reconmuc.component.muc.options.RoomConfig;
+import org.reconmuc.component.muc.options.RoomConfigForm;
+import org.reconmuc.component.protocol.Dom4jText;
 import org.reconmuc.component.relaxed.MessageLog;
 import org.reconmuc.component.store.ArchivedMessage;
 import org.reconmuc.component.store.RoomJournal;
@@ -24,7 +31,7 @@ import org.xmpp.packet.Message;
  * the archive as they are logged. A room that becomes persistent writes its history so far; one
  * that stops being persistent, or is destroyed, is deleted. Temporary rooms write nothing.
  */
-final class RoomPersistence {
+public final class RoomPersistence {
     private static final Logger LOG = LoggerFactory.getLogger(RoomPersistence.class);
 
     private final Room room;
@@ -40,7 +47,7 @@ final class RoomPersistence {
     }
 
     /** True if the archive of this room is in the store (queries go there, not to the in-memory log). */
-    boolean archivedInStore() {
+    public boolean archivedInStore() {
         return stored;
     }
 
@@ -50,7 +57,7 @@ final class RoomPersistence {
      * journal holds it). A room that becomes persistent writes its history so far; one that stops
      * being persistent is deleted.
      */
-    void recordChanged() {
+    public void recordChanged() {
         if (!journal().durable()) {
             return;
         }
@@ -78,7 +85,7 @@ final class RoomPersistence {
      * alone (an invitation into a members-only room adds one row, not the whole table again);
      * otherwise as {@link #recordChanged}.
      */
-    void affiliationChanged(RealJid user) {
+    public void affiliationChanged(RealJid user) {
         if (!journal().durable()) {
             return;
         }
@@ -101,7 +108,7 @@ final class RoomPersistence {
     }
 
     /** A groupchat message joined the room's log: a persistent, logged room archives it. */
-    void appended(MessageLog.Entry<Occupant> entry) {
+    public void appended(MessageLog.Entry<Occupant> entry) {
         if (LoggingOption.archivesInStore(room)) {
             JID from = entry.broadcast().getFrom();
             journal().archive(new ArchivedMessage(entry.seq(), entry.stanzaId(), entry.at(),
@@ -111,7 +118,7 @@ final class RoomPersistence {
     }
 
     /** A message was retracted or moderated: a persistent, logged room's archive keeps its tombstone instead. */
-    void tombstone(String stanzaId, java.time.Instant at, Element moderated, String reason) {
+    public void tombstone(String stanzaId, java.time.Instant at, Element moderated, String reason) {
         if (LoggingOption.archivesInStore(room)) {
             journal().tombstone(stanzaId, at, moderated == null ? null : moderated.asXML(), reason);
         }
@@ -121,12 +128,12 @@ final class RoomPersistence {
      * While the store cannot commit, a persistent room refuses new messages at once (nobody
      * could see them until it recovers) instead of letting its senders wait without a word.
      */
-    boolean refusesMessages() {
+    public boolean refusesMessages() {
         return stored && !journal().available();
     }
 
     /** The refusal for a message sent while the store is down: ahead of what the room holds. */
-    void refuse(Message message) {
+    public void refuse(Message message) {
         org.xmpp.packet.Packet error = StanzaErrors.reply(message, StanzaErrors.Condition.RESOURCE_CONSTRAINT,
                 "The room's archive is unavailable: your message was not delivered. Try again later.");
         if (error != null) {

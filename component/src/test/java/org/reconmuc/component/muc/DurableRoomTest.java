@@ -21,6 +21,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.muc.occupants.OccupantIds;
+import org.reconmuc.component.muc.options.PresenceBroadcastOption;
 import org.reconmuc.component.store.Store;
 import org.reconmuc.component.store.StoreLocation;
 import org.xmpp.packet.IQ;

@@ -9,6 +9,7 @@ import java.util.List;
 import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.dom4j.QName;
+import org.reconmuc.component.muc.occupants.HistoryRequest;
 import org.reconmuc.component.testing.HostileXml;
 import org.xmpp.packet.Message;
 import org.xmpp.packet.Packet;

@@ -10,6 +10,8 @@ import java.util.List;
 import org.dom4j.Element;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.reconmuc.component.muc.messages.RoomArchive;
+import org.reconmuc.component.muc.options.RoomAccess;
 
 /**
  * The room's one access rule ({@link RoomAccess}) per kind of room, as conversations: who may

@@ -18,6 +18,8 @@ import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.dom4j.QName;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.muc.messages.RoomArchive;
+import org.reconmuc.component.muc.options.PersistentOption;
 import org.reconmuc.component.store.Store;
 import org.reconmuc.component.store.StoreLocation;
 import org.reconmuc.component.testing.HostileXml;
