@@ -594,7 +594,7 @@ public final class MucService implements Component, ConnectionListener {
         }
     };
 
-    ServiceConfig config() {
+    public ServiceConfig config() {
         return config;
     }
 

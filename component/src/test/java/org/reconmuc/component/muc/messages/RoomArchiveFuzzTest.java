@@ -1,9 +1,9 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.muc.messages;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.reconmuc.component.muc.ArchiveTest.JULIET;
-import static org.reconmuc.component.muc.ArchiveTest.MAM;
-import static org.reconmuc.component.muc.ArchiveTest.ROMEO;
+import static org.reconmuc.component.muc.messages.ArchiveTest.JULIET;
+import static org.reconmuc.component.muc.messages.ArchiveTest.MAM;
+import static org.reconmuc.component.muc.messages.ArchiveTest.ROMEO;
 import static org.reconmuc.component.muc.MucBench.ROOM;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
@@ -18,7 +18,8 @@ import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.dom4j.QName;
 import org.reconmuc.component.config.ServiceConfig;
-import org.reconmuc.component.muc.messages.RoomArchive;
+import org.reconmuc.component.muc.MucBench;
+import org.reconmuc.component.muc.Namespaces;
 import org.reconmuc.component.muc.options.PersistentOption;
 import org.reconmuc.component.store.Store;
 import org.reconmuc.component.store.StoreLocation;
@@ -37,7 +38,7 @@ import org.xmpp.packet.Packet;
  * and nothing escapes the room. {@code mvn test} replays the inputs under
  * {@code src/test/resources/.../RoomArchiveFuzzTestInputs}; {@code JAZZER_FUZZ=1} fuzzes.
  */
-class RoomArchiveFuzzTest {
+public class RoomArchiveFuzzTest {
     private static final Set<String> EARNED = Set.of("bad-request", "forbidden", "feature-not-implemented", "item-not-found");
 
     /** A room that talked, and the archive ids of its six lines. */

@@ -1,4 +1,4 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.muc.occupants;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.reconmuc.component.muc.MucBench.ROOM;
@@ -9,6 +9,7 @@ import java.util.List;
 import org.dom4j.Element;
 import org.junit.jupiter.api.Test;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.muc.MucBench;
 import org.reconmuc.component.muc.options.PresenceBroadcastOption;
 import org.xmpp.packet.Packet;
 import org.xmpp.packet.Presence;

@@ -1,4 +1,4 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.muc.messages;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.reconmuc.component.muc.MucBench.ROOM;
@@ -11,6 +11,9 @@ import org.dom4j.Element;
 import org.dom4j.QName;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.reconmuc.component.muc.DurableRoomTest;
+import org.reconmuc.component.muc.MucBench;
+import org.reconmuc.component.muc.Namespaces;
 import org.xmpp.packet.IQ;
 import org.xmpp.packet.Message;
 import org.xmpp.packet.Packet;
@@ -20,10 +23,10 @@ import org.xmpp.packet.Packet;
  * by sender, page by page; what he may see and what he is refused. (The same queries on a
  * persistent room answered from the store: {@link DurableRoomTest}.)
  */
-class ArchiveTest {
-    static final String ROMEO = "romeo@montague.lit/phone";
-    static final String JULIET = "juliet@capulet.lit/balcony";
-    static final String MAM = "urn:xmpp:mam:2";
+public class ArchiveTest {
+    public static final String ROMEO = "romeo@montague.lit/phone";
+    public static final String JULIET = "juliet@capulet.lit/balcony";
+    public static final String MAM = "urn:xmpp:mam:2";
 
     private MucBench muc;
 
@@ -36,7 +39,7 @@ class ArchiveTest {
     }
 
     /** Six lines, one a minute from 10:00: Juliet's are j1..j3, Romeo's r1..r3, alternating. */
-    static void talk(MucBench muc) {
+    public static void talk(MucBench muc) {
         for (int i = 1; i <= 3; i++) {
             muc.say(JULIET, ROOM, "j" + i);
             muc.clock.advance(Duration.ofMinutes(1));
@@ -47,7 +50,7 @@ class ArchiveTest {
         muc.clear();
     }
 
-    static String query(String id, String form, String rsm) {
+    public static String query(String id, String form, String rsm) {
         return "<iq type='set' id='" + id + "' from='" + ROMEO + "' to='" + ROOM + "'><query xmlns='" + MAM
                 + "' queryid='q-" + id + "'>"
                 + (form == null ? "" : "<x xmlns='jabber:x:data' type='submit'><field var='FORM_TYPE' type='hidden'>"
@@ -55,17 +58,17 @@ class ArchiveTest {
                 + (rsm == null ? "" : "<set xmlns='http://jabber.org/protocol/rsm'>" + rsm + "</set>") + "</query></iq>";
     }
 
-    static String field(String var, String value) {
+    public static String field(String var, String value) {
         return "<field var='" + var + "'><value>" + value + "</value></field>";
     }
 
     /** The bodies of the results {@code user} received for query {@code id}, and its fin. */
-    record Answer(List<String> bodies, List<Message> results, Element fin, Packet reply) {
+    public record Answer(List<String> bodies, List<Message> results, Element fin, Packet reply) {
         String first() {
             return fin.element("set").elementText("first");
         }
 
-        String last() {
+        public String last() {
             return fin.element("set").elementText("last");
         }
 
@@ -78,7 +81,7 @@ class ArchiveTest {
         }
     }
 
-    static Answer answer(MucBench muc, String user, String id) {
+    public static Answer answer(MucBench muc, String user, String id) {
         Packet reply = muc.replyTo(user, id);
         List<Message> results = muc.receivedBy(user).stream()
                 .filter(p -> p instanceof Message m && m.getChildElement("result", MAM) != null)
@@ -89,7 +92,7 @@ class ArchiveTest {
         return new Answer(bodies, results, fin, reply);
     }
 
-    static Element forwardedMessage(Message result) {
+    public static Element forwardedMessage(Message result) {
         return result.getChildElement("result", MAM).element("forwarded").element("message");
     }
 

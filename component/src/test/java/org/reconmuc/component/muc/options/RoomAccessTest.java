@@ -1,4 +1,4 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.muc.options;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.reconmuc.component.muc.MucBench.ROOM;
@@ -10,8 +10,9 @@ import java.util.List;
 import org.dom4j.Element;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.reconmuc.component.muc.MucBench;
+import org.reconmuc.component.muc.Namespaces;
 import org.reconmuc.component.muc.messages.RoomArchive;
-import org.reconmuc.component.muc.options.RoomAccess;
 
 /**
  * The room's one access rule ({@link RoomAccess}) per kind of room, as conversations: who may

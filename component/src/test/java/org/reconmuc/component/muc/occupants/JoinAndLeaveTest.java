@@ -1,4 +1,4 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.muc.occupants;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.reconmuc.component.muc.MucBench.ROOM;
@@ -8,6 +8,7 @@ import static org.reconmuc.component.muc.MucBench.statusCodes;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.reconmuc.component.muc.MucBench;
 import org.xmpp.packet.Message;
 import org.xmpp.packet.Packet;
 import org.xmpp.packet.Presence;

@@ -1,12 +1,12 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.muc.options;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.reconmuc.component.muc.ArchiveTest.JULIET;
-import static org.reconmuc.component.muc.ArchiveTest.MAM;
-import static org.reconmuc.component.muc.ArchiveTest.ROMEO;
-import static org.reconmuc.component.muc.ArchiveTest.answer;
-import static org.reconmuc.component.muc.ArchiveTest.field;
-import static org.reconmuc.component.muc.ArchiveTest.query;
+import static org.reconmuc.component.muc.messages.ArchiveTest.JULIET;
+import static org.reconmuc.component.muc.messages.ArchiveTest.MAM;
+import static org.reconmuc.component.muc.messages.ArchiveTest.ROMEO;
+import static org.reconmuc.component.muc.messages.ArchiveTest.answer;
+import static org.reconmuc.component.muc.messages.ArchiveTest.field;
+import static org.reconmuc.component.muc.messages.ArchiveTest.query;
 import static org.reconmuc.component.muc.MucBench.ROOM;
 import static org.reconmuc.component.muc.MucBench.errorCondition;
 import static org.reconmuc.component.muc.MucBench.statusCodes;
@@ -19,6 +19,8 @@ import org.dom4j.Element;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.muc.MucBench;
+import org.reconmuc.component.muc.Namespaces;
 import org.reconmuc.component.store.Store;
 import org.reconmuc.component.store.StoreLocation;
 import org.xmpp.packet.IQ;

@@ -1,4 +1,4 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.muc.options;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.reconmuc.component.muc.MucBench.ROOM;
@@ -9,6 +9,8 @@ import java.util.stream.Collectors;
 import org.dom4j.Element;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.reconmuc.component.muc.MucBench;
+import org.reconmuc.component.muc.Namespaces;
 import org.xmpp.packet.Packet;
 
 /** {@code muc#roomconfig_lang}: Romeo says his room talks Italian, and the Nurse's disco#info tells her so. */

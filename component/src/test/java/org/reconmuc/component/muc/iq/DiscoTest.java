@@ -1,4 +1,4 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.muc.iq;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.reconmuc.component.muc.MucBench.ROOM;
@@ -8,6 +8,8 @@ import java.util.List;
 import org.dom4j.Element;
 import org.junit.jupiter.api.Test;
 import org.reconmuc.codec.XmlNamespaces;
+import org.reconmuc.component.muc.MucBench;
+import org.reconmuc.component.muc.Namespaces;
 import org.xmpp.packet.Packet;
 
 class DiscoTest {

@@ -1,4 +1,4 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.muc.options;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.reconmuc.component.muc.MucBench.ROOM;
@@ -8,6 +8,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.reconmuc.codec.XmlNamespaces;
+import org.reconmuc.component.muc.MucBench;
+import org.reconmuc.component.muc.Namespaces;
 import org.reconmuc.component.testing.Dom4jBatches;
 import org.xmpp.packet.IQ;
 import org.xmpp.packet.Message;

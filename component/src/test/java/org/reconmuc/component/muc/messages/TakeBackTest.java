@@ -1,7 +1,7 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.muc.messages;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.reconmuc.component.muc.ArchiveTest.MAM;
+import static org.reconmuc.component.muc.messages.ArchiveTest.MAM;
 import static org.reconmuc.component.muc.MucBench.ROOM;
 import static org.reconmuc.component.muc.MucBench.errorCondition;
 
@@ -15,6 +15,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.codec.batch.BatchDecoder;
+import org.reconmuc.component.muc.MucBench;
+import org.reconmuc.component.muc.Namespaces;
 import org.reconmuc.component.testing.Dom4jBatches;
 import org.xmpp.packet.IQ;
 import org.xmpp.packet.Message;

@@ -1,4 +1,4 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.muc.messages;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.reconmuc.component.muc.MucBench.ROOM;
@@ -10,6 +10,7 @@ import org.dom4j.Element;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.reconmuc.codec.XmlNamespaces;
+import org.reconmuc.component.muc.MucBench;
 import org.xmpp.packet.Message;
 import org.xmpp.packet.Packet;
 

@@ -1,4 +1,4 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.muc.options;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,14 +8,9 @@ import java.util.List;
 import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.dom4j.QName;
-import org.reconmuc.component.muc.options.HistoryLengthOption;
-import org.reconmuc.component.muc.options.MaxUsersOption;
-import org.reconmuc.component.muc.options.PasswordOption;
-import org.reconmuc.component.muc.options.RoomConfig;
-import org.reconmuc.component.muc.options.RoomConfigForm;
-import org.reconmuc.component.muc.options.RoomOption;
-import org.reconmuc.component.muc.options.RoomOptions;
-import org.reconmuc.component.muc.options.RoomOwnerLists;
+import org.reconmuc.component.muc.MucBench;
+import org.reconmuc.component.muc.Namespaces;
+import org.reconmuc.component.muc.RoomPersistence;
 import org.reconmuc.component.testing.HostileXml;
 
 /**

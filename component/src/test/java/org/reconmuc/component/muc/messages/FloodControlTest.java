@@ -1,15 +1,16 @@
-package org.reconmuc.component.muc;
+package org.reconmuc.component.muc.messages;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.reconmuc.component.muc.MucBench.ROOM;
 import static org.reconmuc.component.muc.MucBench.errorCondition;
 
+
 import java.time.Duration;
 import java.util.List;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.muc.MucBench;
 import org.xmpp.packet.IQ;
 import org.xmpp.packet.Message;
 import org.xmpp.packet.Packet;
