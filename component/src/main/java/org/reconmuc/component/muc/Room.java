@@ -21,7 +21,6 @@ import org.reconmuc.component.muc.occupants.RoomRegistration;
 import org.reconmuc.component.muc.options.Affiliation;
 import org.reconmuc.component.muc.options.ModeratedOption;
 import org.reconmuc.component.muc.options.NameOption;
-import org.reconmuc.component.muc.options.PersistentOption;
 import org.reconmuc.component.muc.options.PublicOption;
 import org.reconmuc.component.muc.options.RoomConfig;
 import org.reconmuc.component.relaxed.Fanout;
@@ -133,7 +132,7 @@ public final class Room {
         } finally {
             justCreated = false;
             carry.writeChanges();
-            if (!destroyed && presence.occupants().isEmpty() && !config.get(PersistentOption.PERSISTENT)) {
+            if (!destroyed && presence.occupants().isEmpty() && !persistent()) {
                 destroyed = true;
                 context.discard(this);
             }
@@ -171,6 +170,21 @@ public final class Room {
     }
 
     // ---- shared helpers for the feature classes ----------------------------------------------------
+
+    /** The events the room fires, and the features' handlers of them. */
+    public RoomEvents events() {
+        return RoomFeatures.EVENTS;
+    }
+
+    /** Whether the room outlives its last occupant and the store keeps it ({@link RoomEvent#PERSISTENT}). */
+    public boolean persistent() {
+        return events().fire(RoomEvent.PERSISTENT, new RoomEvent.Question(this, false)).answer();
+    }
+
+    /** Whether the room keeps an archive of its messages ({@link RoomEvent#ARCHIVING}). */
+    public boolean archiving() {
+        return events().fire(RoomEvent.ARCHIVING, new RoomEvent.Question(this, true)).answer();
+    }
 
     /** Where everything the room sends goes. */
     public RoomOutput output() {

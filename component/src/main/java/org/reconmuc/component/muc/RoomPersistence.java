@@ -8,8 +8,6 @@ import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.occupants.Occupant;
 import org.reconmuc.component.muc.occupants.OccupantIds;
 import org.reconmuc.component.muc.options.Affiliation;
-import org.reconmuc.component.muc.options.LoggingOption;
-import org.reconmuc.component.muc.options.PersistentOption;
 import org.reconmuc.component.muc.options.RoomConfig;
 import org.reconmuc.component.muc.options.RoomConfigForm;
 import org.reconmuc.component.protocol.Dom4jText;
@@ -51,6 +49,11 @@ public final class RoomPersistence {
         return stored;
     }
 
+    /** Whether the store's archive takes the room's messages: a stored room that keeps an archive ({@link Room#archiving}). */
+    public boolean archives() {
+        return stored && room.archiving();
+    }
+
     /**
      * Configuration, affiliations, registrations or subject changed: the record is written now,
      * so that whatever announces the change afterwards leaves only once it is committed (the
@@ -61,7 +64,7 @@ public final class RoomPersistence {
         if (!journal().durable()) {
             return;
         }
-        boolean persistent = room.config().get(PersistentOption.PERSISTENT) && !room.destroyed();
+        boolean persistent = room.persistent() && !room.destroyed();
         if (persistent) {
             journal().save(record());
             if (!stored) {
@@ -89,7 +92,7 @@ public final class RoomPersistence {
         if (!journal().durable()) {
             return;
         }
-        if (!stored || !room.config().get(PersistentOption.PERSISTENT) || room.destroyed()) {
+        if (!stored || !room.persistent() || room.destroyed()) {
             recordChanged();
             return;
         }
@@ -109,7 +112,7 @@ public final class RoomPersistence {
 
     /** A groupchat message joined the room's log: a persistent, logged room archives it. */
     public void appended(MessageLog.Entry<Occupant> entry) {
-        if (LoggingOption.archivesInStore(room)) {
+        if (archives()) {
             JID from = entry.broadcast().getFrom();
             journal().archive(new ArchivedMessage(entry.seq(), entry.stanzaId(), entry.at(),
                     from == null || from.getResource() == null ? "" : from.getResource(),
@@ -119,7 +122,7 @@ public final class RoomPersistence {
 
     /** A message was retracted or moderated: a persistent, logged room's archive keeps its tombstone instead. */
     public void tombstone(String stanzaId, java.time.Instant at, Element moderated, String reason) {
-        if (LoggingOption.archivesInStore(room)) {
+        if (archives()) {
             journal().tombstone(stanzaId, at, moderated == null ? null : moderated.asXML(), reason);
         }
     }
@@ -164,12 +167,13 @@ public final class RoomPersistence {
         RoomConfig config;
         try {
             config = RoomConfigForm.read(defaults, Dom4jText.parse(r.config()), limits.unbounded())
-                    .withinLimits(limits).with(PersistentOption.PERSISTENT, true);
+                    .withinLimits(limits);
         } catch (DocumentException | IllegalArgumentException e) {
             LOG.warn("room {}: its stored configuration is unreadable ({}); it comes back persistent with defaults",
                     r.jid(), e.getMessage());
-            config = defaults.with(PersistentOption.PERSISTENT, true);
+            config = defaults;
         }
+        config = room.events().fire(RoomEvent.RESTORING, new RoomEvent.Restoring(config)).config();
         Message subject = null;
         if (r.subject() != null) {
             try {

@@ -5,6 +5,7 @@ import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.Namespaces;
 import org.reconmuc.component.muc.Room;
+import org.reconmuc.component.muc.RoomEvent;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.muc.occupants.Occupant;
 import org.reconmuc.component.muc.occupants.OccupantIds;
@@ -65,6 +66,7 @@ final class RoomDisco {
         for (RoomOption<?> option : RoomOptions.ALL) {
             option.describe(c, query, form);
         }
+        room.events().fire(RoomEvent.DISCO_INFO, new RoomEvent.Describing(room, query, form));
         // XEP-0128: the relaxed-consistency limits a client must respect.
         Element limits = query.addElement("x", Namespaces.DATA_FORMS);
         limits.addAttribute("type", "result");

@@ -69,6 +69,19 @@ public final class RoomArchive {
     private RoomArchive() {
     }
 
+    /**
+     * The oldest message that whoever may enter the room can read in its archive now: none
+     * (the next message's number) in a room that keeps no archive; the first in a room whose
+     * store keeps them all; the oldest the in-memory log still holds in any other.
+     */
+    public static long readableFrom(Room room) {
+        MessageLog<Occupant> history = room.history();
+        if (!room.archiving()) {
+            return history.head() + 1;
+        }
+        return room.persistence().archivedInStore() ? 1 : Math.max(1, history.head() - history.capacity() + 1);
+    }
+
     public static void handle(Room room, IQ iq, RealJid session, Occupant requester) {
         if (RoomAccess.refuses(room, iq, RoomAccess.Act.READ_ARCHIVE, session, requester, null)) {
             return;

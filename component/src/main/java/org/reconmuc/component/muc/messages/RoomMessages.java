@@ -8,6 +8,7 @@ import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.Namespaces;
 import org.reconmuc.component.muc.Room;
 import org.reconmuc.component.muc.RoomClaims;
+import org.reconmuc.component.muc.RoomEvent;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.muc.occupants.Occupant;
 import org.reconmuc.component.muc.occupants.Role;
@@ -74,6 +75,11 @@ public final class RoomMessages {
             room.output().error(message, Condition.FORBIDDEN, "Only moderators may change the subject of this room");
             return;
         }
+        RoomEvent.Speaking speaking = room.events().fire(RoomEvent.SPEAKING, new RoomEvent.Speaking(room, sender, message));
+        if (speaking.refused()) {
+            speaking.sendRefusal(room, message);
+            return;
+        }
         Message out = message.createCopy();
         out.setFrom(sender.jid().jid());
         RoomClaims.strip(out.getElement(), room);
@@ -106,6 +112,7 @@ public final class RoomMessages {
         room.persistence().appended(logged);
         room.fanout().post(logged, out, message);
         room.carry().fannedOut(logged.seq());
+        room.events().fire(RoomEvent.BROADCAST, new RoomEvent.Broadcast(room, logged));
     }
 
     private static void privateMessage(Room room, Message message, Occupant sender, OccupantJid target) {

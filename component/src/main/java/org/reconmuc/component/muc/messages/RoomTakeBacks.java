@@ -11,7 +11,6 @@ import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.muc.occupants.Occupant;
 import org.reconmuc.component.muc.occupants.OccupantIds;
 import org.reconmuc.component.muc.occupants.Role;
-import org.reconmuc.component.muc.options.LoggingOption;
 import org.reconmuc.component.protocol.TakenBack;
 import org.reconmuc.component.relaxed.MessageLog;
 import org.xmpp.packet.IQ;
@@ -153,7 +152,7 @@ public final class RoomTakeBacks {
         List<Occupant> holders;
         if (target != null && !target.retracted()) {
             holders = retract(room, target, moderated, reason);
-        } else if (target == null && LoggingOption.archivesInStore(room)) {
+        } else if (target == null && room.persistence().archives()) {
             // Older than the history: the archive turns it into its tombstone if it has it.
             room.persistence().tombstone(id, room.now(), moderated, reason);
             holders = List.of();

@@ -17,14 +17,14 @@ import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.Namespaces;
 import org.reconmuc.component.muc.Room;
 import org.reconmuc.component.muc.RoomCarry;
+import org.reconmuc.component.muc.RoomEvent;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.muc.StanzaErrors;
 import org.reconmuc.component.muc.iq.IqProxy;
 import org.reconmuc.component.muc.messages.RateLimiter;
+import org.reconmuc.component.muc.messages.RoomArchive;
 import org.reconmuc.component.muc.options.Affiliation;
 import org.reconmuc.component.muc.options.HistoryLengthOption;
-import org.reconmuc.component.muc.options.LoggingOption;
-import org.reconmuc.component.muc.options.MaxUsersOption;
 import org.reconmuc.component.muc.options.PresenceBroadcastOption;
 import org.reconmuc.component.muc.options.RoomAccess;
 import org.reconmuc.component.muc.options.RoomOption;
@@ -211,10 +211,10 @@ public final class RoomPresence {
             room.output().error(presence, Condition.CONFLICT, "The nickname '" + target.nick() + "' is reserved in this room");
             return;
         }
-        int maxUsers = room.config().get(MaxUsersOption.MAX_USERS);
-        if (sameNick == null && occupantsByNick.size() >= maxUsers && !affiliation.atLeast(Affiliation.ADMIN)) {
-            room.output().error(presence, Condition.SERVICE_UNAVAILABLE, "wait", "The room is full ("
-                    + maxUsers + " occupants)");
+        RoomEvent.Entering entering = room.events().fire(RoomEvent.ENTERING,
+                new RoomEvent.Entering(room, session, presence, affiliation, sameNick == null));
+        if (entering.refused()) {
+            entering.sendRefusal(room, presence);
             return;
         }
         HistoryRequest historyRequest = HistoryRequest.parse(mucJoin == null ? null : mucJoin.element("history"));
@@ -239,7 +239,7 @@ public final class RoomPresence {
         }
         occupantsBySession.put(session, occupant);
         room.context().journal().occupantIn(session.toString(), occupant.nick());
-        room.consistency().entered(LoggingOption.readableFrom(room));
+        room.consistency().entered(RoomArchive.readableFrom(room));
         sendRoomStateTo(occupant, session, presence, selfCodes, historyRequest);
         if (sameNick == null && showsToOthers(occupant)) {
             for (List<Occupant> view : viewsOf(occupant, others(occupant))) {

@@ -3,12 +3,12 @@ package org.reconmuc.component.muc.options;
 import java.util.Set;
 import org.dom4j.Element;
 import org.reconmuc.component.muc.Room;
+import org.reconmuc.component.muc.RoomEvent;
+import org.reconmuc.component.muc.RoomEvents;
 import org.reconmuc.component.muc.StanzaErrors;
 import org.reconmuc.component.muc.messages.RoomArchive;
 import org.reconmuc.component.muc.occupants.MucPresences;
-import org.reconmuc.component.muc.occupants.Occupant;
 import org.reconmuc.component.muc.options.RoomAccess.Refusal;
-import org.reconmuc.component.relaxed.MessageLog;
 
 /**
  * {@code muc#roomconfig_enablelogging}, on in a new room as with Prosody's
@@ -26,22 +26,19 @@ public final class LoggingOption extends RoomOption.Flag {
                 true, RoomArchive.NAMESPACE, null);
     }
 
-    /**
-     * The oldest message that whoever may enter the room can read in its archive now: none
-     * (the next message's number) in a room that is not logged; the first in a persistent room,
-     * whose store keeps them all; the oldest the in-memory log still holds in any other.
-     */
-    public static long readableFrom(Room room) {
-        MessageLog<Occupant> history = room.history();
-        if (!room.config().get(LOGGING)) {
-            return history.head() + 1;
-        }
-        return room.persistence().archivedInStore() ? 1 : Math.max(1, history.head() - history.capacity() + 1);
+    /** An unlogged room keeps no archive ({@link RoomEvent#ARCHIVING}). */
+    @Override
+    public void attach(RoomEvents events) {
+        events.on(RoomEvent.ARCHIVING, asked -> {
+            if (!asked.room().config().get(this)) {
+                asked.answer(false);
+            }
+        });
     }
 
-    /** Whether the store's archive takes the room's messages: a stored room that is logged. */
+    /** Whether the store's archive takes the room's messages: see {@link org.reconmuc.component.muc.RoomPersistence#archives}. */
     public static boolean archivesInStore(Room room) {
-        return room.persistence().archivedInStore() && room.config().get(LOGGING);
+        return room.persistence().archives();
     }
 
     @Override

@@ -1,5 +1,7 @@
 package org.reconmuc.component.muc.options;
 
+import org.reconmuc.component.muc.RoomEvent;
+import org.reconmuc.component.muc.RoomEvents;
 import org.reconmuc.component.muc.RoomPersistence;
 
 /**
@@ -12,6 +14,17 @@ public final class PersistentOption extends RoomOption.Flag {
     private PersistentOption() {
         super("muc#roomconfig_persistentroom", "Keep the room when the last occupant leaves", false,
                 "muc_persistent", "muc_temporary");
+    }
+
+    /** The room is persistent while the option is on; a room the store gives back is persistent. */
+    @Override
+    public void attach(RoomEvents events) {
+        events.on(RoomEvent.PERSISTENT, asked -> {
+            if (asked.room().config().get(this)) {
+                asked.answer(true);
+            }
+        });
+        events.on(RoomEvent.RESTORING, restoring -> restoring.config(restoring.config().with(this, true)));
     }
 
     @Override

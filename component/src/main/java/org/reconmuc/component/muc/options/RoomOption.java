@@ -9,6 +9,8 @@ import java.util.Set;
 import org.dom4j.Element;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.Room;
+import org.reconmuc.component.muc.RoomEvents;
+import org.reconmuc.component.muc.RoomFeature;
 import org.reconmuc.component.muc.occupants.Occupant;
 
 /**
@@ -24,7 +26,7 @@ import org.reconmuc.component.muc.occupants.Occupant;
  *
  * @param <T> the value's type; values are immutable and compared with {@code equals}
  */
-public abstract class RoomOption<T> {
+public abstract class RoomOption<T> implements RoomFeature {
     /** The form field's {@code var}: the option's name on the wire and in the store. */
     public final String var;
     final String label;
@@ -85,6 +87,15 @@ public abstract class RoomOption<T> {
      * option may add to its {@code <x xmlns='http://jabber.org/protocol/muc#user'/>}, or act on it.
      */
     public void inviting(Room room, Occupant inviter, RealJid invitee, Element x) {
+    }
+
+    /**
+     * Attaches what the option changes in the room's behaviour beyond the hooks above to the
+     * events rooms fire ({@link org.reconmuc.component.muc.RoomEvent}): nothing unless the
+     * option says so.
+     */
+    @Override
+    public void attach(RoomEvents events) {
     }
 
     /** What the room does once the owner's change is in place and announced. */
