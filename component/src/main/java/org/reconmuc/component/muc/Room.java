@@ -390,10 +390,14 @@ public final class Room {
 
     private void refreshListing() {
         String name = config.get(NameOption.NAME);
+        int before = listing == null ? 0 : listing.occupants();
         listing = new RoomListing(jid, name.isEmpty() ? jid.node() : name, config.get(PublicOption.PUBLIC) && !destroyed,
                 presence.occupants().size());
         // Several instances: the service's room list is answered from the store by whichever gets the query
         // (the journal writes only what changed, and only under a lease).
         context.journal().listing(listing.name(), listing.publicRoom());
+        if (listing.occupants() != before) {
+            events().fire(RoomEvent.OCCUPANT_COUNT, new RoomEvent.OccupantCount(this, before, listing.occupants()));
+        }
     }
 }

@@ -27,6 +27,8 @@ public final class RoomEvent<E> {
     public static final RoomEvent<Speaking> SPEAKING = new RoomEvent<>("speaking");
     /** A groupchat message has been logged and sent out to the occupants (XEP-0045 §7.4). */
     public static final RoomEvent<Broadcast> BROADCAST = new RoomEvent<>("broadcast");
+    /** The number of occupants changed (someone entered or left, was removed or carried over), as the room's listing shows it after a stanza or a take-over. */
+    public static final RoomEvent<OccupantCount> OCCUPANT_COUNT = new RoomEvent<>("occupant-count");
     /** disco#info of the room (XEP-0045 §6.4) is being answered: a feature adds its features and fields. */
     public static final RoomEvent<Describing> DISCO_INFO = new RoomEvent<>("disco-info");
     /** Is the room persistent (§10.2 {@code muc#roomconfig_persistentroom}): kept when empty, and in the store? No, unless a feature says so. */
@@ -144,6 +146,10 @@ public final class RoomEvent<E> {
 
     /** {@link #BROADCAST}: the logged message, as the occupants get it. */
     public record Broadcast(Room room, MessageLog.Entry<Occupant> message) {
+    }
+
+    /** {@link #OCCUPANT_COUNT}: how many occupants the room had, and has. */
+    public record OccupantCount(Room room, int before, int after) {
     }
 
     /** {@link #DISCO_INFO}: features go to {@code query}, fields to the {@code muc#roominfo} form {@code roomInfo}. */
