@@ -173,7 +173,7 @@ public final class Room {
 
     /** The events the room fires, and the features' handlers of them. */
     public RoomEvents events() {
-        return RoomFeatures.EVENTS;
+        return context.events();
     }
 
     /** Whether the room outlives its last occupant and the store keeps it ({@link RoomEvent#PERSISTENT}). */

@@ -29,6 +29,11 @@ public interface RoomContext {
     /** The room has no occupants and is temporary, or was destroyed: drop it (idempotent). */
     void discard(Room room);
 
+    /** The events rooms fire, with the handlers of every room's features ({@link RoomFeatures}). */
+    default RoomEvents events() {
+        return RoomFeatures.EVENTS;
+    }
+
     /** The service's counters, for an operator. */
     RelaxedCounters counters();
 
