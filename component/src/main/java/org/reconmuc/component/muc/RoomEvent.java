@@ -23,7 +23,7 @@ import org.xmpp.packet.Presence;
 public final class RoomEvent<E> {
     /** Someone is entering (XEP-0045 §7.2), after the access rule and the nickname checks: a feature may refuse. */
     public static final RoomEvent<Entering> ENTERING = new RoomEvent<>("entering");
-    /** An occupant sends a groupchat message, after the room's own checks (voice, subject): a feature may refuse it. */
+    /** An occupant with voice sends a groupchat message or changes the subject (§7.4, §8.1): a feature may refuse it. */
     public static final RoomEvent<Speaking> SPEAKING = new RoomEvent<>("speaking");
     /** A groupchat message has been logged and sent out to the occupants (XEP-0045 §7.4). */
     public static final RoomEvent<Broadcast> BROADCAST = new RoomEvent<>("broadcast");
@@ -119,16 +119,23 @@ public final class RoomEvent<E> {
         }
     }
 
-    /** {@link #SPEAKING}: {@code sender} sends {@code message} (as received) to everyone in the room. */
+    /** {@link #SPEAKING}: {@code sender} sends {@code message} (as received) to everyone in the room; it may change the subject. */
     public static final class Speaking extends Refusable {
         private final Room room;
         private final Occupant sender;
         private final Message message;
+        private final boolean subjectChange;
 
-        public Speaking(Room room, Occupant sender, Message message) {
+        public Speaking(Room room, Occupant sender, Message message, boolean subjectChange) {
             this.room = room;
             this.sender = sender;
             this.message = message;
+            this.subjectChange = subjectChange;
+        }
+
+        /** The message changes the subject (a subject and no body, §8.1). */
+        public boolean subjectChange() {
+            return subjectChange;
         }
 
         public Room room() {

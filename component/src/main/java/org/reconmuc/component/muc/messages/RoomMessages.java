@@ -13,7 +13,6 @@ import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.muc.occupants.Occupant;
 import org.reconmuc.component.muc.occupants.Role;
 import org.reconmuc.component.muc.occupants.VoiceRequests;
-import org.reconmuc.component.muc.options.ChangeSubjectOption;
 import org.reconmuc.component.muc.options.RoomAccess;
 import org.reconmuc.component.muc.options.RoomOption;
 import org.reconmuc.component.muc.options.RoomOptions;
@@ -71,11 +70,7 @@ public final class RoomMessages {
             return;
         }
         boolean subjectChange = message.getElement().element("subject") != null && message.getBody() == null;
-        if (subjectChange && !(sender.role() == Role.MODERATOR || room.config().get(ChangeSubjectOption.CHANGE_SUBJECT))) {
-            room.output().error(message, Condition.FORBIDDEN, "Only moderators may change the subject of this room");
-            return;
-        }
-        RoomEvent.Speaking speaking = room.events().fire(RoomEvent.SPEAKING, new RoomEvent.Speaking(room, sender, message));
+        RoomEvent.Speaking speaking = room.events().fire(RoomEvent.SPEAKING, new RoomEvent.Speaking(room, sender, message, subjectChange));
         if (speaking.refused()) {
             speaking.sendRefusal(room, message);
             return;
