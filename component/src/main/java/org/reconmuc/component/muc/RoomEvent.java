@@ -23,6 +23,10 @@ import org.xmpp.packet.Presence;
 public final class RoomEvent<E> {
     /** Someone is entering (XEP-0045 §7.2), after the access rule and the nickname checks: a feature may refuse. */
     public static final RoomEvent<Entering> ENTERING = new RoomEvent<>("entering");
+    /** A session has entered: it has had the room's state (others' presences, its own, the history, the subject, §7.2.2–7.2.16), the others not yet its presence. */
+    public static final RoomEvent<Session> ENTERED = new RoomEvent<>("entered");
+    /** A session leaves by its unavailable presence (§7.14), before anyone is told; {@code occupant} stays while it has other sessions. */
+    public static final RoomEvent<Session> LEAVING = new RoomEvent<>("leaving");
     /** An occupant with voice sends a groupchat message or changes the subject (§7.4, §8.1): a feature may refuse it. */
     public static final RoomEvent<Speaking> SPEAKING = new RoomEvent<>("speaking");
     /** A groupchat message has been logged and sent out to the occupants (XEP-0045 §7.4). */
@@ -117,6 +121,10 @@ public final class RoomEvent<E> {
         public boolean newOccupant() {
             return newOccupant;
         }
+    }
+
+    /** {@link #ENTERED}, {@link #LEAVING}: one session of {@code occupant}. */
+    public record Session(Room room, Occupant occupant, RealJid session) {
     }
 
     /** {@link #SPEAKING}: {@code sender} sends {@code message} (as received) to everyone in the room; it may change the subject. */

@@ -31,7 +31,7 @@ import org.xmpp.packet.Presence;
 
 /**
  * The events a room fires, as a feature that is no option sees them: a "one message each" rule
- * (as a slow mode would be) that counts the occupants, refuses a second message from the same
+ * (as a slow mode would be) that sees who enters and leaves, counts the occupants, refuses a second message from the same
  * sender, hears what is broadcast and tells disco#info about itself. Romeo and Juliet talk; the
  * Nurse asks what the room does.
  */
@@ -48,6 +48,8 @@ class RoomEventsTest {
     /** The rule under test: attached after every room option, as a line in {@link RoomFeatures#ALL} would. */
     private final RoomFeature oneMessageEach = events -> {
         Set<String> spoke = new HashSet<>();
+        events.on(RoomEvent.ENTERED, entered -> heard.add("entered " + entered.occupant().nick()));
+        events.on(RoomEvent.LEAVING, leaving -> heard.add("leaving " + leaving.occupant().nick()));
         events.on(RoomEvent.OCCUPANT_COUNT, count -> heard.add("occupants " + count.before() + " -> " + count.after()));
         events.on(RoomEvent.SPEAKING, speaking -> {
             if (!spoke.add(speaking.sender().nick())) {
@@ -155,7 +157,8 @@ class RoomEventsTest {
 
         send("<presence from='" + ROMEO + "' to='" + ROOM + "/Romeo' type='unavailable'/>");
 
-        assertThat(heard).containsExactly("occupants 0 -> 1", "occupants 1 -> 2", "broadcast Good morrow", "occupants 2 -> 1");
+        assertThat(heard).containsExactly("entered Romeo", "occupants 0 -> 1", "entered Juliet", "occupants 1 -> 2",
+                "broadcast Good morrow", "leaving Romeo", "occupants 2 -> 1");
     }
 
     @Test

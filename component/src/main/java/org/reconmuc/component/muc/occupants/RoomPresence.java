@@ -241,6 +241,7 @@ public final class RoomPresence {
         room.context().journal().occupantIn(session.toString(), occupant.nick());
         room.consistency().entered(RoomArchive.readableFrom(room));
         sendRoomStateTo(occupant, session, presence, selfCodes, historyRequest);
+        room.events().fire(RoomEvent.ENTERED, new RoomEvent.Session(room, occupant, session));
         if (sameNick == null && showsToOthers(occupant)) {
             for (List<Occupant> view : viewsOf(occupant, others(occupant))) {
                 room.output().toOccupants(view, presenceOf(occupant, view.get(0), Set.of()));
@@ -314,6 +315,7 @@ public final class RoomPresence {
     private void leave(Occupant occupant, RealJid session, Presence presence) {
         occupant.removeSession(session);
         occupantsBySession.remove(session);
+        room.events().fire(RoomEvent.LEAVING, new RoomEvent.Session(room, occupant, session));
         room.context().journal().occupantOut(session.toString());
         room.consistency().sessionLeft(session);
         Presence goodbye = new Presence(Presence.Type.unavailable);
