@@ -4,11 +4,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import org.dom4j.Element;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.muc.moderation.HeldMessages;
 import org.reconmuc.component.muc.moderation.SlowMode;
+import org.reconmuc.component.muc.occupants.Occupant;
+import org.reconmuc.component.muc.occupants.Role;
+import org.reconmuc.component.muc.options.Affiliation;
+import org.reconmuc.component.muc.options.ModerationDelayOption;
+import org.reconmuc.component.muc.options.RoomConfig;
+import org.reconmuc.component.muc.options.SlowModeOption;
 import org.reconmuc.component.protocol.MessageMarks;
 import org.reconmuc.component.relaxed.MessageLog;
 import org.xmpp.packet.Message;
@@ -16,71 +21,11 @@ import org.xmpp.packet.Packet;
 import org.xmpp.packet.Presence;
 
 /**
- * The room's side of package {@code muc.moderation}: its two owner's options — XEP-0500 slow mode
- * and the moderation delay — and the one-line hooks the room's classes call. The decisions are the
+ * The room's side of package {@code muc.moderation}: the one-line hooks the room's classes call
+ * (its two owner's options are {@code options.SlowModeOption} and {@code options.ModerationDelayOption}). The decisions are the
  * package's; this class reads the room for them and sends what they answer.
  */
-final class ModerationOptions {
-    /** XEP-0122 data form validation, which XEP-0500 §5.1 asks for on its field. */
-    private static final String XDATA_VALIDATE = "http://jabber.org/protocol/xdata-validate";
-
-    private ModerationOptions() {
-    }
-
-    /** A number of seconds, 0 (off) by default, up to a fixed bound; in the form with its XEP-0122 range, in disco#info always. */
-    private abstract static class Seconds extends RoomOption.Number {
-        private final String roomInfoVar;
-        private final int max;
-
-        Seconds(String var, String label, String roomInfoVar, int max) {
-            super(var, label, 0);
-            this.roomInfoVar = roomInfoVar;
-            this.max = max;
-        }
-
-        @Override
-        int limit(RoomConfig.Limits limits) {
-            return max;
-        }
-
-        @Override
-        Integer defaultValue(RoomConfig.Limits limits) {
-            return 0;
-        }
-
-        @Override
-        void render(Element form, Integer value, RoomConfig.Limits limits) {
-            Element f = field(form, var, "text-single", label, null);
-            Element validate = f.addElement("validate", XDATA_VALIDATE).addAttribute("datatype", "xs:integer");
-            validate.addElement("range").addAttribute("min", "0").addAttribute("max", Integer.toString(max));
-            f.addElement("value").setText(Integer.toString(value));
-        }
-
-        @Override
-        void describe(RoomConfig config, Element query, Element roomInfo) {
-            field(roomInfo, roomInfoVar, "text-single", null, Integer.toString(config.get(this)));
-        }
-    }
-
-    /** XEP-0500: seconds a non-moderator waits between two messages (0: off). */
-    static final class SlowModeOption extends Seconds {
-        private SlowModeOption() {
-            super(SlowMode.CONFIG_FIELD, "Slow mode: seconds a participant waits between two messages (0: off)",
-                    SlowMode.INFO_FIELD, SlowMode.MAX_SECONDS);
-        }
-    }
-
-    /** mod_muc_moderation_delay: seconds a non-moderator's message waits for everyone but the moderators (0: off). */
-    static final class ModerationDelayOption extends Seconds {
-        private ModerationDelayOption() {
-            super(HeldMessages.CONFIG_FIELD,
-                    "Moderation delay: seconds a participant's message waits for everyone but the moderators (0: off)",
-                    HeldMessages.INFO_FIELD, HeldMessages.MAX_SECONDS);
-        }
-    }
-
-    static final SlowModeOption SLOW_MODE = new SlowModeOption();
-    static final ModerationDelayOption MODERATION_DELAY = new ModerationDelayOption();
+public final class ModerationOptions {
 
     /**
      * The room's event budget (Prosody's mod_muc_limits): a groupchat message or an available
@@ -99,11 +44,11 @@ final class ModerationOptions {
     }
 
     /** XEP-0500: a non-moderator's message with a body sooner than the room's slow mode allows is refused; true if so. */
-    static boolean slowModeRefuses(Room room, Message message, Occupant sender) {
+    public static boolean slowModeRefuses(Room room, Message message, Occupant sender) {
         if (sender.role() == Role.MODERATOR || message.getBody() == null) {
             return false;
         }
-        String refusal = room.moderation().slowMode().refuses(room.config().get(SLOW_MODE), sender.bareJid().toString(),
+        String refusal = room.moderation().slowMode().refuses(room.config().get(SlowModeOption.SLOW_MODE), sender.bareJid().toString(),
                 room.now().toEpochMilli());
         if (refusal == null) {
             return false;
@@ -118,10 +63,10 @@ final class ModerationOptions {
      * everyone but its sender and the moderators until its release (a reply never before its
      * parent's), which is scheduled here.
      */
-    static void holdBack(Room room, MessageLog.Entry<Occupant> logged, Occupant sender, Message original) {
+    public static void holdBack(Room room, MessageLog.Entry<Occupant> logged, Occupant sender, Message original) {
         HeldMessages<Occupant> held = room.moderation().held();
         long now = room.now().toEpochMilli();
-        int delay = room.config().get(MODERATION_DELAY);
+        int delay = room.config().get(ModerationDelayOption.MODERATION_DELAY);
         long releaseAt = delay > 0 && sender.role() != Role.MODERATOR && original.getBody() != null ? now + delay * 1000L : -1;
         Set<Occupant> sentAtOnce = new LinkedHashSet<>();
         sentAtOnce.add(sender);
@@ -175,7 +120,7 @@ final class ModerationOptions {
      * occupants that retain it, and, while it is held back, everyone but those it went to at once
      * (whoever entered meanwhile too) — a retraction, moderation or correction of it must not reach them.
      */
-    static List<Occupant> holders(Room room, long seq) {
+    public static List<Occupant> holders(Room room, long seq) {
         List<Occupant> holders = room.fanout().holders(seq);
         HeldMessages.Held<Occupant> held = room.moderation().held().heldMessage(seq);
         if (held != null) {
@@ -189,7 +134,7 @@ final class ModerationOptions {
     }
 
     /** The stanza-ids an archive query of {@code reader}'s must leave out: those held back from it (none for a moderator). */
-    static Set<String> heldFromArchive(Room room, Occupant reader) {
+    public static Set<String> heldFromArchive(Room room, Occupant reader) {
         return reader != null && reader.role() == Role.MODERATOR ? Set.of() : room.moderation().held().stanzaIds();
     }
 
@@ -198,13 +143,13 @@ final class ModerationOptions {
      * (several instances: the room's next owner sends them what follows again): not past a message
      * still held, which the next owner then sends them at once rather than never.
      */
-    static long fannedOutUpTo(Room room, long seq) {
+    public static long fannedOutUpTo(Room room, long seq) {
         long oldestHeld = room.moderation().held().oldestSeq();
         return oldestHeld == 0 ? seq : Math.min(seq, oldestHeld - 1);
     }
 
     /** Whether discussion history may replay {@code entry} now: not while it is held back. */
-    static boolean inHistory(Room room, MessageLog.Entry<Occupant> entry) {
+    public static boolean inHistory(Room room, MessageLog.Entry<Occupant> entry) {
         return !room.moderation().held().isHeld(entry.seq());
     }
 }

@@ -650,7 +650,7 @@ public final class MucService implements Component, ConnectionListener {
         }
     };
 
-    ServiceConfig config() {
+    public ServiceConfig config() {
         return config;
     }
 

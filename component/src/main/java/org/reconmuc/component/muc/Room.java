@@ -12,8 +12,23 @@ import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.muc.avatar.RoomAvatar;
-import org.reconmuc.component.muc.rtbl.BlockList;
+import org.reconmuc.component.muc.iq.IqProxy;
+import org.reconmuc.component.muc.iq.RoomIqs;
+import org.reconmuc.component.muc.messages.RoomFloodControl;
+import org.reconmuc.component.muc.messages.RoomMessages;
 import org.reconmuc.component.muc.moderation.RoomModeration;
+import org.reconmuc.component.muc.occupants.MucPresences;
+import org.reconmuc.component.muc.occupants.Occupant;
+import org.reconmuc.component.muc.occupants.OccupantIds;
+import org.reconmuc.component.muc.occupants.Role;
+import org.reconmuc.component.muc.occupants.RoomPresence;
+import org.reconmuc.component.muc.occupants.RoomRegistration;
+import org.reconmuc.component.muc.options.Affiliation;
+import org.reconmuc.component.muc.options.ModeratedOption;
+import org.reconmuc.component.muc.options.NameOption;
+import org.reconmuc.component.muc.options.PublicOption;
+import org.reconmuc.component.muc.options.RoomConfig;
+import org.reconmuc.component.muc.rtbl.BlockList;
 import org.reconmuc.component.relaxed.Fanout;
 import org.reconmuc.component.relaxed.MessageLog;
 import org.reconmuc.component.relaxed.RelaxedState;
@@ -35,7 +50,7 @@ import org.xmpp.packet.Presence;
  * <p>Not thread-safe by design: the service hands a room one stanza at a time (its mailbox),
  * so the room needs no locks and sees stanzas in the order the server sent them.
  */
-final class Room {
+public final class Room {
     private static final Logger LOG = LoggerFactory.getLogger(Room.class);
 
     private final RoomJid jid;
@@ -65,7 +80,7 @@ final class Room {
     private final RoomOutput output;
     private final RoomPresence presence = new RoomPresence(this);
     private final RoomCarry carry = new RoomCarry(this);
-    private final RoomActivity activity;
+    public final RoomActivity activity;
     private final RoomModeration<Occupant> moderation;
 
     Room(RoomJid jid, RoomContext context) {
@@ -87,14 +102,14 @@ final class Room {
     }
 
     /** What the service may read about the room from other threads (room directory). */
-    record RoomListing(RoomJid jid, String name, boolean publicRoom, int occupants) {
+    public record RoomListing(RoomJid jid, String name, boolean publicRoom, int occupants) {
     }
 
-    RoomJid jid() {
+    public RoomJid jid() {
         return jid;
     }
 
-    RoomListing listing() {
+    public RoomListing listing() {
         return listing;
     }
 
@@ -141,7 +156,7 @@ final class Room {
     /** After a change: what moves with the room is written, an empty temporary room goes, the listing is new. */
     private void settle() {
         carry.writeChanges();
-        if (!destroyed && presence.occupants().isEmpty() && !config.get(PersistentOption.PERSISTENT)) {
+        if (!destroyed && presence.occupants().isEmpty() && !persistent()) {
             destroyed = true;
             context.discard(this);
         }
@@ -203,7 +218,7 @@ final class Room {
     }
 
     /** Puts the room's XEP-0421 id of {@code from} on a stanza sent from it (and only the room's). */
-    void stampOccupantId(Packet packet, Occupant from) {
+    public void stampOccupantId(Packet packet, Occupant from) {
         if (occupantIds != null) {
             occupantIds.stamp(packet, from.bareJid());
         } else {
@@ -211,64 +226,79 @@ final class Room {
         }
     }
 
-    boolean hasOccupantIds() {
+    public boolean hasOccupantIds() {
         return occupantIds != null;
     }
 
     // ---- shared helpers for the feature classes ----------------------------------------------------
 
+    /** The events the room fires, and the features' handlers of them. */
+    public RoomEvents events() {
+        return context.events();
+    }
+
+    /** Whether the room outlives its last occupant and the store keeps it ({@link RoomEvent#PERSISTENT}). */
+    public boolean persistent() {
+        return events().fire(RoomEvent.PERSISTENT, new RoomEvent.Question(this, false)).answer();
+    }
+
+    /** Whether the room keeps an archive of its messages ({@link RoomEvent#ARCHIVING}). */
+    public boolean archiving() {
+        return events().fire(RoomEvent.ARCHIVING, new RoomEvent.Question(this, true)).answer();
+    }
+
     /** Where everything the room sends goes. */
-    RoomOutput output() {
+    public RoomOutput output() {
         return output;
     }
 
-    Instant now() {
+    public Instant now() {
         return context.clock().instant();
     }
 
-    RoomContext context() {
+    public RoomContext context() {
         return context;
     }
 
-    RoomConfig config() {
+    public RoomConfig config() {
         return config;
     }
 
     /** The service's bounds and defaults for the room's options. */
-    RoomConfig.Limits configLimits() {
+    public RoomConfig.Limits configLimits() {
         return RoomConfig.Limits.of(context.config());
     }
 
-    void setConfig(RoomConfig newConfig) {
+    public void setConfig(RoomConfig newConfig) {
         this.config = newConfig;
         persistence.recordChanged();
     }
 
-    MessageLog<Occupant> history() {
+    public MessageLog<Occupant> history() {
         return history;
     }
 
     /** True while the room handles the stanza that created it. */
-    boolean justCreated() {
+    public boolean justCreated() {
         return justCreated;
     }
 
-    RelaxedState<Occupant> consistency() {
+    public RelaxedState<Occupant> consistency() {
         return consistency;
     }
 
     /** Activity for those not in the room: XEP-0437 notices, XEP-0502's rate ({@link RoomActivityHost}). */
-    RoomActivity activity() {
+    public RoomActivity activity() {
         return activity;
     }
 
     /** Where groupchat messages go out (reconmuc.md §5.6, §5.7). */
-    Fanout<Occupant> fanout() {
+    public Fanout<Occupant> fanout() {
         return fanout;
     }
 
     /** The consistency-requirements IQs (reconmuc.md §5.1, §5.2, §5.8). */
-    RoomRequirements requirements() {
+    public RoomRequirements requirements() {
         return requirements;
     }
 
@@ -280,27 +310,27 @@ final class Room {
         }
     }
 
-    StanzaIds ids() {
+    public StanzaIds ids() {
         return ids;
     }
 
-    RoomRegistration registration() {
+    public RoomRegistration registration() {
         return registration;
     }
 
-    RoomLock lock() {
+    public RoomLock lock() {
         return lock;
     }
 
-    IqProxy iqProxy() {
+    public IqProxy iqProxy() {
         return iqProxy;
     }
 
-    Message subject() {
+    public Message subject() {
         return subject;
     }
 
-    void setSubject(Message subjectBroadcast) {
+    public void setSubject(Message subjectBroadcast) {
         Message stored = subjectBroadcast.createCopy();
         stored.setTo((String) null);
         this.subject = stored;
@@ -308,7 +338,7 @@ final class Room {
         persistence.recordChanged();
     }
 
-    Instant subjectSetAt() {
+    public Instant subjectSetAt() {
         return subjectSetAt;
     }
 
@@ -327,7 +357,7 @@ final class Room {
         return occupantIds;
     }
 
-    RoomPersistence persistence() {
+    public RoomPersistence persistence() {
         return persistence;
     }
 
@@ -370,15 +400,15 @@ final class Room {
     }
 
     /** What the room's next owner needs to carry on with its occupants (several instances). */
-    RoomCarry carry() {
+    public RoomCarry carry() {
         return carry;
     }
 
-    Occupant occupantBySession(RealJid session) {
+    public Occupant occupantBySession(RealJid session) {
         return presence.occupantBySession(session);
     }
 
-    Occupant occupantByNick(String nick) {
+    public Occupant occupantByNick(String nick) {
         return presence.occupantByNick(nick);
     }
 
@@ -388,20 +418,20 @@ final class Room {
     }
 
     /** The occupants, in join order. */
-    Collection<Occupant> occupants() {
+    public Collection<Occupant> occupants() {
         return presence.occupants();
     }
 
     /** Who is in the room and how the others see them. */
-    RoomPresence presence() {
+    public RoomPresence presence() {
         return presence;
     }
 
-    Affiliation affiliationOf(RealJid user) {
+    public Affiliation affiliationOf(RealJid user) {
         return affiliations.getOrDefault(user.bare(), Affiliation.NONE);
     }
 
-    Map<RealJid, Affiliation> affiliations() {
+    public Map<RealJid, Affiliation> affiliations() {
         return affiliations;
     }
 
@@ -409,7 +439,7 @@ final class Room {
      * Sets one user's affiliation; a user left with none, or banned, loses its reserved nickname
      * (XEP-0045 §17.4). Only that user's rows are written, not the whole table.
      */
-    void setAffiliation(RealJid user, Affiliation affiliation) {
+    public void setAffiliation(RealJid user, Affiliation affiliation) {
         if (affiliation == Affiliation.NONE) {
             affiliations.remove(user.bare());
         } else {
@@ -421,7 +451,7 @@ final class Room {
         persistence.affiliationChanged(user);
     }
 
-    Role defaultRole(Affiliation affiliation) {
+    public Role defaultRole(Affiliation affiliation) {
         return switch (affiliation) {
             case OWNER, ADMIN -> Role.MODERATOR;
             case MEMBER -> Role.PARTICIPANT;
@@ -434,7 +464,7 @@ final class Room {
      * Destroys the room (XEP-0045 §10.9): each occupant receives only its own unavailable
      * presence, carrying the destroy notice; nobody is told of the others leaving.
      */
-    void destroy(Element destroyNotice) {
+    public void destroy(Element destroyNotice) {
         persistence.destroying();
         presence.removeEveryone(destroyNotice);
         destroyed = true;
@@ -443,10 +473,14 @@ final class Room {
 
     private void refreshListing() {
         String name = config.get(NameOption.NAME);
+        int before = listing == null ? 0 : listing.occupants();
         listing = new RoomListing(jid, name.isEmpty() ? jid.node() : name, config.get(PublicOption.PUBLIC) && !destroyed,
                 presence.occupants().size());
         // Several instances: the service's room list is answered from the store by whichever gets the query
         // (the journal writes only what changed, and only under a lease).
         context.journal().listing(listing.name(), listing.publicRoom());
+        if (listing.occupants() != before) {
+            events().fire(RoomEvent.OCCUPANT_COUNT, new RoomEvent.OccupantCount(this, before, listing.occupants()));
+        }
     }
 }

@@ -6,13 +6,21 @@ import org.reconmuc.component.activity.MessageRate;
 import org.reconmuc.component.activity.RoomActivity;
 import org.reconmuc.component.consistency.Reader;
 import org.reconmuc.component.jid.RealJid;
+import org.reconmuc.component.muc.occupants.Occupant;
+import org.reconmuc.component.muc.options.Affiliation;
+import org.reconmuc.component.muc.options.MembersOnlyOption;
+import org.reconmuc.component.muc.options.PasswordOption;
+import org.reconmuc.component.muc.options.PersistentOption;
+import org.reconmuc.component.muc.options.PublicOption;
+import org.reconmuc.component.muc.options.RoomAccess;
+import org.reconmuc.component.muc.options.RoomConfig;
 import org.xmpp.packet.Message;
 
 /**
  * The one way the {@code activity} package (XEP-0437, XEP-0502) reaches a room, and the hooks the
  * room's classes call: a message logged, a session in, a session out.
  */
-final class RoomActivityHost implements ActivityHost {
+public final class RoomActivityHost implements ActivityHost {
     private final Room room;
 
     RoomActivityHost(Room room) {
@@ -20,7 +28,7 @@ final class RoomActivityHost implements ActivityHost {
     }
 
     /** The room logged {@code broadcast}, a groupchat message, and sent it on. */
-    static void logged(Room room, Message broadcast) {
+    public static void logged(Room room, Message broadcast) {
         room.activity().messageLogged(MessageRate.counts(broadcast));
     }
 
@@ -28,7 +36,7 @@ final class RoomActivityHost implements ActivityHost {
      * {@code session} of {@code occupant} leaves (before the room forgets what it retained for the
      * occupant): what it was sent ends before the oldest message the room still retained for it.
      */
-    static void leaving(Room room, Occupant occupant, RealJid session) {
+    public static void leaving(Room room, Occupant occupant, RealJid session) {
         long newest = room.history().head();
         long seenUpTo = newest;
         Reader<Occupant> reader = occupant.reader();

@@ -5,6 +5,9 @@ import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.muc.avatar.AvatarUpdate;
 import org.reconmuc.component.muc.avatar.RoomAvatar;
+import org.reconmuc.component.muc.iq.RoomOwner;
+import org.reconmuc.component.muc.options.Affiliation;
+import org.reconmuc.component.muc.options.RoomOption;
 import org.xmpp.packet.IQ;
 import org.xmpp.packet.Message;
 import org.xmpp.packet.Presence;
@@ -16,12 +19,12 @@ import org.xmpp.packet.Presence;
  * an avatar, and on a change that presence to everyone with a status 104 message) and its
  * disco#info feature and field. A persistent room keeps its vCard in its stored record.
  */
-final class RoomAvatars {
+public final class RoomAvatars {
     private RoomAvatars() {
     }
 
     /** A {@code <vCard xmlns='vcard-temp'/>} IQ to the room's bare JID. */
-    static void handle(Room room, IQ iq, RealJid session) {
+    public static void handle(Room room, IQ iq, RealJid session) {
         int max = room.context().config().maxAvatarBytes();
         if (max == 0) {
             room.output().error(iq, Condition.SERVICE_UNAVAILABLE, "Rooms of this service have no vCard (max-avatar-bytes is 0)");
@@ -63,7 +66,7 @@ final class RoomAvatars {
     }
 
     /** {@code session} has just entered: it is told the avatar's hash, if the room has one. */
-    static void entered(Room room, RealJid session) {
+    public static void entered(Room room, RealJid session) {
         RoomAvatar avatar = room.avatar();
         if (avatar != null && avatar.hash() != null) {
             room.output().toSession(session, presence(room));
@@ -74,7 +77,7 @@ final class RoomAvatars {
      * The room's avatar in its disco#info: the vcard-temp feature, and the hash in XEP-0486's field and
      * in mod_vcard_muc's (empty without one), as Prosody 13's MUC and slidge give both.
      */
-    static void describe(Room room, Element query, Element roomInfo) {
+    public static void describe(Room room, Element query, Element roomInfo) {
         if (room.context().config().maxAvatarBytes() == 0) {
             return;
         }

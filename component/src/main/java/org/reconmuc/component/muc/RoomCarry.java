@@ -9,11 +9,15 @@ import java.util.Set;
 import org.dom4j.DocumentException;
 import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
-import org.reconmuc.component.protocol.Dom4jText;
 import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.consistency.Delivery;
 import org.reconmuc.component.consistency.Requirements;
 import org.reconmuc.component.jid.RealJid;
+import org.reconmuc.component.muc.occupants.Occupant;
+import org.reconmuc.component.muc.occupants.Role;
+import org.reconmuc.component.muc.options.Affiliation;
+import org.reconmuc.component.muc.options.LoggingOption;
+import org.reconmuc.component.protocol.Dom4jText;
 import org.reconmuc.component.protocol.PresenceLevel;
 import org.reconmuc.component.protocol.ProtocolException;
 import org.reconmuc.component.protocol.RequirementsRequest;
@@ -42,7 +46,7 @@ import org.xmpp.packet.Presence;
  * after its position that it was not sent early), and sends standard occupants again, with the
  * same stanza-id, what came after the watermark. Nothing is written when the service runs alone.
  */
-final class RoomCarry {
+public final class RoomCarry {
     private static final Logger LOG = LoggerFactory.getLogger(RoomCarry.class);
     private static final String ELEMENT = "occupant";
 
@@ -66,7 +70,7 @@ final class RoomCarry {
     }
 
     /** {@code occupant}'s role, affiliation, presence or requirements changed (or it came in). */
-    void changed(Occupant occupant) {
+    public void changed(Occupant occupant) {
         if (active()) {
             changed.add(occupant);
             if (occupant.reader() != null) {
@@ -94,14 +98,14 @@ final class RoomCarry {
     }
 
     /** The occupant known as {@code nick} has gone (left, removed, or renamed: its new nick is {@link #changed}). */
-    void gone(String nick) {
+    public void gone(String nick) {
         if (active()) {
             journal().occupantState(nick, null);
         }
     }
 
     /** Every standard occupant has been sent message {@code seq}: its archive is where the next owner finds it again. */
-    void fannedOut(long seq) {
+    public void fannedOut(long seq) {
         if (active() && LoggingOption.archivesInStore(room)) {
             journal().fannedOut(seq);
         }

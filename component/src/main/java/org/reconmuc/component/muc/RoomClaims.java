@@ -4,6 +4,7 @@ import java.util.Set;
 import org.dom4j.Element;
 import org.dom4j.QName;
 import org.reconmuc.codec.XmlNamespaces;
+import org.reconmuc.component.muc.occupants.Occupant;
 import org.reconmuc.component.protocol.MessageMarks;
 import org.reconmuc.component.relaxed.MessageLog;
 
@@ -13,7 +14,7 @@ import org.reconmuc.component.relaxed.MessageLog;
  * moderation, a sender or a status the room never gave. The room removes them, and says itself
  * who wrote the message an XEP-0461 reply names.
  */
-final class RoomClaims {
+public final class RoomClaims {
     /** Namespaces nothing but a server or a room sends in a message: none of it is an occupant's to claim. */
     private static final Set<String> ROOMS_ONLY = Set.of(
             Namespaces.MUC_USER,              // XEP-0045 statuses, invitations as the room relays them
@@ -31,12 +32,12 @@ final class RoomClaims {
     }
 
     /** Whether an element in namespace {@code ns} is only a room's or a server's to send. */
-    static boolean onlyTheRoomSays(String ns) {
+    public static boolean onlyTheRoomSays(String ns) {
         return ROOMS_ONLY.contains(ns);
     }
 
     /** Removes from {@code out}, an occupant's message as the room will send it, what only the room may say. */
-    static void strip(Element out, Room room) {
+    public static void strip(Element out, Room room) {
         for (Element child : out.elements()) {
             String ns = child.getNamespaceURI();
             boolean roomsOnly = onlyTheRoomSays(ns);
@@ -66,7 +67,7 @@ final class RoomClaims {
      * quoted author: where the room knows the parent by its stanza-id, {@code to} is the
      * occupant JID the parent was sent from, whatever the client wrote.
      */
-    static void attributeReply(Element out, MessageLog<Occupant> history) {
+    public static void attributeReply(Element out, MessageLog<Occupant> history) {
         Element reply = out.element(QName.get("reply", XmlNamespaces.REPLY));
         MessageLog.Entry<Occupant> parent = reply == null ? null : history.get(history.seqOf(reply.attributeValue("id")));
         if (parent != null && parent.broadcast().getFrom() != null) {

@@ -11,7 +11,7 @@ import org.reconmuc.component.store.Store;
 import org.reconmuc.component.transport.Outbox;
 
 /** What a room needs from its service: settings, time, a way out, and a way to be forgotten. */
-interface RoomContext {
+public interface RoomContext {
     ServiceConfig config();
 
     Clock clock();
@@ -30,6 +30,11 @@ interface RoomContext {
 
     /** The room has no occupants and is temporary, or was destroyed: drop it (idempotent). */
     void discard(Room room);
+
+    /** The events rooms fire, with the handlers of every room's features ({@link RoomFeatures}). */
+    default RoomEvents events() {
+        return RoomFeatures.EVENTS;
+    }
 
     /** The service's counters, for an operator. */
     RelaxedCounters counters();

@@ -6,6 +6,7 @@ import org.dom4j.QName;
 import org.reconmuc.component.config.ServiceConfig.RoomLocking;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.muc.options.Affiliation;
 import org.xmpp.packet.Presence;
 
 /**
@@ -19,11 +20,11 @@ import org.xmpp.packet.Presence;
  * does not lock, since such a client cannot configure the room. Unlike Prosody, the owner's
  * other sessions may enter a locked room: they are not "other users".
  */
-final class RoomLock {
+public final class RoomLock {
     private boolean locked;
 
     /** The room was just created by {@code join}: lock it, and destroy it if nobody configures it in time. */
-    void created(Room room, Presence join) {
+    public void created(Room room, Presence join) {
         RoomLocking locking = room.context().config().roomLocking();
         if (!locking.enabled() || join.getChildElement("x", Namespaces.MUC) == null) {
             return;
@@ -37,7 +38,7 @@ final class RoomLock {
     }
 
     /** Refuses {@code join} (and returns true) when the room is locked and the joiner is not its owner. */
-    boolean refuses(Room room, RealJid session, Presence join) {
+    public boolean refuses(Room room, RealJid session, Presence join) {
         if (!locked || room.affiliationOf(session) == Affiliation.OWNER) {
             return false;
         }
@@ -47,12 +48,12 @@ final class RoomLock {
     }
 
     /** The owner submitted a configuration (or accepted the instant room): the room opens. */
-    void configured() {
+    public void configured() {
         locked = false;
     }
 
     /** The owner cancelled the configuration: a room still locked is destroyed (§10.1.3). */
-    void cancelled(Room room) {
+    public void cancelled(Room room) {
         if (locked) {
             room.destroy(notice("The owner cancelled the initial configuration"));
         }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.muc.occupants.Occupant;
 import org.reconmuc.component.transport.Outbox;
 import org.reconmuc.component.transport.OutgoingStanza;
 import org.reconmuc.component.transport.RenderedStanza;
@@ -18,7 +19,7 @@ import org.xmpp.packet.Packet;
  * store has committed what the room wrote before it. A feature that changes what a persistent
  * room keeps writes it ({@link RoomPersistence}) before it announces the change here.
  */
-final class RoomOutput {
+public final class RoomOutput {
     private final Outbox outbox;
 
     RoomOutput(Outbox outbox) {
@@ -26,27 +27,27 @@ final class RoomOutput {
     }
 
     /** A stanza to the address it names itself (a reply, an invitation, an IQ). */
-    void send(Packet packet) {
+    public void send(Packet packet) {
         outbox.send(OutgoingStanza.of(packet));
     }
 
     /** A stanza to one session (rendered, so it may travel the way the room's broadcasts do). */
-    void toSession(RealJid session, Packet packet) {
+    public void toSession(RealJid session, Packet packet) {
         toSession(session, RenderedStanza.of(packet));
     }
 
     /** A stanza to every session of {@code occupant}. */
-    void toOccupant(Occupant occupant, Packet packet) {
+    public void toOccupant(Occupant occupant, Packet packet) {
         toOccupant(occupant, RenderedStanza.of(packet));
     }
 
     /** A stanza rendered once to every session of {@code occupant}. */
-    void toOccupant(Occupant occupant, RenderedStanza stanza) {
+    public void toOccupant(Occupant occupant, RenderedStanza stanza) {
         toOccupants(List.of(occupant), stanza);
     }
 
     /** A stanza rendered once to every session of each of {@code occupants}. */
-    void toOccupants(Iterable<Occupant> occupants, Packet packet) {
+    public void toOccupants(Iterable<Occupant> occupants, Packet packet) {
         toOccupants(occupants, RenderedStanza.of(packet));
     }
 
@@ -54,7 +55,7 @@ final class RoomOutput {
      * A stanza rendered once to every session of each of {@code occupants}, handed on as one
      * broadcast: where the server offers multicast it crosses the link once.
      */
-    void toOccupants(Iterable<Occupant> occupants, RenderedStanza stanza) {
+    public void toOccupants(Iterable<Occupant> occupants, RenderedStanza stanza) {
         List<String> sessions = new ArrayList<>();
         for (Occupant o : occupants) {
             for (RealJid s : o.sessions()) {
@@ -69,12 +70,12 @@ final class RoomOutput {
     }
 
     /** A stanza rendered once to one session. */
-    void toSession(RealJid session, RenderedStanza stanza) {
+    public void toSession(RealJid session, RenderedStanza stanza) {
         outbox.send(stanza.to(session.jid()));
     }
 
     /** The error reply to {@code request} (nothing for a request that is an error itself). */
-    void error(Packet request, Condition condition, String text) {
+    public void error(Packet request, Condition condition, String text) {
         Packet error = StanzaErrors.reply(request, condition, text);
         if (error != null) {
             send(error);
@@ -82,7 +83,7 @@ final class RoomOutput {
     }
 
     /** The error reply to {@code request} with an error type of its own ({@code wait}, …). */
-    void error(Packet request, Condition condition, String type, String text) {
+    public void error(Packet request, Condition condition, String type, String text) {
         Packet error = StanzaErrors.reply(request, condition, type, text);
         if (error != null) {
             send(error);

@@ -5,9 +5,14 @@ import java.util.Map;
 import org.dom4j.DocumentException;
 import org.dom4j.Element;
 import org.dom4j.QName;
-import org.reconmuc.component.muc.avatar.RoomAvatar;
-import org.reconmuc.component.protocol.Dom4jText;
 import org.reconmuc.component.jid.RealJid;
+import org.reconmuc.component.muc.avatar.RoomAvatar;
+import org.reconmuc.component.muc.occupants.Occupant;
+import org.reconmuc.component.muc.occupants.OccupantIds;
+import org.reconmuc.component.muc.options.Affiliation;
+import org.reconmuc.component.muc.options.RoomConfig;
+import org.reconmuc.component.muc.options.RoomConfigForm;
+import org.reconmuc.component.protocol.Dom4jText;
 import org.reconmuc.component.relaxed.MessageLog;
 import org.reconmuc.component.store.ArchivedMessage;
 import org.reconmuc.component.store.RoomJournal;
@@ -26,7 +31,7 @@ import org.xmpp.packet.Message;
  * the archive as they are logged. A room that becomes persistent writes its history so far; one
  * that stops being persistent, or is destroyed, is deleted. Temporary rooms write nothing.
  */
-final class RoomPersistence {
+public final class RoomPersistence {
     private static final Logger LOG = LoggerFactory.getLogger(RoomPersistence.class);
 
     private final Room room;
@@ -42,8 +47,13 @@ final class RoomPersistence {
     }
 
     /** True if the archive of this room is in the store (queries go there, not to the in-memory log). */
-    boolean archivedInStore() {
+    public boolean archivedInStore() {
         return stored;
+    }
+
+    /** Whether the store's archive takes the room's messages: a stored room that keeps an archive ({@link Room#archiving}). */
+    public boolean archives() {
+        return stored && room.archiving();
     }
 
     /**
@@ -52,11 +62,11 @@ final class RoomPersistence {
      * journal holds it). A room that becomes persistent writes its history so far; one that stops
      * being persistent is deleted.
      */
-    void recordChanged() {
+    public void recordChanged() {
         if (!journal().durable()) {
             return;
         }
-        boolean persistent = room.config().get(PersistentOption.PERSISTENT) && !room.destroyed();
+        boolean persistent = room.persistent() && !room.destroyed();
         if (persistent) {
             journal().save(record());
             if (!stored) {
@@ -80,11 +90,11 @@ final class RoomPersistence {
      * alone (an invitation into a members-only room adds one row, not the whole table again);
      * otherwise as {@link #recordChanged}.
      */
-    void affiliationChanged(RealJid user) {
+    public void affiliationChanged(RealJid user) {
         if (!journal().durable()) {
             return;
         }
-        if (!stored || !room.config().get(PersistentOption.PERSISTENT) || room.destroyed()) {
+        if (!stored || !room.persistent() || room.destroyed()) {
             recordChanged();
             return;
         }
@@ -103,8 +113,8 @@ final class RoomPersistence {
     }
 
     /** A groupchat message joined the room's log: a persistent, logged room archives it. */
-    void appended(MessageLog.Entry<Occupant> entry) {
-        if (LoggingOption.archivesInStore(room)) {
+    public void appended(MessageLog.Entry<Occupant> entry) {
+        if (archives()) {
             JID from = entry.broadcast().getFrom();
             journal().archive(new ArchivedMessage(entry.seq(), entry.stanzaId(), entry.at(),
                     from == null || from.getResource() == null ? "" : from.getResource(),
@@ -113,8 +123,8 @@ final class RoomPersistence {
     }
 
     /** A message was retracted or moderated: a persistent, logged room's archive keeps its tombstone instead. */
-    void tombstone(String stanzaId, java.time.Instant at, Element moderated, String reason) {
-        if (LoggingOption.archivesInStore(room)) {
+    public void tombstone(String stanzaId, java.time.Instant at, Element moderated, String reason) {
+        if (archives()) {
             journal().tombstone(stanzaId, at, moderated == null ? null : moderated.asXML(), reason);
         }
     }
@@ -123,12 +133,12 @@ final class RoomPersistence {
      * While the store cannot commit, a persistent room refuses new messages at once (nobody
      * could see them until it recovers) instead of letting its senders wait without a word.
      */
-    boolean refusesMessages() {
+    public boolean refusesMessages() {
         return stored && !journal().available();
     }
 
     /** The refusal for a message sent while the store is down: ahead of what the room holds. */
-    void refuse(Message message) {
+    public void refuse(Message message) {
         org.xmpp.packet.Packet error = StanzaErrors.reply(message, StanzaErrors.Condition.RESOURCE_CONSTRAINT,
                 "The room's archive is unavailable: your message was not delivered. Try again later.");
         if (error != null) {
@@ -166,14 +176,15 @@ final class RoomPersistence {
         try {
             Element form = Dom4jText.parse(r.config());
             config = RoomConfigForm.read(defaults, form, limits.unbounded())
-                    .withinLimits(limits).with(PersistentOption.PERSISTENT, true);
+                    .withinLimits(limits);
             Element vcard = form.element(QName.get(RoomAvatar.ELEMENT, RoomAvatar.NAMESPACE));
             avatar = vcard == null ? null : RoomAvatar.restored(vcard);
         } catch (DocumentException | IllegalArgumentException e) {
             LOG.warn("room {}: its stored configuration is unreadable ({}); it comes back persistent with defaults",
                     r.jid(), e.getMessage());
-            config = defaults.with(PersistentOption.PERSISTENT, true);
+            config = defaults;
         }
+        config = room.events().fire(RoomEvent.RESTORING, new RoomEvent.Restoring(config)).config();
         Message subject = null;
         if (r.subject() != null) {
             try {

@@ -12,6 +12,8 @@ import org.reconmuc.component.consistency.Delivery;
 import org.reconmuc.component.consistency.FilterKey;
 import org.reconmuc.component.consistency.Requirements;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.muc.occupants.Occupant;
+import org.reconmuc.component.muc.occupants.PresenceLevels;
 import org.reconmuc.component.protocol.PresenceLevel;
 import org.reconmuc.component.protocol.PresencesElement;
 import org.reconmuc.component.protocol.ProtocolException;
@@ -25,7 +27,7 @@ import org.xmpp.packet.IQ;
  * partial updates within the room's limits, returning to standard; what a change releases or
  * flushes goes out through the room's fan-out after the result.
  */
-final class RoomRequirements {
+public final class RoomRequirements {
     static final long DEFAULT_TIME_SECONDS = 60;
     static final int DEFAULT_VOLUME = 20;
 
@@ -52,7 +54,7 @@ final class RoomRequirements {
         this.fanout = fanout;
     }
 
-    void handle(IQ iq, Occupant sender) {
+    public void handle(IQ iq, Occupant sender) {
         if (sender == null) {
             room.output().error(iq, Condition.NOT_ACCEPTABLE, "cancel", "Only occupants of this room may state consistency requirements");
             return;

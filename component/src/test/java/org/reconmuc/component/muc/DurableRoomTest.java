@@ -1,12 +1,12 @@
 package org.reconmuc.component.muc;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.reconmuc.component.muc.ArchiveTest.JULIET;
-import static org.reconmuc.component.muc.ArchiveTest.MAM;
-import static org.reconmuc.component.muc.ArchiveTest.ROMEO;
-import static org.reconmuc.component.muc.ArchiveTest.answer;
-import static org.reconmuc.component.muc.ArchiveTest.field;
-import static org.reconmuc.component.muc.ArchiveTest.query;
+import static org.reconmuc.component.muc.messages.ArchiveTest.JULIET;
+import static org.reconmuc.component.muc.messages.ArchiveTest.MAM;
+import static org.reconmuc.component.muc.messages.ArchiveTest.ROMEO;
+import static org.reconmuc.component.muc.messages.ArchiveTest.answer;
+import static org.reconmuc.component.muc.messages.ArchiveTest.field;
+import static org.reconmuc.component.muc.messages.ArchiveTest.query;
 import static org.reconmuc.component.muc.MucBench.ROOM;
 import static org.reconmuc.component.muc.MucBench.errorCondition;
 
@@ -21,6 +21,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.muc.messages.ArchiveTest;
+import org.reconmuc.component.muc.messages.RoomArchiveFuzzTest;
+import org.reconmuc.component.muc.occupants.OccupantIds;
+import org.reconmuc.component.muc.options.PresenceBroadcastOption;
 import org.reconmuc.component.store.Store;
 import org.reconmuc.component.store.StoreLocation;
 import org.xmpp.packet.IQ;
@@ -33,7 +37,7 @@ import org.xmpp.packet.Presence;
  * leaves before it is stored, and a restarted service brings the room back — configuration,
  * affiliations, reserved nicknames, subject, occupant ids, history and archive.
  */
-class DurableRoomTest {
+public class DurableRoomTest {
     private static final ServiceConfig CONFIG = ServiceConfig.defaults().withDomainAndSecret(MucBench.SERVICE, "x");
 
     @TempDir

@@ -1,7 +1,7 @@
 package org.reconmuc.component.muc;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.reconmuc.component.muc.ArchiveTest.MAM;
+import static org.reconmuc.component.muc.messages.ArchiveTest.MAM;
 import static org.reconmuc.component.muc.MucBench.ROOM;
 import static org.reconmuc.component.muc.MucBench.errorCondition;
 
@@ -13,6 +13,7 @@ import org.dom4j.QName;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.reconmuc.codec.XmlNamespaces;
+import org.reconmuc.component.muc.messages.ArchiveTest;
 import org.reconmuc.component.testing.Dom4jBatches;
 import org.xmpp.packet.Message;
 import org.xmpp.packet.Packet;

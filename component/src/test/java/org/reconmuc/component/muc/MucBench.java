@@ -13,11 +13,11 @@ import org.dom4j.DocumentException;
 import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.reconmuc.component.config.ServiceConfig;
-import org.reconmuc.component.transport.OutgoingStanza;
-import org.reconmuc.component.transport.RenderedStanza;
-import org.reconmuc.component.transport.Outbox;
 import org.reconmuc.component.store.Store;
 import org.reconmuc.component.store.StoreException;
+import org.reconmuc.component.transport.Outbox;
+import org.reconmuc.component.transport.OutgoingStanza;
+import org.reconmuc.component.transport.RenderedStanza;
 import org.xmpp.packet.IQ;
 import org.xmpp.packet.Message;
 import org.xmpp.packet.Packet;
@@ -27,12 +27,12 @@ import org.xmpp.packet.Presence;
  * A MUC service with no sockets and no threads: stanzas go in as XML, what the service sends
  * is collected per recipient, and time only moves when the test says so.
  */
-final class MucBench {
-    static final String SERVICE = "chat.example";
-    static final String ROOM = "lobby@" + SERVICE;
+public final class MucBench {
+    public static final String SERVICE = "chat.example";
+    public static final String ROOM = "lobby@" + SERVICE;
 
-    final ManualClock clock;
-    final List<Packet> outbox = new ArrayList<>();
+    public final ManualClock clock;
+    public final List<Packet> outbox = new ArrayList<>();
     /** Every stanza as the service handed it over (its text and its rendering), in order. */
     final List<OutgoingStanza> handedOver = new ArrayList<>();
     /** Every stanza handed over as one broadcast (each copy is in {@link #handedOver} too). */
@@ -40,7 +40,7 @@ final class MucBench {
 
     record Broadcast(RenderedStanza stanza, List<String> recipients) {
     }
-    final MucService service;
+    public final MucService service;
     private final Store store;
     /** Tasks the service scheduled, run by {@link #advance} when their time comes. */
     private final List<Timed> timers = new ArrayList<>();
@@ -48,15 +48,15 @@ final class MucBench {
     private record Timed(long dueMillis, Runnable task) {
     }
 
-    MucBench() {
+    public MucBench() {
         this(ServiceConfig.defaults().withDomainAndSecret(SERVICE, "x"));
     }
 
-    MucBench(ServiceConfig config) {
+    public MucBench(ServiceConfig config) {
         this(config, Instant.parse("2026-01-01T10:00:00Z"));
     }
 
-    MucBench(ServiceConfig config, Instant start) {
+    public MucBench(ServiceConfig config, Instant start) {
         this(config, start, Store.NONE);
     }
 
@@ -64,7 +64,7 @@ final class MucBench {
      * A service keeping its persistent rooms in {@code store} (opened without threads: nothing is
      * committed until {@link #commit()}), with the rooms it holds restored.
      */
-    MucBench(ServiceConfig config, Instant start, Store store) {
+    public MucBench(ServiceConfig config, Instant start, Store store) {
         this(config, start, store, true);
     }
 
@@ -72,7 +72,7 @@ final class MucBench {
      * As above; without {@code restore}, rooms are loaded only when they are claimed (one of
      * several instances: {@link MucService#serveUnderLeases}).
      */
-    MucBench(ServiceConfig config, Instant start, Store store, boolean restore) {
+    public MucBench(ServiceConfig config, Instant start, Store store, boolean restore) {
         clock = new ManualClock(start);
         this.store = store;
         service = new MucService(config, clock, Runnable::run, new Outbox() {
@@ -99,7 +99,7 @@ final class MucBench {
     }
 
     /** The store commits what the rooms wrote; what they held for it is sent. */
-    void commit() {
+    public void commit() {
         store.commitQueued();
     }
 
@@ -118,7 +118,7 @@ final class MucBench {
     }
 
     /** Lets time pass, running each scheduled task at its due time, in order. */
-    void advance(Duration d) {
+    public void advance(Duration d) {
         long target = clock.millis() + d.toMillis();
         while (true) {
             Timed next = null;
@@ -140,7 +140,7 @@ final class MucBench {
     }
 
     /** Sends a stanza to the service as the server would deliver it. */
-    void send(String xml) {
+    public void send(String xml) {
         Element e;
         try {
             e = DocumentHelper.parseText(xml).getRootElement();
@@ -157,7 +157,7 @@ final class MucBench {
     }
 
     /** Everything sent to {@code jid} since the last call, in order; removes it from the outbox. */
-    List<Packet> receivedBy(String jid) {
+    public List<Packet> receivedBy(String jid) {
         List<Packet> mine = new ArrayList<>();
         for (Iterator<Packet> it = outbox.iterator(); it.hasNext(); ) {
             Packet p = it.next();
@@ -170,7 +170,7 @@ final class MucBench {
     }
 
     /** The reply to {@code jid}'s request {@code id}, taken out of the outbox; other stanzas stay. */
-    Packet replyTo(String jid, String id) {
+    public Packet replyTo(String jid, String id) {
         for (Iterator<Packet> it = outbox.iterator(); it.hasNext(); ) {
             Packet p = it.next();
             if (p.getTo() != null && p.getTo().toString().equals(jid) && id.equals(p.getID())) {
@@ -181,7 +181,7 @@ final class MucBench {
         throw new AssertionError("no reply to " + id + " for " + jid + "; outbox: " + outbox);
     }
 
-    Packet lastReceivedBy(String jid) {
+    public Packet lastReceivedBy(String jid) {
         List<Packet> all = receivedBy(jid);
         if (all.isEmpty()) {
             throw new AssertionError(jid + " received nothing; outbox: " + outbox);
@@ -189,7 +189,7 @@ final class MucBench {
         return all.get(all.size() - 1);
     }
 
-    void clear() {
+    public void clear() {
         outbox.clear();
         handedOver.clear();
     }
@@ -199,7 +199,7 @@ final class MucBench {
      * instant room if the join created it (as Smack's {@code createOrJoin} and {@code makeInstant});
      * the output is dropped.
      */
-    void join(String user, String room, String nick) {
+    public void join(String user, String room, String nick) {
         send("<presence from='" + user + "' to='" + room + "/" + nick + "'><x xmlns='http://jabber.org/protocol/muc'/></presence>");
         if (receivedBy(user).stream().anyMatch(p -> statusCodes(p).contains("201"))) {
             acceptInstantRoom(user, room);
@@ -213,11 +213,11 @@ final class MucBench {
                 + "<query xmlns='http://jabber.org/protocol/muc#owner'><x xmlns='jabber:x:data' type='submit'/></query></iq>");
     }
 
-    void say(String user, String room, String body) {
+    public void say(String user, String room, String body) {
         send("<message from='" + user + "' to='" + room + "' type='groupchat' id='m" + outbox.size() + "'><body>" + body + "</body></message>");
     }
 
-    static String errorCondition(Packet p) {
+    public static String errorCondition(Packet p) {
         Element error = p.getElement().element("error");
         if (error == null) {
             return null;
@@ -230,16 +230,16 @@ final class MucBench {
         return null;
     }
 
-    static String errorText(Packet p) {
+    public static String errorText(Packet p) {
         Element error = p.getElement().element("error");
         return error == null ? null : error.elementText("text");
     }
 
-    static Element mucUser(Packet p) {
+    public static Element mucUser(Packet p) {
         return p.getElement().element(org.dom4j.QName.get("x", Namespaces.MUC_USER));
     }
 
-    static Set<String> statusCodes(Packet p) {
+    public static Set<String> statusCodes(Packet p) {
         Element x = mucUser(p);
         if (x == null) {
             return Set.of();
@@ -247,19 +247,19 @@ final class MucBench {
         return x.elements("status").stream().map(s -> s.attributeValue("code")).collect(Collectors.toSet());
     }
 
-    static Element item(Packet p) {
+    public static Element item(Packet p) {
         Element x = mucUser(p);
         return x == null ? null : x.element("item");
     }
 
-    static final class ManualClock extends Clock {
+    public static final class ManualClock extends Clock {
         private Instant now;
 
         ManualClock(Instant start) {
             now = start;
         }
 
-        void advance(Duration d) {
+        public void advance(Duration d) {
             now = now.plus(d);
         }
 

@@ -12,6 +12,7 @@ import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.muc.messages.ArchiveTest;
 import org.reconmuc.component.protocol.RequirementsRequest;
 import org.reconmuc.component.protocol.RequirementsRequestFuzzTest;
 import org.reconmuc.component.testing.HostileXml;

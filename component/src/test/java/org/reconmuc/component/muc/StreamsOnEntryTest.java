@@ -12,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.codec.batch.BatchDecoder;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.muc.messages.ArchiveTest;
 import org.reconmuc.component.store.Store;
 import org.reconmuc.component.store.StoreLocation;
 import org.xmpp.packet.Packet;

@@ -1,0 +1,19 @@
+package org.reconmuc.component.muc;
+
+import java.util.List;
+import org.reconmuc.component.muc.options.RoomOptions;
+
+/**
+ * The features every room has, and the events they attach to. The room options come first, in
+ * the order of the owner's form; a feature that is no option is one file and one line here.
+ */
+public final class RoomFeatures {
+    /** Every feature, in the order its handlers run. */
+    public static final List<RoomFeature> ALL = List.copyOf(RoomOptions.ALL);
+
+    /** The handlers of {@link #ALL}, which every room fires its events to. */
+    static final RoomEvents EVENTS = RoomEvents.of(ALL);
+
+    private RoomFeatures() {
+    }
+}
