@@ -131,8 +131,9 @@ abstract class PresenceLevelsIT {
         IQ set = requirements(room, IQ.Type.set, "<presences level='none'/>");
         Stanza result = request(nurseC, set);
         assertThat(((IQ) result).getType()).as(result.toXML().toString()).isEqualTo(IQ.Type.result);
-        // Smack keeps an unknown IQ's payload as escaped text: the effective requirements end with her level.
-        assertThat(result.toXML().toString()).contains("presences level=&apos;none&apos;");
+        // The effective requirements end with her level (escaped where Smack keeps the payload as text:
+        // whether reconmuc-smack's provider is registered depends on which tests ran before in this JVM).
+        assertThat(result.toXML().toString().replace("&apos;", "'").replace("&lt;", "<").replace("&gt;", ">")).contains("<presences level='none'/>");
         awaitOccupants(nurse, "Nurse", "Nurse");
         juliet.leave();
         awaitOccupants(benvolio, "Benvolio", "Romeo", "Nurse", "Tybalt", "Benvolio");
