@@ -27,8 +27,19 @@ public final class RoomActivityHost implements ActivityHost {
         this.room = room;
     }
 
+    /**
+     * XEP-0437 and XEP-0502 on the room's events: a message logged counts, a session in or out
+     * moves what its user has seen, and disco#info shows the messages per hour.
+     */
+    public static final RoomFeature FEATURE = events -> {
+        events.on(RoomEvent.BROADCAST, b -> logged(b.room(), b.message().broadcast()));
+        events.on(RoomEvent.ENTERED, s -> s.room().activity().joined(s.session().toString()));
+        events.on(RoomEvent.LEAVING, s -> leaving(s.room(), s.occupant(), s.session()));
+        events.on(RoomEvent.DISCO_INFO, d -> d.room().activity().describe(d.roomInfo()));
+    };
+
     /** The room logged {@code broadcast}, a groupchat message, and sent it on. */
-    public static void logged(Room room, Message broadcast) {
+    private static void logged(Room room, Message broadcast) {
         room.activity().messageLogged(MessageRate.counts(broadcast));
     }
 
@@ -36,7 +47,7 @@ public final class RoomActivityHost implements ActivityHost {
      * {@code session} of {@code occupant} leaves (before the room forgets what it retained for the
      * occupant): what it was sent ends before the oldest message the room still retained for it.
      */
-    public static void leaving(Room room, Occupant occupant, RealJid session) {
+    private static void leaving(Room room, Occupant occupant, RealJid session) {
         long newest = room.history().head();
         long seenUpTo = newest;
         Reader<Occupant> reader = occupant.reader();

@@ -65,8 +65,14 @@ public final class RoomAvatars {
         room.output().toOccupants(room.occupants(), notice);
     }
 
+    /** The avatar on the room's events: told to whoever enters, and in disco#info. */
+    public static final RoomFeature FEATURE = events -> {
+        events.on(RoomEvent.ENTERED, s -> entered(s.room(), s.session()));
+        events.on(RoomEvent.DISCO_INFO, d -> describe(d.room(), d.query(), d.roomInfo()));
+    };
+
     /** {@code session} has just entered: it is told the avatar's hash, if the room has one. */
-    public static void entered(Room room, RealJid session) {
+    private static void entered(Room room, RealJid session) {
         RoomAvatar avatar = room.avatar();
         if (avatar != null && avatar.hash() != null) {
             room.output().toSession(session, presence(room));
@@ -77,7 +83,7 @@ public final class RoomAvatars {
      * The room's avatar in its disco#info: the vcard-temp feature, and the hash in XEP-0486's field and
      * in mod_vcard_muc's (empty without one), as Prosody 13's MUC and slidge give both.
      */
-    public static void describe(Room room, Element query, Element roomInfo) {
+    private static void describe(Room room, Element query, Element roomInfo) {
         if (room.context().config().maxAvatarBytes() == 0) {
             return;
         }

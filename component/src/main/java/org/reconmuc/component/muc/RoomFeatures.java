@@ -1,6 +1,7 @@
 package org.reconmuc.component.muc;
 
 import java.util.List;
+import java.util.stream.Stream;
 import org.reconmuc.component.muc.options.RoomOptions;
 
 /**
@@ -8,8 +9,9 @@ import org.reconmuc.component.muc.options.RoomOptions;
  * the order of the owner's form; a feature that is no option is one file and one line here.
  */
 public final class RoomFeatures {
-    /** Every feature, in the order its handlers run. */
-    public static final List<RoomFeature> ALL = List.copyOf(RoomOptions.ALL);
+    /** Every feature, in the order its handlers run: the options, then room activity (XEP-0437, XEP-0502) and the avatar. */
+    public static final List<RoomFeature> ALL = Stream.concat(RoomOptions.ALL.stream(),
+            Stream.of(RoomActivityHost.FEATURE, RoomAvatars.FEATURE)).toList();
 
     /** The handlers of {@link #ALL}, which every room fires its events to. */
     static final RoomEvents EVENTS = RoomEvents.of(ALL);

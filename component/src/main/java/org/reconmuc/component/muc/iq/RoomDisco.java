@@ -5,7 +5,6 @@ import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.Namespaces;
 import org.reconmuc.component.muc.Room;
-import org.reconmuc.component.muc.RoomAvatars;
 import org.reconmuc.component.muc.RoomEvent;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.muc.occupants.Occupant;
@@ -63,13 +62,11 @@ final class RoomDisco {
         form.addAttribute("type", "result");
         field(form, "FORM_TYPE", "hidden", Namespaces.MUC_ROOMINFO);
         field(form, "muc#roominfo_occupants", "text-single", Integer.toString(room.occupants().size()));
-        room.activity().describe(form);
         String subject = room.subject() == null ? "" : room.subject().getSubject();
         field(form, "muc#roominfo_subject", "text-single", subject == null ? "" : subject);
         for (RoomOption<?> option : RoomOptions.ALL) {
             option.describe(c, query, form);
         }
-        RoomAvatars.describe(room, query, form);
         room.events().fire(RoomEvent.DISCO_INFO, new RoomEvent.Describing(room, query, form));
         // XEP-0128: the relaxed-consistency limits a client must respect.
         Element limits = query.addElement("x", Namespaces.DATA_FORMS);

@@ -8,7 +8,6 @@ import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.ModerationOptions;
 import org.reconmuc.component.muc.Namespaces;
 import org.reconmuc.component.muc.Room;
-import org.reconmuc.component.muc.RoomActivityHost;
 import org.reconmuc.component.muc.RoomClaims;
 import org.reconmuc.component.muc.RoomEvent;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
@@ -113,7 +112,6 @@ public final class RoomMessages {
         ModerationOptions.holdBack(room, logged, sender, message);
         room.fanout().post(logged, out, message);
         room.carry().fannedOut(ModerationOptions.fannedOutUpTo(room, logged.seq()));
-        RoomActivityHost.logged(room, out);
         room.events().fire(RoomEvent.BROADCAST, new RoomEvent.Broadcast(room, logged));
     }
 

@@ -17,8 +17,6 @@ import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.ModerationOptions;
 import org.reconmuc.component.muc.Namespaces;
 import org.reconmuc.component.muc.Room;
-import org.reconmuc.component.muc.RoomActivityHost;
-import org.reconmuc.component.muc.RoomAvatars;
 import org.reconmuc.component.muc.RoomCarry;
 import org.reconmuc.component.muc.RoomEvent;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
@@ -253,12 +251,10 @@ public final class RoomPresence {
             room.consistency().joined(occupant);
         }
         occupantsBySession.put(session, occupant);
-        room.activity().joined(session.toString());
         levels.entering(occupant, level);
         room.context().journal().occupantIn(session.toString(), occupant.nick());
         room.consistency().entered(RoomArchive.readableFrom(room));
         sendRoomStateTo(occupant, session, presence, selfCodes, historyRequest);
-        RoomAvatars.entered(room, session);
         room.events().fire(RoomEvent.ENTERED, new RoomEvent.Session(room, occupant, session));
         if (sameNick == null && showsToOthers(occupant)) {
             for (List<Occupant> view : viewsOf(occupant, levels.wanting(occupant, others(occupant)))) {
@@ -331,7 +327,6 @@ public final class RoomPresence {
     private void leave(Occupant occupant, RealJid session, Presence presence) {
         occupant.removeSession(session);
         occupantsBySession.remove(session);
-        RoomActivityHost.leaving(room, occupant, session);
         room.events().fire(RoomEvent.LEAVING, new RoomEvent.Session(room, occupant, session));
         room.context().journal().occupantOut(session.toString());
         room.consistency().sessionLeft(session);
