@@ -60,6 +60,17 @@ final class RoomsReport {
         boolean clean() {
             return lost == 0 && duplicated == 0 && outOfOrder == 0;
         }
+
+        /** The deliveries' figures in {@code out}, in the summary's order. */
+        void putInto(Map<String, Object> out) {
+            out.put("deliveries_expected", expected);
+            out.put("lost", lost);
+            out.put("delivered_from_history_on_rejoin", caughtUp);
+            out.put("duplicated", duplicated);
+            out.put("out_of_order", outOfOrder);
+            out.put("examples", examples);
+            out.put("rejoins", rejoins);
+        }
     }
 
     RoomsReport(Map<Integer, List<RoomBot>> byRoom, List<RoomsCommand.Sent> sent, RoomAcks acks, RoomsFault fault,
@@ -142,24 +153,12 @@ final class RoomsReport {
             }
         }
         totals.put("unacknowledged_examples", unackedExamples);
-        totals.put("deliveries_expected", standard.expected);
-        totals.put("lost", standard.lost);
-        totals.put("delivered_from_history_on_rejoin", standard.caughtUp);
-        totals.put("duplicated", standard.duplicated);
-        totals.put("out_of_order", standard.outOfOrder);
-        totals.put("examples", standard.examples);
-        totals.put("rejoins", standard.rejoins);
+        standard.putInto(totals);
         totals.put("seconds_until_drained", secondsUntilDrained);
         summary.put("acknowledged_messages", totals);
         if (relaxed.expected > 0) {
             Map<String, Object> r = new LinkedHashMap<>();
-            r.put("deliveries_expected", relaxed.expected);
-            r.put("lost", relaxed.lost);
-            r.put("delivered_from_history_on_rejoin", relaxed.caughtUp);
-            r.put("duplicated", relaxed.duplicated);
-            r.put("out_of_order", relaxed.outOfOrder);
-            r.put("examples", relaxed.examples);
-            r.put("rejoins", relaxed.rejoins);
+            relaxed.putInto(r);
             summary.put("relaxed_bots", r);
         }
         summary.put("failover", failover());
