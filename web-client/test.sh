@@ -4,7 +4,7 @@
 #   2. node --test: the decoder and the protocol helpers against xep-spec's vectors (malformed/ refused); the room order of retained messages
 #   3. node --test: the browser tests - headless Chromium + puppeteer-core against a real Prosody
 #      (WebSocket, the page) and the real component, with a Smack client (test/SmackPeer.java): the plugin,
-#      then Converse.js's own XEP-0437 room activity indicators (muc_subscribe_to_rai)
+#      and, at the same time, Converse.js's own XEP-0437 room activity indicators (muc_subscribe_to_rai)
 # Needs: node >= 18, npm, chromium (scripts/install-deps.sh --test), a JDK 17 and Maven.
 # RECONMUC_MVN_OFFLINE=1 builds the jar and the Smack class path with mvn -o.
 # Run directories: web-client/target/web-test-*; screenshots: web-client/screenshots/.
@@ -36,5 +36,5 @@ say "web-client: npm ci"
 PUPPETEER_SKIP_DOWNLOAD=1 "${NPM[@]}" ci --no-audit --no-fund --loglevel=error
 say "web-client: node --test (vectors, then the browser)"
 node --test test/decoder.test.js test/protocol.test.js test/room-order.test.js
-node --test test/browser.test.js
-node --test test/rai.test.js
+# The two browser tests at once: each has its own Prosody, component, Chromium, ports and run directory.
+node --test --test-concurrency=2 test/browser.test.js test/rai.test.js
