@@ -232,8 +232,8 @@ public final class ClusterNode implements AutoCloseable {
         return Termination.CLOSED;
     }
 
-    /** True while the rooms' stanzas wait for a renewal (this instance's leases may have run out). */
-    public boolean holdingRoomStanzas() {
+    /** True while the rooms' stanzas wait for a renewal (this instance's leases may have run out); read by InstanceFailureIT. */
+    boolean holdingRoomStanzas() {
         return gate.holding();
     }
 

@@ -107,10 +107,6 @@ public final class Occupant implements Recipient<Occupant> {
         return sessionsView;
     }
 
-    boolean hasSession(RealJid session) {
-        return sessions.containsKey(session);
-    }
-
     public int sessionCount() {
         return sessions.size();
     }
