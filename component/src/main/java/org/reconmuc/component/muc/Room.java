@@ -55,6 +55,8 @@ public final class Room {
 
     private final RoomJid jid;
     private final RoomContext context;
+    /** The handlers of the room's features, found once: every message fires them. */
+    private final RoomEvents events;
     private RoomConfig config;
     private final Map<RealJid, Affiliation> affiliations = new LinkedHashMap<>();
     private final MessageLog<Occupant> history;
@@ -86,6 +88,7 @@ public final class Room {
     Room(RoomJid jid, RoomContext context) {
         this.jid = jid;
         this.context = context;
+        this.events = context.events();
         this.output = new RoomOutput(context.outbox());
         int historySize = context.config().historySize();
         this.config = RoomConfig.defaults(configLimits());
@@ -234,7 +237,7 @@ public final class Room {
 
     /** The events the room fires, and the features' handlers of them. */
     public RoomEvents events() {
-        return context.events();
+        return events;
     }
 
     /** Whether the room outlives its last occupant and the store keeps it ({@link RoomEvent#PERSISTENT}). */

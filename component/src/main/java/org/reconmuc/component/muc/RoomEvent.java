@@ -27,8 +27,10 @@ public final class RoomEvent<E> {
     public static final RoomEvent<Session> ENTERED = new RoomEvent<>("entered");
     /** A session leaves by its unavailable presence (§7.14), before anyone is told; {@code occupant} stays while it has other sessions. */
     public static final RoomEvent<Session> LEAVING = new RoomEvent<>("leaving");
-    /** An occupant with voice sends a groupchat message or changes the subject (§7.4, §8.1): a feature may refuse it. */
+    /** An occupant with voice sends a groupchat message (§7.4): a feature may refuse it. */
     public static final RoomEvent<Speaking> SPEAKING = new RoomEvent<>("speaking");
+    /** An occupant with voice changes the subject (a subject and no body, §8.1): a feature may refuse it. */
+    public static final RoomEvent<Speaking> SUBJECT_CHANGE = new RoomEvent<>("subject-change");
     /** A groupchat message has been logged and sent out to the occupants (XEP-0045 §7.4). */
     public static final RoomEvent<Broadcast> BROADCAST = new RoomEvent<>("broadcast");
     /** The number of occupants changed (someone entered or left, was removed or carried over), as the room's listing shows it after a stanza or a take-over. */
@@ -127,23 +129,16 @@ public final class RoomEvent<E> {
     public record Session(Room room, Occupant occupant, RealJid session) {
     }
 
-    /** {@link #SPEAKING}: {@code sender} sends {@code message} (as received) to everyone in the room; it may change the subject. */
+    /** {@link #SPEAKING}, {@link #SUBJECT_CHANGE}: {@code sender} sends {@code message} (as received) to everyone in the room. */
     public static final class Speaking extends Refusable {
         private final Room room;
         private final Occupant sender;
         private final Message message;
-        private final boolean subjectChange;
 
-        public Speaking(Room room, Occupant sender, Message message, boolean subjectChange) {
+        public Speaking(Room room, Occupant sender, Message message) {
             this.room = room;
             this.sender = sender;
             this.message = message;
-            this.subjectChange = subjectChange;
-        }
-
-        /** The message changes the subject (a subject and no body, §8.1). */
-        public boolean subjectChange() {
-            return subjectChange;
         }
 
         public Room room() {

@@ -74,7 +74,8 @@ public final class RoomMessages {
             return;
         }
         boolean subjectChange = message.getElement().element("subject") != null && message.getBody() == null;
-        RoomEvent.Speaking speaking = room.events().fire(RoomEvent.SPEAKING, new RoomEvent.Speaking(room, sender, message, subjectChange));
+        RoomEvent.Speaking speaking = room.events().fire(subjectChange ? RoomEvent.SUBJECT_CHANGE : RoomEvent.SPEAKING,
+                new RoomEvent.Speaking(room, sender, message));
         if (speaking.refused()) {
             speaking.sendRefusal(room, message);
             return;

@@ -17,8 +17,8 @@ public final class ChangeSubjectOption extends RoomOption.Flag {
     /** Unless the option is on, only moderators change the subject. */
     @Override
     public void attach(RoomEvents events) {
-        events.on(RoomEvent.SPEAKING, speaking -> {
-            if (speaking.subjectChange() && speaking.sender().role() != Role.MODERATOR && !speaking.room().config().get(this)) {
+        events.on(RoomEvent.SUBJECT_CHANGE, speaking -> {
+            if (speaking.sender().role() != Role.MODERATOR && !speaking.room().config().get(this)) {
                 speaking.refuse(Condition.FORBIDDEN, "Only moderators may change the subject of this room");
             }
         });
