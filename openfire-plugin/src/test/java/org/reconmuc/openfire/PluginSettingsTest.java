@@ -29,12 +29,12 @@ class PluginSettingsTest {
 
     @Test
     void everyMucSettingOfTheComponentIsAPropertyOfTheSameName() throws Exception {
-        ServiceConfig wanted = ServiceConfig.defaults().withHistorySize(7).withConsistencyLimits(3, 60)
-                .withPresenceAndIqRate(2.5, 4).withOccupantIds(false)
-                .withRoomLocking(new ServiceConfig.RoomLocking(false, Duration.ofSeconds(30)))
-                .withStore("h2:/var/lib/openfire/rooms").withRoomDefaultPersistent(true)
-                .withRoomCreation(new org.reconmuc.component.config.RoomCreation(java.util.List.of("local", "capulet.lit"),
-                        java.util.Set.of("nurse@capulet.lit"), 3));
+        ServiceConfig wanted = ServiceConfig.defaults().toBuilder().historySize(7).maxFilterEntries(3).maxTimeSeconds(60)
+                .presencesAndIqsPerSecond(2.5).presenceAndIqBurst(4).occupantIds(false)
+                .roomLocking(new ServiceConfig.RoomLocking(false, Duration.ofSeconds(30)))
+                .store("h2:/var/lib/openfire/rooms").roomDefaultPersistent(true)
+                .roomCreation(new org.reconmuc.component.config.RoomCreation(java.util.List.of("local", "capulet.lit"),
+                        java.util.Set.of("nurse@capulet.lit"), 3)).build();
         Map<String, String> properties = new HashMap<>(PluginProperties.of(wanted));
         properties.put(PluginSettings.SUBDOMAIN, "chat");
         ServiceConfig read = read(properties).config();

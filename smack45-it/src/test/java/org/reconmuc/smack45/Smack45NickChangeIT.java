@@ -56,7 +56,7 @@ class Smack45NickChangeIT {
     @BeforeAll
     void start() throws Exception {
         server = XmppServers.start("prosody", Files.createDirectories(Path.of("target", "it-smack45-prosody")));
-        component = ReconMuc.start(ServiceConfig.defaults().withServer(server.host(), server.componentPort())
+        component = ReconMuc.start(ServiceConfig.defaults().toBuilder().server(server.host(), server.componentPort()).build()
                 .withDomainAndSecret(server.componentDomain(), server.componentSecret()));
         assertThat(component.awaitConnected(Duration.ofSeconds(20))).isTrue();
     }

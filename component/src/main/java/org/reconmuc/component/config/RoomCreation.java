@@ -75,21 +75,6 @@ public record RoomCreation(List<String> creators, Set<String> admins, int maxRoo
         return new RoomCreation(split(creators), Set.copyOf(split(admins)), maxRoomsPerUser);
     }
 
-    /** The same, with another limit per user (0: no limit). */
-    public RoomCreation withMaxRoomsPerUser(int max) {
-        return new RoomCreation(creators, admins, max);
-    }
-
-    /** The same, with another list of who may create rooms (see the class comment). */
-    public RoomCreation withCreators(String... terms) {
-        return new RoomCreation(List.of(terms), admins, maxRoomsPerUser);
-    }
-
-    /** The same, with these admins (bare JIDs). */
-    public RoomCreation withAdmins(String... bareJids) {
-        return new RoomCreation(creators, Set.copyOf(List.of(bareJids)), maxRoomsPerUser);
-    }
-
     public boolean isAdmin(JID user) {
         return admins.contains(user.toBareJID());
     }

@@ -179,51 +179,8 @@ public record ServiceConfig(
         return secret != null;
     }
 
-    public ServiceConfig withServer(String host, int port) {
-        return toBuilder().server(host, port).build();
-    }
-
-    public ServiceConfig withHistorySize(int newHistorySize) {
-        return toBuilder().historySize(newHistorySize).build();
-    }
-
-    /** The relaxed-consistency limits a service advertises (reconmuc.md, Discovery). */
-    public ServiceConfig withConsistencyLimits(int newMaxFilterEntries, int newMaxTimeSeconds) {
-        return toBuilder().maxFilterEntries(newMaxFilterEntries).maxTimeSeconds(newMaxTimeSeconds).build();
-    }
-
     public ServiceConfig withDomainAndSecret(String newDomain, String newSecret) {
         return toBuilder().domain(newDomain).secret(newSecret).build();
-    }
-
-    /** Presence and IQ flood limits per sender (messages have their own). */
-    public ServiceConfig withPresenceAndIqRate(double perSecond, int burst) {
-        return toBuilder().presencesAndIqsPerSecond(perSecond).presenceAndIqBurst(burst).build();
-    }
-
-    /** With or without XEP-0421 occupant ids on what the rooms send from occupants. */
-    public ServiceConfig withOccupantIds(boolean on) {
-        return toBuilder().occupantIds(on).build();
-    }
-
-    /** Rooms created by a join locked until configured (XEP-0045 §10.1.1), or not. */
-    public ServiceConfig withRoomLocking(RoomLocking locking) {
-        return toBuilder().roomLocking(locking).build();
-    }
-
-    /** Where persistent rooms are kept ({@link StoreLocation}: none, sqlite:PATH, h2:PATH, a JDBC URL). */
-    public ServiceConfig withStore(String newStore) {
-        return toBuilder().store(newStore).build();
-    }
-
-    /** New rooms start persistent (the owner may still make them temporary). */
-    public ServiceConfig withRoomDefaultPersistent(boolean persistent) {
-        return toBuilder().roomDefaultPersistent(persistent).build();
-    }
-
-    /** Who may create rooms, and how many each ({@link RoomCreation}). */
-    public ServiceConfig withRoomCreation(RoomCreation creation) {
-        return toBuilder().roomCreation(creation).build();
     }
 
     public StoreLocation storeLocation() {

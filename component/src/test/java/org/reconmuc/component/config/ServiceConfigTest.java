@@ -37,7 +37,7 @@ class ServiceConfigTest {
     void theBuilderChangesOnlyWhatItIsTold() {
         ServiceConfig c = ServiceConfig.builder().server("xmpp.example", 5348).domain("muc.example").secret("k")
                 .historySize(7).messageRate(2.5, 4).reconnectMaxBackoff(Duration.ofSeconds(3))
-                .roomCreation(RoomCreation.DEFAULT.withMaxRoomsPerUser(2)).build();
+                .roomCreation(RoomCreation.parse("anyone", "", 2)).build();
         assertThat(c.serverHost()).isEqualTo("xmpp.example");
         assertThat(c.serverPort()).isEqualTo(5348);
         assertThat(c.secret()).isEqualTo("k");
@@ -46,8 +46,10 @@ class ServiceConfigTest {
         assertThat(c.messageBurst()).isEqualTo(4);
         assertThat(c.roomCreation().maxRoomsPerUser()).isEqualTo(2);
         assertThat(c.maxOccupantsPerRoom()).isEqualTo(ServiceConfig.defaults().maxOccupantsPerRoom());
-        assertThat(c.toBuilder().historySize(8).build()).isEqualTo(c.withHistorySize(8))
-                .extracting(ServiceConfig::historySize).isEqualTo(8);
+        ServiceConfig eight = c.toBuilder().historySize(8).build();
+        assertThat(eight.historySize()).isEqualTo(8);
+        assertThat(eight).isNotEqualTo(c);
+        assertThat(eight.toBuilder().historySize(7).build()).as("nothing else changed").isEqualTo(c);
         assertThatThrownBy(() -> ServiceConfig.builder().historySize(-1).build()).hasMessageContaining("history-size");
     }
 }

@@ -63,7 +63,7 @@ final class LiveService {
             // here (RoomCreationTest has it).
             ServiceConfig config = adjust.apply(ServiceConfig.builder().server(server.host(), server.componentPort())
                     .domain(server.componentDomain()).secret(server.componentSecret())
-                    .roomCreation(RoomCreation.DEFAULT.withMaxRoomsPerUser(0)).build());
+                    .roomCreation(RoomCreation.parse("anyone", "", 0)).build());
             EmittedStanzas emitted = new EmittedStanzas();
             LiveService live = new LiveService(server, ReconMuc.start(config, emitted, clock), emitted);
             if (!live.muc.awaitConnected(Duration.ofSeconds(20))) {

@@ -59,9 +59,9 @@ class ProsodyArchiveIT {
         Path dir = Files.createDirectories(Path.of("target", "it-prosody-archive"));
         Files.deleteIfExists(dir.resolve("rooms.db"));
         server = XmppServers.start("prosody", dir.resolve("prosody"));
-        config = ServiceConfig.defaults().withServer(server.host(), server.componentPort())
-                .withDomainAndSecret(server.componentDomain(), server.componentSecret())
-                .withStore("sqlite:" + dir.resolve("rooms.db").toAbsolutePath());
+        config = ServiceConfig.defaults().toBuilder().server(server.host(), server.componentPort())
+                .domain(server.componentDomain()).secret(server.componentSecret())
+                .store("sqlite:" + dir.resolve("rooms.db").toAbsolutePath()).build();
         muc = ReconMuc.start(config);
         assertThat(muc.awaitConnected(Duration.ofSeconds(20))).isTrue();
     }

@@ -336,7 +336,7 @@ public class DurableRoomTest {
     void withRoomsPersistentByDefaultTheFirstMessageIsAlreadyKept() throws Exception {
         store.close();
         store = Store.openWithoutThreads(StoreLocation.parse("sqlite:" + dir.resolve("rooms.db")));
-        muc = new MucBench(CONFIG.withRoomDefaultPersistent(true), Instant.parse("2026-01-01T10:00:00Z"), store);
+        muc = new MucBench(CONFIG.toBuilder().roomDefaultPersistent(true).build(), Instant.parse("2026-01-01T10:00:00Z"), store);
         muc.join(JULIET, ROOM, "Juliet");
         muc.commit();
         muc.clear();

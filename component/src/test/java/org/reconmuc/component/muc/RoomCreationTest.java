@@ -91,7 +91,7 @@ class RoomCreationTest {
 
     @Test
     void aUserOfAnUnlistedDomainIsRefusedAndNoRoomIsMadeButMayEnterARoomThatExists() {
-        MucBench muc = service(RoomCreation.DEFAULT.withCreators("montague.lit"));
+        MucBench muc = service(RoomCreation.parse("montague.lit", "", RoomCreation.DEFAULT_MAX_ROOMS_PER_USER));
 
         assertRefused(enter(muc, JULIET, LOBBY, "Juliet"), "Room creation is restricted", "juliet@capulet.lit");
         assertThat(muc.service.roomCount()).as("no room left behind").isZero();
@@ -106,7 +106,7 @@ class RoomCreationTest {
     @Test
     void aRefusedCreationLeavesNoRoomEvenWhenNewRoomsStartPersistent() {
         MucBench muc = new MucBench(ServiceConfig.builder().domain(SERVICE).roomDefaultPersistent(true)
-                .roomCreation(RoomCreation.DEFAULT.withCreators("romeo@montague.lit")).build());
+                .roomCreation(RoomCreation.parse("romeo@montague.lit", "", RoomCreation.DEFAULT_MAX_ROOMS_PER_USER)).build());
         assertRefused(enter(muc, JULIET, LOBBY, "Juliet"), "Room creation is restricted");
         assertThat(muc.service.roomCount()).isZero();
         assertCreated(enter(muc, ROMEO, LOBBY, "Romeo"));
@@ -115,7 +115,7 @@ class RoomCreationTest {
     @Test
     void localMeansTheUsersOfTheServerTheServiceIsASubdomainOf() {
         // The service is chat.example: its local users are those of example.
-        MucBench muc = service(RoomCreation.DEFAULT.withCreators("local"));
+        MucBench muc = service(RoomCreation.parse("local", "", RoomCreation.DEFAULT_MAX_ROOMS_PER_USER));
         assertCreated(enter(muc, "tybalt@example/sword", room(1), "Tybalt"));
         assertRefused(enter(muc, ROMEO, room(2), "Romeo"), "Room creation is restricted");
         assertRefused(enter(muc, "mercutio@chat.example/x", room(3), "Mercutio"), "Room creation is restricted");
@@ -123,7 +123,7 @@ class RoomCreationTest {
 
     @Test
     void whenOnlyAdminsMayCreateRoomsTheAdminsMayAndTheOthersEnterTheirs() {
-        MucBench muc = service(RoomCreation.DEFAULT.withCreators("admins").withAdmins("nurse@capulet.lit"));
+        MucBench muc = service(RoomCreation.parse("admins", "nurse@capulet.lit", RoomCreation.DEFAULT_MAX_ROOMS_PER_USER));
         assertRefused(enter(muc, JULIET, LOBBY, "Juliet"), "Room creation is restricted");
         assertCreated(enter(muc, NURSE, LOBBY, "Nurse"));
         assertEntered(enter(muc, JULIET, LOBBY, "Juliet"));
@@ -131,7 +131,7 @@ class RoomCreationTest {
 
     @Test
     void aListedUserIsRecognisedWhateverTheCaseOfTheirAddress() {
-        MucBench muc = service(RoomCreation.DEFAULT.withCreators("Romeo@Montague.LIT"));
+        MucBench muc = service(RoomCreation.parse("Romeo@Montague.LIT", "", RoomCreation.DEFAULT_MAX_ROOMS_PER_USER));
         assertCreated(enter(muc, "ROMEO@montague.lit/Orchard", LOBBY, "Romeo"));
     }
 
@@ -152,8 +152,8 @@ class RoomCreationTest {
         // After a restart only Romeo may create rooms, and only one: the restored lobby is nobody's creation.
         Store second = Store.openWithoutThreads(location);
         try {
-            MucBench after = new MucBench(anyone.withRoomCreation(new RoomCreation(List.of("romeo@montague.lit"),
-                    java.util.Set.of(), 1)), Instant.parse("2026-01-01T11:00:00Z"), second);
+            MucBench after = new MucBench(anyone.toBuilder().roomCreation(new RoomCreation(List.of("romeo@montague.lit"),
+                    java.util.Set.of(), 1)).build(), Instant.parse("2026-01-01T11:00:00Z"), second);
             assertThat(after.service.roomCount()).isEqualTo(1);
             after.send("<presence from='" + JULIET + "' to='" + LOBBY + "/Juliet' id='back'>"
                     + "<x xmlns='http://jabber.org/protocol/muc'/></presence>");
@@ -174,7 +174,7 @@ class RoomCreationTest {
 
     @Test
     void aUserAtTheLimitIsRefusedFromEveryResourceUntilOneOfTheirRoomsIsDestroyed() {
-        MucBench muc = service(RoomCreation.DEFAULT.withMaxRoomsPerUser(3));
+        MucBench muc = service(RoomCreation.parse("anyone", "", 3));
         for (int i = 1; i <= 3; i++) {
             assertCreated(enter(muc, ROMEO, room(i), "Romeo"));
         }
@@ -194,7 +194,7 @@ class RoomCreationTest {
 
     @Test
     void aTemporaryRoomThatVanishesWhenItsLastOccupantLeavesNoLongerCounts() {
-        MucBench muc = service(RoomCreation.DEFAULT.withMaxRoomsPerUser(1));
+        MucBench muc = service(RoomCreation.parse("anyone", "", 1));
         assertCreated(enter(muc, ROMEO, room(1), "Romeo"));
         assertRefused(enter(muc, ROMEO, room(2), "Romeo"), "reached the limit of rooms");
         muc.send("<presence from='" + ROMEO + "' to='" + room(1) + "/Romeo' type='unavailable'/>");
@@ -205,7 +205,7 @@ class RoomCreationTest {
 
     @Test
     void aRoomLeftByItsCreatorStillCountsWhileOthersKeepItAlive() {
-        MucBench muc = service(RoomCreation.DEFAULT.withMaxRoomsPerUser(1));
+        MucBench muc = service(RoomCreation.parse("anyone", "", 1));
         assertCreated(enter(muc, ROMEO, room(1), "Romeo"));
         assertEntered(enter(muc, JULIET, room(1), "Juliet"));
         muc.send("<presence from='" + ROMEO + "' to='" + room(1) + "/Romeo' type='unavailable'/>");
@@ -215,11 +215,11 @@ class RoomCreationTest {
 
     @Test
     void adminsHaveNoLimitAndZeroMeansNoLimitForAnyone() {
-        MucBench limited = service(RoomCreation.DEFAULT.withMaxRoomsPerUser(1).withAdmins("nurse@capulet.lit"));
+        MucBench limited = service(RoomCreation.parse("anyone", "nurse@capulet.lit", 1));
         for (int i = 1; i <= 5; i++) {
             assertCreated(enter(limited, NURSE, room(i), "Nurse"));
         }
-        MucBench unlimited = service(RoomCreation.DEFAULT.withMaxRoomsPerUser(0));
+        MucBench unlimited = service(RoomCreation.parse("anyone", "", 0));
         for (int i = 1; i <= 30; i++) {
             assertCreated(enter(unlimited, ROMEO, room(i), "Romeo"));
         }

@@ -97,8 +97,8 @@ class ScenarioConformanceTest {
                 start = attr(config, "start", start);
             }
             String domain = room.substring(room.indexOf('@') + 1);
-            ServiceConfig c = ServiceConfig.defaults().withDomainAndSecret(domain, "x").withHistorySize(history)
-                    .withConsistencyLimits(maxFilters, maxTime);
+            ServiceConfig c = ServiceConfig.defaults().withDomainAndSecret(domain, "x").toBuilder().historySize(history)
+                    .maxFilterEntries(maxFilters).maxTimeSeconds(maxTime).build();
             muc = new MucBench(c, Instant.parse(start));
         }
 

@@ -509,8 +509,8 @@ class SeveralInstancesTest {
         assertThat(a.receivedBy(JULIET)).anyMatch(p -> MucBench.statusCodes(p).contains("201"));
         store.close();
         // On b only Montague users may create rooms: the lobby a stored is not a creation.
-        MucBench b = instance("b", claims, anyone.withRoomCreation(
-                org.reconmuc.component.config.RoomCreation.DEFAULT.withCreators("montague.lit")));
+        MucBench b = instance("b", claims, anyone.toBuilder().roomCreation(
+                org.reconmuc.component.config.RoomCreation.parse("montague.lit", "", org.reconmuc.component.config.RoomCreation.DEFAULT_MAX_ROOMS_PER_USER)).build());
         claims[0].now = LEASE + 1;
         int rooms = b.service.roomCount();
         b.send(join(HALL, "Juliet", JULIET));

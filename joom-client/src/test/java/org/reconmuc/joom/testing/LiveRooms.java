@@ -31,7 +31,7 @@ public final class LiveRooms implements AutoCloseable {
             // The tests make a room each from the same few accounts: no limit per user here.
             ServiceConfig config = ServiceConfig.builder().server(server.host(), server.componentPort())
                     .domain(server.componentDomain()).secret(server.componentSecret())
-                    .roomCreation(RoomCreation.DEFAULT.withMaxRoomsPerUser(0)).build();
+                    .roomCreation(RoomCreation.parse("anyone", "", 0)).build();
             ReconMuc muc = ReconMuc.start(config);
             if (!muc.awaitConnected(Duration.ofSeconds(20))) {
                 muc.close();

@@ -23,7 +23,7 @@ class FloodControlTest {
     private static final int BURST = 5;
 
     private final MucBench muc = new MucBench(ServiceConfig.defaults().withDomainAndSecret(MucBench.SERVICE, "x")
-            .withPresenceAndIqRate(2.0, BURST));
+            .toBuilder().presencesAndIqsPerSecond(2.0).presenceAndIqBurst(BURST).build());
 
     @BeforeEach
     void romeoAndJulietAreIn() {

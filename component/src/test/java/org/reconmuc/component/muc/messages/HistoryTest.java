@@ -22,7 +22,7 @@ class HistoryTest {
     @BeforeEach
     void fiveMessagesAMinuteApart() {
         ServiceConfig c = ServiceConfig.defaults().withDomainAndSecret(MucBench.SERVICE, "x");
-        muc = new MucBench(c.withHistorySize(4));
+        muc = new MucBench(c.toBuilder().historySize(4).build());
         muc.join("romeo@montague.lit/phone", ROOM, "Romeo");
         for (int i = 1; i <= 5; i++) {
             muc.say("romeo@montague.lit/phone", ROOM, "line " + i);
