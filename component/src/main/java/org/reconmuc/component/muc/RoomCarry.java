@@ -227,6 +227,8 @@ public final class RoomCarry {
                 Requirements requirements = room.requirements().carried(r.getValue());
                 String position = archived ? stored.occupants().get(o.nick()).position() : null;
                 long head = room.history().head();
+                LOG.debug("room {}: relaxed {} carried on from stored position {} (log head {}, archived {})", room.jid(),
+                        o.nick(), position, head, archived);
                 room.consistency().carryOver(o, requirements, position == null ? head + 1 : cursor(position),
                         position == null ? new long[0] : early(position), deliveries);
             } catch (ProtocolException | IllegalArgumentException unreadable) {
