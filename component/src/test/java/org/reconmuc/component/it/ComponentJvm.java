@@ -86,7 +86,8 @@ final class ComponentJvm implements AutoCloseable {
         ProcessBuilder b = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        b.environment().keySet().removeIf(k -> k.startsWith("RECONMUC_"));
+        // The instance's settings are its arguments; only the log level (RECONMUC_LOG_LEVEL) passes through.
+        b.environment().keySet().removeIf(k -> k.startsWith("RECONMUC_") && !k.equals("RECONMUC_LOG_LEVEL"));
         b.environment().put("RECONMUC_SECRET", server.componentSecret());   // not on argv, where ps shows it
         ComponentJvm jvm = new ComponentJvm(b.start(), log, logStart);
         if (!waitForAttach) {
