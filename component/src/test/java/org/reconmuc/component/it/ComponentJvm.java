@@ -86,8 +86,9 @@ final class ComponentJvm implements AutoCloseable {
         ProcessBuilder b = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        // The instance's settings are its arguments; only the log level (RECONMUC_LOG_LEVEL) passes through.
-        b.environment().keySet().removeIf(k -> k.startsWith("RECONMUC_") && !k.equals("RECONMUC_LOG_LEVEL"));
+        // The instance's settings are its arguments; only the log levels pass through (on the test class
+        // path it reads logback-test.xml: RECONMUC_TEST_LOG_LEVEL=DEBUG shows the carry-on positions).
+        b.environment().keySet().removeIf(k -> k.startsWith("RECONMUC_") && !k.endsWith("LOG_LEVEL"));
         b.environment().put("RECONMUC_SECRET", server.componentSecret());   // not on argv, where ps shows it
         ComponentJvm jvm = new ComponentJvm(b.start(), log, logStart);
         if (!waitForAttach) {
