@@ -15,7 +15,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -46,6 +48,8 @@ public final class MessagePath {
         boolean recording = false;
         Map<String, TreeSet<String>> methodsByFile = new TreeMap<>();
         TreeSet<String> notProduct = new TreeSet<>();
+        // Looked up once per class: the same classes are entered again and again.
+        Map<String, Optional<String>> fileOfType = new HashMap<>();
         loop:
         while (true) {
             EventSet set = vm.eventQueue().remove();
@@ -69,7 +73,12 @@ public final class MessagePath {
                 if (!recording) {
                     continue;
                 }
-                String file = sourceFile(repo, type);
+                Optional<String> cached = fileOfType.get(type.name());
+                if (cached == null) {
+                    cached = Optional.ofNullable(sourceFile(repo, type));
+                    fileOfType.put(type.name(), cached);
+                }
+                String file = cached.orElse(null);
                 if (file == null) {
                     notProduct.add(type.name());
                 } else {

@@ -36,8 +36,8 @@ class RealTimeBlockListTest {
     /** sha256sum of "evil.example": a whole server listed. */
     private static final String EVIL_DOMAIN_HASH = "9c180de0cd699ee78897c47cfdb3e7ee1d75906e31b7746a4747dea536909837";
 
-    private final MucBench muc = new MucBench(ServiceConfig.defaults().withDomainAndSecret(SERVICE, "x")
-            .toBuilder().rtbl(LIST, NODE).build());
+    private final MucBench muc = new MucBench(ServiceConfig.defaults().toBuilder().domain(SERVICE).secret("x")
+            .rtbl(LIST, NODE).build());
 
     @BeforeEach
     void romeoOpensTheRoom() {

@@ -20,7 +20,7 @@ class RequirementSetBoundsTest {
     private static final String BOB = "bob@builder.lit/phone";
     private static final long CACHE = 1024 * 1024;
 
-    private final MucBench muc = new MucBench(ServiceConfig.defaults().withDomainAndSecret(MucBench.SERVICE, "x").toBuilder()
+    private final MucBench muc = new MucBench(ServiceConfig.defaults().toBuilder().domain(MucBench.SERVICE).secret("x")
             .presencesAndIqsPerSecond(1_000_000).presenceAndIqBurst(1_000_000).requirementsCacheBytes(CACHE).build());
 
     private Packet require(String who, String id, String filters) {

@@ -116,7 +116,7 @@ class RoomActivityIndicatorsTest {
 
     @Test
     void aNoticeBouncedByJulietsServerEndsHerSubscription() {
-        MucBench bench = new MucBench(ServiceConfig.defaults().withDomainAndSecret(SERVICE, "x").toBuilder()
+        MucBench bench = new MucBench(ServiceConfig.defaults().toBuilder().domain(SERVICE).secret("x")
                 .raiMaxSubscribers(1).build());
         bench.join(ROMEO, ROOM, "Romeo");
         bench.join(JULIET, ROOM, "Juliet");
@@ -157,7 +157,7 @@ class RoomActivityIndicatorsTest {
 
     @Test
     void theServiceRefusesSubscribersPastItsLimitUntilOneGoes() {
-        MucBench bench = new MucBench(ServiceConfig.defaults().withDomainAndSecret(SERVICE, "x").toBuilder()
+        MucBench bench = new MucBench(ServiceConfig.defaults().toBuilder().domain(SERVICE).secret("x")
                 .raiMaxSubscribers(1).build());
         subscribe(bench, JULIET);
         assertEquals(List.of(), bench.receivedBy(JULIET));

@@ -167,7 +167,7 @@ class RoomAvatarTest {
 
     @Test
     void anAvatarOverTheBoundOrNotBase64IsRefusedWithWhy() {
-        muc = new MucBench(ServiceConfig.defaults().withDomainAndSecret(MucBench.SERVICE, "x").toBuilder()
+        muc = new MucBench(ServiceConfig.defaults().toBuilder().domain(MucBench.SERVICE).secret("x")
                 .maxAvatarBytes(IMAGE.length - 1).build());
         muc.join(ROMEO, ROOM, "Romeo");
 
@@ -199,7 +199,7 @@ class RoomAvatarTest {
 
     @Test
     void aServiceWithoutAvatarsSaysSo() {
-        muc = new MucBench(ServiceConfig.defaults().withDomainAndSecret(MucBench.SERVICE, "x").toBuilder()
+        muc = new MucBench(ServiceConfig.defaults().toBuilder().domain(MucBench.SERVICE).secret("x")
                 .maxAvatarBytes(0).build());
         muc.join(ROMEO, ROOM, "Romeo");
         setVcard(ROMEO, vcard(IMAGE));

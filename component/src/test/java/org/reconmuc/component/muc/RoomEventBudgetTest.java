@@ -25,7 +25,7 @@ class RoomEventBudgetTest {
     private static final String TYBALT = "tybalt@capulet.lit/sword";
 
     /** Five events at once for the room, then one a second. */
-    private final MucBench muc = new MucBench(ServiceConfig.defaults().withDomainAndSecret(MucBench.SERVICE, "x").toBuilder()
+    private final MucBench muc = new MucBench(ServiceConfig.defaults().toBuilder().domain(MucBench.SERVICE).secret("x")
             .roomEventRate(new ServiceConfig.RoomEventRate(1.0, 5)).build());
 
     private List<String> bodiesReceivedBy(String jid) {

@@ -147,8 +147,8 @@ class RoomLockingTest {
 
     @Test
     void withLockingOffJulietEntersAtOnce() {
-        MucBench open = new MucBench(ServiceConfig.defaults().withDomainAndSecret(MucBench.SERVICE, "x")
-                .toBuilder().roomLocking(RoomLocking.OFF).build());
+        MucBench open = new MucBench(ServiceConfig.defaults().toBuilder().domain(MucBench.SERVICE).secret("x")
+                .roomLocking(RoomLocking.OFF).build());
         open.send("<presence from='" + ROMEO + "' to='" + ROOM + "/Romeo'><x xmlns='http://jabber.org/protocol/muc'/></presence>");
         open.send("<presence from='" + JULIET + "' to='" + ROOM + "/Juliet'><x xmlns='http://jabber.org/protocol/muc'/></presence>");
         assertThat(open.receivedBy(JULIET)).anyMatch(p -> statusCodes(p).contains("110"));

@@ -97,7 +97,7 @@ class ScenarioConformanceTest {
                 start = attr(config, "start", start);
             }
             String domain = room.substring(room.indexOf('@') + 1);
-            ServiceConfig c = ServiceConfig.defaults().withDomainAndSecret(domain, "x").toBuilder().historySize(history)
+            ServiceConfig c = ServiceConfig.defaults().toBuilder().domain(domain).secret("x").historySize(history)
                     .maxFilterEntries(maxFilters).maxTimeSeconds(maxTime).build();
             muc = new MucBench(c, Instant.parse(start));
         }

@@ -11,6 +11,7 @@ import java.util.function.LongConsumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.reconmuc.component.config.RoomCreation;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.cluster.LeaseStore;
@@ -510,7 +511,7 @@ class SeveralInstancesTest {
         store.close();
         // On b only Montague users may create rooms: the lobby a stored is not a creation.
         MucBench b = instance("b", claims, anyone.toBuilder().roomCreation(
-                org.reconmuc.component.config.RoomCreation.parse("montague.lit", "", org.reconmuc.component.config.RoomCreation.DEFAULT_MAX_ROOMS_PER_USER)).build());
+                RoomCreation.parse("montague.lit", "", RoomCreation.DEFAULT_MAX_ROOMS_PER_USER)).build());
         claims[0].now = LEASE + 1;
         int rooms = b.service.roomCount();
         b.send(join(HALL, "Juliet", JULIET));
@@ -684,7 +685,7 @@ class SeveralInstancesTest {
         Claims[] claims = new Claims[1];
         // Only users of example (the service's parent domain) may create rooms; Mallory is not one.
         MucBench b = countedInstance(claims, remembering(10_000).toBuilder()
-                .roomCreation(org.reconmuc.component.config.RoomCreation.parse("local", "", 20)).build(), Runnable::run);
+                .roomCreation(RoomCreation.parse("local", "", 20)).build(), Runnable::run);
         for (int round = 0; round < 2; round++) {
             for (int i = 0; i < 200; i++) {
                 b.send(join("made-up-" + i + "@" + MucBench.SERVICE, "Mallory", MALLORY));

@@ -124,7 +124,7 @@ class StreamsOnEntryTest {
 
     @Test
     void aRoomThatKeepsOnlyItsNewestMessagesStartsAnewTheStreamsThatReachOlderOnes() throws Exception {
-        MucBench muc = new MucBench(ServiceConfig.defaults().withDomainAndSecret(MucBench.SERVICE, "x").toBuilder().historySize(3).build());
+        MucBench muc = new MucBench(ServiceConfig.defaults().toBuilder().domain(MucBench.SERVICE).secret("x").historySize(3).build());
         romeoAndJuliet(muc);
         assertThat(romeoOnTheBalcony(muc, "But soft, what light")).isEqualTo(1);
         enter(muc, BENVOLIO, "Benvolio");
@@ -139,7 +139,7 @@ class StreamsOnEntryTest {
     void aPersistentRoomsArchiveKeepsEverythingSoEntriesNeverStartTheStreamsAnew() throws Exception {
         Store store = Store.openWithoutThreads(StoreLocation.parse("sqlite:" + dir.resolve("rooms.db")));
         try {
-            MucBench muc = new MucBench(ServiceConfig.defaults().withDomainAndSecret(MucBench.SERVICE, "x").toBuilder().historySize(3).build(),
+            MucBench muc = new MucBench(ServiceConfig.defaults().toBuilder().domain(MucBench.SERVICE).secret("x").historySize(3).build(),
                     Instant.parse("2026-01-01T10:00:00Z"), store);
             romeoAndJuliet(muc);
             configure(muc, ArchiveTest.field("muc#roomconfig_persistentroom", "1"));

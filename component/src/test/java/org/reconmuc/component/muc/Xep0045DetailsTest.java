@@ -130,7 +130,7 @@ class Xep0045DetailsTest {
     @Test
     void aServiceWithoutOccupantIdsStripsForgedOnes() {
         MucBench plain = new MucBench(org.reconmuc.component.config.ServiceConfig.defaults()
-                .withDomainAndSecret(MucBench.SERVICE, "x").toBuilder().occupantIds(false).build());
+                .toBuilder().domain(MucBench.SERVICE).secret("x").occupantIds(false).build());
         plain.join(ROMEO, ROOM, "Romeo");
         plain.join(JULIET, ROOM, "Juliet");
         plain.send("<message from='" + JULIET + "' to='" + ROOM + "' type='groupchat'><body>hello</body>"

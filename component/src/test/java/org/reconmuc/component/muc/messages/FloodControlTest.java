@@ -22,8 +22,8 @@ class FloodControlTest {
     private static final String JULIET = "juliet@capulet.lit/balcony";
     private static final int BURST = 5;
 
-    private final MucBench muc = new MucBench(ServiceConfig.defaults().withDomainAndSecret(MucBench.SERVICE, "x")
-            .toBuilder().presencesAndIqsPerSecond(2.0).presenceAndIqBurst(BURST).build());
+    private final MucBench muc = new MucBench(ServiceConfig.defaults().toBuilder().domain(MucBench.SERVICE).secret("x")
+            .presencesAndIqsPerSecond(2.0).presenceAndIqBurst(BURST).build());
 
     @BeforeEach
     void romeoAndJulietAreIn() {
