@@ -188,12 +188,8 @@ public final class ClusterNode implements AutoCloseable {
     /** A room's broadcast, through the {@link LeaseGate} and the room's connection as {@link #send} does. */
     public void broadcast(RenderedStanza stanza, List<String> recipients) {
         String sender = senderOf(stanza.from());
-        gate.send(sender, new LeaseGate.Departure(stanza.error(), () -> {
-            ExternalComponentConnection c = connections.connectionFor(sender);
-            if (c != null) {
-                c.broadcast(stanza, recipients);
-            }
-        }));
+        gate.send(sender, new LeaseGate.Departure(stanza.error(),
+                () -> connections.send(sender, c -> c.broadcast(stanza, recipients))));
     }
 
     /** The bare address a stanza comes from: its room's, or the service's. */
@@ -203,10 +199,7 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     private void sendNow(String sender, OutgoingStanza stanza) {
-        ExternalComponentConnection c = connections.connectionFor(sender);
-        if (c != null) {
-            c.send(stanza);
-        }
+        connections.send(sender, c -> c.send(stanza));
     }
 
     public List<ExternalComponentConnection> connections() {

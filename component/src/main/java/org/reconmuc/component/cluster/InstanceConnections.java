@@ -5,9 +5,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import org.reconmuc.component.transport.ExternalComponentConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.xmpp.component.ComponentException;
 
 /**
@@ -17,6 +21,16 @@ import org.xmpp.component.ComponentException;
  * stanzas leave through.
  */
 final class InstanceConnections {
+    private static final Logger LOG = LoggerFactory.getLogger(InstanceConnections.class);
+    /**
+     * How long a room whose connection is being given away waits for it to have written what the
+     * room queued there, before sending on through another (its close takes milliseconds; it
+     * waits longer only for a server that stopped reading).
+     */
+    private static final Duration ORDER_WAIT = Duration.ofSeconds(5);
+    /** How long giving a connection away waits for the sends that chose it to have queued their stanzas. */
+    private static final Duration QUEUED_WAIT = Duration.ofSeconds(10);
+
     private final IntFunction<ExternalComponentConnection> connect;
     /** The connections that hold (or are to take) one of the server's buckets each. */
     private final List<ExternalComponentConnection> connections = new CopyOnWriteArrayList<>();
@@ -32,6 +46,8 @@ final class InstanceConnections {
     private volatile int closedUnhandedOver;
     /** The connection each room's stanzas leave through (see {@link #connectionFor}). */
     private final Map<String, ExternalComponentConnection> outOf = new ConcurrentHashMap<>();
+    /** Per connection, the sends that chose it and have not yet queued their stanzas there (see {@link #send}). */
+    private final Map<ExternalComponentConnection, AtomicInteger> queuing = new ConcurrentHashMap<>();
 
     /** @param connect opens connection number {@code i} (its stanzas reach the service as coming through {@code i}) */
     InstanceConnections(IntFunction<ExternalComponentConnection> connect) {
@@ -60,14 +76,20 @@ final class InstanceConnections {
         connections.add(c);
     }
 
-    /** {@code c} holds a bucket no more (it is being given away). */
+    /**
+     * {@code c} holds a bucket no more (it is being given away, to be closed next): no stanza is
+     * sent through it from now on, and those that chose it before have been queued there when this
+     * returns — so its close sends them, and refuses nothing a room counts as sent.
+     */
     void remove(ExternalComponentConnection c) {
         connections.remove(c);
+        awaitQueued(c);
     }
 
     /** {@code c} is closed and gone: its number is forgotten. */
     void forget(ExternalComponentConnection c) {
         numbers.remove(c);
+        queuing.remove(c);
     }
 
     Integer number(ExternalComponentConnection c) {
@@ -124,7 +146,64 @@ final class InstanceConnections {
         List<ExternalComponentConnection> all = new ArrayList<>(connections);
         connections.clear();
         closedUnhandedOver += all.size();
+        all.forEach(this::awaitQueued);
         all.forEach(ExternalComponentConnection::close);
+    }
+
+    /** True while {@code c} may carry stanzas: it holds a bucket, or it is a clean stop's departures. */
+    private boolean carrying(ExternalComponentConnection c) {
+        return c == departures || connections.contains(c);
+    }
+
+    /**
+     * Hands {@code send} the connection {@code sender}'s stanzas leave through ({@link #connectionFor}),
+     * never one being given away: a connection refuses what it is given once its close has begun,
+     * and a room would count what it refused as sent (a relaxed occupant's delivery position, which
+     * the room's next owner trusts). {@code send} runs while the connection is counted as chosen,
+     * which {@link #remove} waits for. A room whose connection is being given away waits until
+     * that connection has written what the room queued there, so its stanzas keep their order.
+     */
+    void send(String sender, Consumer<ExternalComponentConnection> send) {
+        while (true) {
+            ExternalComponentConnection before = outOf.get(sender);
+            if (before != null && !carrying(before) && sender.indexOf('@') >= 0 && !before.awaitClosed(ORDER_WAIT)) {
+                LOG.warn("{}: the connection it sent through took more than {} s to close; what it sends next may"
+                        + " overtake what it queued there", sender, ORDER_WAIT.toSeconds());
+            }
+            ExternalComponentConnection c = connectionFor(sender);
+            if (c == null) {
+                return;
+            }
+            AtomicInteger chosen = queuing.computeIfAbsent(c, k -> new AtomicInteger());
+            chosen.incrementAndGet();
+            try {
+                // Checked after counting, as remove() waits after removing: one of the two sees the other.
+                if (carrying(c)) {
+                    send.accept(c);
+                    return;
+                }
+            } finally {
+                chosen.decrementAndGet();
+            }
+        }
+    }
+
+    private void awaitQueued(ExternalComponentConnection c) {
+        AtomicInteger chosen = queuing.get(c);
+        long deadline = System.nanoTime() + QUEUED_WAIT.toNanos();
+        while (chosen != null && chosen.get() > 0) {
+            if (System.nanoTime() > deadline) {
+                LOG.warn("a stanza has waited {} s to be queued on a connection being closed; it may be refused",
+                        QUEUED_WAIT.toSeconds());
+                return;
+            }
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /** {@code sender} (a room) is no longer in memory here: its next stanza chooses its connection afresh. */
@@ -138,7 +217,7 @@ final class InstanceConnections {
      * so the room's stanzas keep their order (two connections are two queues: the server may
      * interleave them). The server routes by {@code to}, whichever connection a stanza comes through.
      */
-    ExternalComponentConnection connectionFor(String sender) {
+    private ExternalComponentConnection connectionFor(String sender) {
         List<ExternalComponentConnection> all = connections;
         ExternalComponentConnection out = departures;
         if (out != null) {
@@ -149,10 +228,10 @@ final class InstanceConnections {
             return null;
         }
         ExternalComponentConnection c = outOf.get(sender);
-        if (c == null || !c.isConnected()) {
+        if (c == null || !c.isConnected() || c.isClosing() || !carrying(c)) {
             List<ExternalComponentConnection> up = new ArrayList<>(all.size());
             for (ExternalComponentConnection candidate : all) {
-                if (candidate.isConnected()) {
+                if (candidate.isConnected() && !candidate.isClosing()) {
                     up.add(candidate);
                 }
             }

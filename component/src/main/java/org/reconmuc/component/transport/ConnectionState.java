@@ -86,6 +86,20 @@ final class ConnectionState {
         }
     }
 
+    /** Blocks until {@link #terminate} was called, up to {@code timeout}; true if it was. */
+    boolean awaitTermination(Duration timeout) throws InterruptedException {
+        long left = timeout.toNanos();
+        lock.lock();
+        try {
+            while (termination == null && left > 0) {
+                left = changed.awaitNanos(left);
+            }
+            return termination != null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The end, for good: the first reason given stays. */
     void terminate(Termination t) {
         lock.lock();

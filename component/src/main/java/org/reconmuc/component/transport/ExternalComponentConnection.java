@@ -235,6 +235,11 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         return state.connected();
     }
 
+    /** True once {@link #close()} has begun: from then on every stanza it is given is refused. */
+    public boolean isClosing() {
+        return state.closed();
+    }
+
     /** Why the connection ended ({@link #awaitTermination()}), or null while it has not. */
     public Termination termination() {
         return state.termination();
@@ -243,6 +248,20 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
     /** Blocks until {@link #close()} was called or the server refused our secret. */
     public Termination awaitTermination() throws InterruptedException {
         return state.awaitTermination();
+    }
+
+    /**
+     * Waits up to {@code timeout} for the connection to have ended ({@link #close()} done: what was
+     * queued is written, or given up); true if it has. A room moving its stanzas to another
+     * connection waits for this, so they keep their order.
+     */
+    public boolean awaitClosed(Duration timeout) {
+        try {
+            return state.awaitTermination(timeout);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /**

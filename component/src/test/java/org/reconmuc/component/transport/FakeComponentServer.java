@@ -30,16 +30,16 @@ import java.util.regex.Pattern;
  * did) and closes, as ejabberd and Prosody do, so the component's close does not wait for an end
  * that never comes.
  */
-final class FakeComponentServer implements AutoCloseable {
+public final class FakeComponentServer implements AutoCloseable {
 
-    static final String DOMAIN = "reconmuc.localhost";
-    static final String SECRET = "s3cret";
+    public static final String DOMAIN = "reconmuc.localhost";
+    public static final String SECRET = "s3cret";
 
     private final ServerSocket serverSocket;
     private final BlockingQueue<Conn> accepted = new LinkedBlockingQueue<>();
     private final List<Conn> all = new CopyOnWriteArrayList<>();
 
-    FakeComponentServer() throws IOException {
+    public FakeComponentServer() throws IOException {
         this(0);
     }
 
@@ -52,7 +52,7 @@ final class FakeComponentServer implements AutoCloseable {
         t.start();
     }
 
-    int port() {
+    public int port() {
         return serverSocket.getLocalPort();
     }
 
@@ -69,7 +69,7 @@ final class FakeComponentServer implements AutoCloseable {
     }
 
     /** The next connection accepted, waiting up to {@code timeout}. */
-    Conn nextConnection(Duration timeout) throws InterruptedException {
+    public Conn nextConnection(Duration timeout) throws InterruptedException {
         Conn c = accepted.poll(timeout.toMillis(), TimeUnit.MILLISECONDS);
         if (c == null) {
             fail("no connection within " + timeout);
@@ -100,7 +100,7 @@ final class FakeComponentServer implements AutoCloseable {
     }
 
     /** One accepted connection. */
-    static final class Conn implements AutoCloseable {
+    public static final class Conn implements AutoCloseable {
         private final Socket socket;
         private final OutputStream out;
         private static final String STREAM_END = "</stream:stream>";
@@ -154,16 +154,16 @@ final class FakeComponentServer implements AutoCloseable {
         }
 
         /** Stops reading from the socket (after the read in progress), so the peer's writes back up. */
-        synchronized void pauseReading() {
+        public synchronized void pauseReading() {
             paused = true;
         }
 
-        synchronized void resumeReading() {
+        public synchronized void resumeReading() {
             paused = false;
             notifyAll();
         }
 
-        synchronized String received() {
+        public synchronized String received() {
             return received.toString(StandardCharsets.UTF_8);
         }
 
@@ -197,7 +197,7 @@ final class FakeComponentServer implements AutoCloseable {
             }
         }
 
-        String awaitContains(String text, Duration timeout) throws InterruptedException {
+        public String awaitContains(String text, Duration timeout) throws InterruptedException {
             return await(s -> s.contains(text), timeout, "'" + text + "'");
         }
 
@@ -250,7 +250,7 @@ final class FakeComponentServer implements AutoCloseable {
         }
 
         /** Plays a successful handshake: opens the stream, checks the digest, answers {@code <handshake/>}. */
-        void acceptHandshake() throws Exception {
+        public void acceptHandshake() throws Exception {
             String id = "id-" + System.nanoTime();
             openStream(id);
             assertThat(awaitHandshake()).isEqualTo(sha1Hex(id + SECRET));

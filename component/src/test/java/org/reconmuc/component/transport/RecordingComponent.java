@@ -15,7 +15,7 @@ import org.xmpp.packet.JID;
 import org.xmpp.packet.Packet;
 
 /** A component that records what happens to it. */
-class RecordingComponent implements Component, ConnectionListener {
+public class RecordingComponent implements Component, ConnectionListener {
 
     final BlockingQueue<Packet> packets = new LinkedBlockingQueue<>();
     final BlockingQueue<String> events = new LinkedBlockingQueue<>();
