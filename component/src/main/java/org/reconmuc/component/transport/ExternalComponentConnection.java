@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.reconmuc.component.config.ServiceConfig;
@@ -28,7 +29,7 @@ import org.xmpp.packet.Packet;
  * Connects one {@link Component} to an XMPP server as an external component (XEP-0114) and keeps
  * it connected.
  *
- * <p><b>Threads.</b> One reader thread ({@code reconmuc-component-reader}) connects, performs the
+ * <p><b>Threads.</b> One reader thread ({@code reconmuc-component-reader-}<i>n</i>, the n-th connection of the process) connects, performs the
  * handshake, reads the stream and calls {@link Component#processPacket} for every stanza in the
  * order the stanzas arrived, one at a time; it also sleeps the reconnect backoff. Per connection
  * one writer thread ({@link ComponentSession}) drains the outgoing queue into the socket. Both are
@@ -112,6 +113,9 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
 
     private final AtomicLong bytesWritten = new AtomicLong();
     private final AtomicLong connections = new AtomicLong();
+    /** Connections made in this process so far: each one's threads carry its number, so its log lines tell it apart. */
+    private static final AtomicInteger MADE = new AtomicInteger();
+    private final int serial = MADE.getAndIncrement();
 
     // Used by the reader thread only.
     private boolean componentStarted;
@@ -182,7 +186,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
         }
         component.initialize(jid, this);
         initialized = true;
-        Thread t = new Thread(this::readerLoop, "reconmuc-component-reader");
+        Thread t = new Thread(this::readerLoop, "reconmuc-component-reader-" + serial);
         t.setDaemon(true);
         readerThread = t;
         if (state.closed()) {
@@ -663,7 +667,7 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
             } catch (RuntimeException e) {
                 log.warn("looking for the server's multicast service failed; sending a copy each", e);
             }
-        }, "reconmuc-multicast-discovery");
+        }, "reconmuc-multicast-discovery-" + serial);
         discovery.setDaemon(true);
         discovery.start();
     }

@@ -128,6 +128,9 @@ final class ServerMulticast {
             return known;
         }
         Service found = verdict(link, home, domain, timeout);
+        if (!link.open()) {
+            LOG.debug("discovery on {} ended without a verdict: the connection it was for has gone", server);
+        }
         if (link.open()) {
             if (found == null) {
                 KNOWN.remove(server);
@@ -187,7 +190,9 @@ final class ServerMulticast {
                 link.send(xml.toString());
                 try {
                     // Earlier rounds' addresses stay in the running: a late one is as good.
-                    return home.get(timeout.toMillis() / HOME_ROUNDS, TimeUnit.MILLISECONDS);
+                    String found = home.get(timeout.toMillis() / HOME_ROUNDS, TimeUnit.MILLISECONDS);
+                    LOG.debug("answers to this connection go to {} (found in round {})", found, round + 1);
+                    return found;
                 } catch (TimeoutException notYet) {
                     // none of these is ours (yet): more addresses
                 } catch (ExecutionException impossible) {
@@ -271,7 +276,12 @@ final class ServerMulticast {
         request.setTo(to);
         request.setChildElement("query", namespace);
         try {
-            return link.query(request, timeout);
+            long start = System.nanoTime();
+            IQ answer = link.query(request, timeout);
+            LOG.debug("{} of {}: {}", namespace.substring(namespace.indexOf('#') + 1), to, answer == null
+                    ? "no answer within " + timeout.toMillis() + " ms"
+                    : answer.getType() + " after " + (System.nanoTime() - start) / 1_000_000 + " ms");
+            return answer;
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
@@ -310,6 +320,7 @@ final class ServerMulticast {
                 return null;
             } catch (TimeoutException e) {
                 problem = "no copy of a probe came back within " + timeout.toSeconds() + " s";
+                LOG.debug("probe {} of {}: {}", attempt + 1, service, problem);
             } catch (ExecutionException e) {
                 return "the probe failed: " + e.getCause();
             } finally {

@@ -74,6 +74,12 @@ class EjabberdClusterMulticastIT {
         for (String name : names) {
             all.append(name).append(": ").append(verdicts(name)).append("; ");
         }
+        for (String name : names) {
+            all.append("\n").append(name).append("'s connections and discoveries:");
+            cluster.instance(name).log().lines()
+                    .filter(l -> l.contains("multicast") || l.contains("bucket") || l.contains("connection to"))
+                    .forEach(l -> all.append("\n  ").append(l));
+        }
         return all.toString();
     }
 

@@ -347,7 +347,7 @@ class ExternalComponentConnectionTest {
         IQ iq = (IQ) component.nextPacket(WAIT);
         assertThat(iq.getType()).isEqualTo(IQ.Type.get);
         assertThat(iq.getChildElement().getNamespaceURI()).isEqualTo("http://jabber.org/protocol/disco#info");
-        assertThat(component.packetThread).isEqualTo("reconmuc-component-reader");
+        assertThat(component.packetThread).startsWith("reconmuc-component-reader-");
     }
 
     @Test
