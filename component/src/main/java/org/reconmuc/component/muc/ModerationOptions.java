@@ -45,11 +45,11 @@ public final class ModerationOptions {
 
     /** XEP-0500: a non-moderator's message with a body sooner than the room's slow mode allows is refused; true if so. */
     public static boolean slowModeRefuses(Room room, Message message, Occupant sender) {
-        if (sender.role() == Role.MODERATOR || message.getBody() == null) {
+        int seconds = room.config().get(SlowModeOption.SLOW_MODE);
+        if (seconds <= 0 || sender.role() == Role.MODERATOR || message.getBody() == null) {
             return false;
         }
-        String refusal = room.moderation().slowMode().refuses(room.config().get(SlowModeOption.SLOW_MODE), sender.bareJid().toString(),
-                room.now().toEpochMilli());
+        String refusal = room.moderation().slowMode().refuses(seconds, sender.bareJid().toString(), room.now().toEpochMilli());
         if (refusal == null) {
             return false;
         }
@@ -64,9 +64,12 @@ public final class ModerationOptions {
      * parent's), which is scheduled here.
      */
     public static void holdBack(Room room, MessageLog.Entry<Occupant> logged, Occupant sender, Message original) {
+        int delay = room.config().get(ModerationDelayOption.MODERATION_DELAY);
+        if (delay <= 0 && !room.moderating()) {
+            return;   // nothing held, nothing to hold
+        }
         HeldMessages<Occupant> held = room.moderation().held();
         long now = room.now().toEpochMilli();
-        int delay = room.config().get(ModerationDelayOption.MODERATION_DELAY);
         long releaseAt = delay > 0 && sender.role() != Role.MODERATOR && original.getBody() != null ? now + delay * 1000L : -1;
         Set<Occupant> sentAtOnce = new LinkedHashSet<>();
         sentAtOnce.add(sender);
@@ -111,7 +114,7 @@ public final class ModerationOptions {
             }
             room.fanout().release(due.entry(), due.heldFrom(), recipients);
         }
-        room.carry().fannedOut(fannedOutUpTo(room, room.history().head()));
+        room.carry().fannedOut(room.history().head());
         room.carry().writeChanges();
     }
 
@@ -122,7 +125,7 @@ public final class ModerationOptions {
      */
     public static List<Occupant> holders(Room room, long seq) {
         List<Occupant> holders = room.fanout().holders(seq);
-        HeldMessages.Held<Occupant> held = room.moderation().held().heldMessage(seq);
+        HeldMessages.Held<Occupant> held = room.moderating() ? room.moderation().held().heldMessage(seq) : null;
         if (held != null) {
             for (Occupant o : room.occupants()) {
                 if (!held.sentAtOnce().contains(o) && !holders.contains(o)) {
@@ -135,7 +138,8 @@ public final class ModerationOptions {
 
     /** The stanza-ids an archive query of {@code reader}'s must leave out: those held back from it (none for a moderator). */
     public static Set<String> heldFromArchive(Room room, Occupant reader) {
-        return reader != null && reader.role() == Role.MODERATOR ? Set.of() : room.moderation().held().stanzaIds();
+        return reader != null && reader.role() == Role.MODERATOR || !room.moderating() ? Set.of()
+                : room.moderation().held().stanzaIds();
     }
 
     /**
@@ -144,12 +148,12 @@ public final class ModerationOptions {
      * still held, which the next owner then sends them at once rather than never.
      */
     public static long fannedOutUpTo(Room room, long seq) {
-        long oldestHeld = room.moderation().held().oldestSeq();
+        long oldestHeld = room.moderating() ? room.moderation().held().oldestSeq() : 0;
         return oldestHeld == 0 ? seq : Math.min(seq, oldestHeld - 1);
     }
 
     /** Whether discussion history may replay {@code entry} now: not while it is held back. */
     public static boolean inHistory(Room room, MessageLog.Entry<Occupant> entry) {
-        return !room.moderation().held().isHeld(entry.seq());
+        return !room.moderating() || !room.moderation().held().isHeld(entry.seq());
     }
 }

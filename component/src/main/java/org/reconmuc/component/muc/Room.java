@@ -83,7 +83,12 @@ public final class Room {
     private final RoomPresence presence = new RoomPresence(this);
     private final RoomCarry carry = new RoomCarry(this);
     public final RoomActivity activity;
-    private final RoomModeration<Occupant> moderation;
+    /**
+     * Slow mode, the room's event budget and its held messages: made when the room first needs one
+     * of them (at once where the service sets a budget), so a room that uses none asks nothing of
+     * them for each message, nor keeps their state.
+     */
+    private RoomModeration<Occupant> moderation;
 
     Room(RoomJid jid, RoomContext context) {
         this.jid = jid;
@@ -98,7 +103,9 @@ public final class Room {
         this.fanout = new Fanout<>(relaxedHost, consistency);
         this.requirements = new RoomRequirements(this, consistency, fanout);
         this.floodControl = new RoomFloodControl(context.config());
-        this.moderation = new RoomModeration<>(context.config().roomEventRate(), now().toEpochMilli());
+        if (context.config().roomEventRate().limited()) {
+            this.moderation = moderation();
+        }
         this.occupantIds = context.config().occupantIds() ? new OccupantIds() : null;
         this.activity = RoomActivityHost.of(this);
         refreshListing();
@@ -134,7 +141,7 @@ public final class Room {
             if (refusedByBlockList(packet, session)) {
                 return;
             }
-            if (ModerationOptions.overRoomBudget(this, packet, session)) {
+            if (moderation != null && ModerationOptions.overRoomBudget(this, packet, session)) {
                 return;
             }
             if (packet instanceof Presence p) {
@@ -175,7 +182,8 @@ public final class Room {
         boolean entersOrSpeaks = packet instanceof Presence p
                 ? p.getType() == null && occupantBySession(session) == null
                 : packet instanceof Message m && m.getType() != Message.Type.error;
-        if (!entersOrSpeaks || !context.blockList().lists(session.jid()) || affiliationOf(session).atLeast(Affiliation.MEMBER)) {
+        if (!entersOrSpeaks || context.config().rtblService() == null   // no list followed: nobody is listed
+                || !context.blockList().lists(session.jid()) || affiliationOf(session).atLeast(Affiliation.MEMBER)) {
             return false;
         }
         output.error(packet, Condition.FORBIDDEN, "cancel", BlockList.REFUSAL);
@@ -397,9 +405,17 @@ public final class Room {
         return notRestored;
     }
 
-    /** Slow mode, the room's event budget and its held messages (package {@code muc.moderation}). */
+    /** Slow mode, the room's event budget and its held messages (package {@code muc.moderation}), made on first use. */
     RoomModeration<Occupant> moderation() {
+        if (moderation == null) {
+            moderation = new RoomModeration<>(context.config().roomEventRate(), now().toEpochMilli());
+        }
         return moderation;
+    }
+
+    /** False while the room has used none of {@link #moderation()}: nothing is held, no budget or slow mode counts. */
+    public boolean moderating() {
+        return moderation != null;
     }
 
     /** What the room's next owner needs to carry on with its occupants (several instances). */

@@ -104,10 +104,13 @@ public final class RoomCarry {
         }
     }
 
-    /** Every standard occupant has been sent message {@code seq}: its archive is where the next owner finds it again. */
+    /**
+     * Messages up to {@code seq} went out to every standard occupant — but for those still held back
+     * from them: the archive is where the next owner finds the rest again.
+     */
     public void fannedOut(long seq) {
         if (active() && LoggingOption.archivesInStore(room)) {
-            journal().fannedOut(seq);
+            journal().fannedOut(ModerationOptions.fannedOutUpTo(room, seq));
         }
     }
 

@@ -14,9 +14,11 @@ import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.muc.occupants.Occupant;
 import org.reconmuc.component.muc.occupants.Role;
 import org.reconmuc.component.muc.occupants.VoiceRequests;
+import org.reconmuc.component.muc.options.ModerationDelayOption;
 import org.reconmuc.component.muc.options.RoomAccess;
 import org.reconmuc.component.muc.options.RoomOption;
 import org.reconmuc.component.muc.options.RoomOptions;
+import org.reconmuc.component.muc.options.SlowModeOption;
 import org.reconmuc.component.protocol.MessageMarks;
 import org.reconmuc.component.relaxed.MessageLog;
 import org.xmpp.packet.JID;
@@ -70,7 +72,7 @@ public final class RoomMessages {
             room.output().error(message, Condition.FORBIDDEN, "You have no voice in this moderated room");
             return;
         }
-        if (ModerationOptions.slowModeRefuses(room, message, sender)) {
+        if (room.config().get(SlowModeOption.SLOW_MODE) > 0 && ModerationOptions.slowModeRefuses(room, message, sender)) {
             return;
         }
         boolean subjectChange = message.getElement().element("subject") != null && message.getBody() == null;
@@ -110,9 +112,11 @@ public final class RoomMessages {
         MessageLog.Entry<Occupant> logged = room.history().log(out, room.now(), sender);
         logged.withholdFrom(withheldFrom);
         room.persistence().appended(logged);
-        ModerationOptions.holdBack(room, logged, sender, message);
+        if (room.moderating() || room.config().get(ModerationDelayOption.MODERATION_DELAY) > 0) {
+            ModerationOptions.holdBack(room, logged, sender, message);
+        }
         room.fanout().post(logged, out, message);
-        room.carry().fannedOut(ModerationOptions.fannedOutUpTo(room, logged.seq()));
+        room.carry().fannedOut(logged.seq());
         room.events().fire(RoomEvent.BROADCAST, new RoomEvent.Broadcast(room, logged));
     }
 
