@@ -30,6 +30,10 @@ class SeveralInstancesTest {
     private static final String JULIET = "juliet@capulet.lit/balcony";
     private static final String HALL = "hall@" + MucBench.SERVICE;
     private static final long LEASE = 5_000;
+    private static final ServiceConfig PLAIN = ServiceConfig.builder().domain(MucBench.SERVICE)
+            .roomLocking(ServiceConfig.RoomLocking.OFF).build();
+    private static final ServiceConfig PERSISTENT = ServiceConfig.builder().domain(MucBench.SERVICE)
+            .roomLocking(ServiceConfig.RoomLocking.OFF).roomDefaultPersistent(true).build();
 
     @TempDir
     Path dir;
@@ -79,17 +83,63 @@ class SeveralInstancesTest {
         }
     }
 
-    private MucBench instance(String name, Claims[] claims) throws Exception {
-        return instance(name, claims, ServiceConfig.builder().domain(MucBench.SERVICE)
-                .roomLocking(ServiceConfig.RoomLocking.OFF).build());
+    /** The claims of the instance started last. */
+    private Claims claims;
+
+    private MucBench instance(String name) throws Exception {
+        return instance(name, PLAIN);
     }
 
-    private MucBench instance(String name, Claims[] claims, ServiceConfig config) throws Exception {
+    /** Instance {@code name}, on the store the test's instances share; its claims wait in {@link #claims}. */
+    private MucBench instance(String name, ServiceConfig config) throws Exception {
         store = Store.openFencedWithoutThreads(StoreLocation.parse("h2:" + dir.resolve("rooms")), name);
-        MucBench bench = new MucBench(config, Instant.parse("2026-01-01T10:00:00Z"), store, false);
-        claims[0] = new Claims(store.leases(name));
-        bench.service.serveUnderLeases(claims[0], Runnable::run);
+        return serving(name, config, store, Runnable::run);
+    }
+
+    /** Instance {@code name} on {@link #store} (reached through {@code through}), its claims' reads run by {@code reads}. */
+    private MucBench serving(String name, ServiceConfig config, Store through, java.util.concurrent.Executor reads)
+            throws Exception {
+        MucBench bench = new MucBench(config, Instant.parse("2026-01-01T10:00:00Z"), through, false);
+        claims = new Claims(store.leases(name));
+        bench.service.serveUnderLeases(claims, reads);
         return bench;
+    }
+
+    /** Instance {@code name}, where Romeo creates the room and then each of {@code others} (nick, JID, …) enters it. */
+    private MucBench romeosRoomOn(String name, ServiceConfig config, String... others) throws Exception {
+        MucBench muc = instance(name, config);
+        muc.send(join(MucBench.ROOM, "Romeo", ROMEO));
+        claims.decideAll();
+        muc.commit();
+        enter(muc, others);
+        return muc;
+    }
+
+    /**
+     * Instance {@code name} starts once the last one's leases have run out (it crashed), and
+     * {@code stanza} for the room reaches it: it claims the room and serves it (one commit).
+     */
+    private MucBench takesOver(String name, ServiceConfig config, String stanza) throws Exception {
+        MucBench muc = instance(name, config);
+        claims.now = LEASE + 1;
+        muc.send(stanza);
+        claims.decideAll();
+        muc.commit();
+        return muc;
+    }
+
+    /** Each of {@code others} (nick, JID, …) enters the room, one commit each. */
+    private static void enter(MucBench muc, String... others) {
+        for (int i = 0; i < others.length; i += 2) {
+            muc.send(join(MucBench.ROOM, others[i], others[i + 1]));
+            muc.commit();
+        }
+    }
+
+    /** {@code who} states these requirements ({@code inner}: the element's children) in the room. */
+    private static String requirements(String who, String inner) {
+        return "<iq from='" + who + "' to='" + MucBench.ROOM + "' type='set' id='req'><consistency-requirements xmlns='"
+                + NS + "'>" + inner + "</consistency-requirements></iq>";
     }
 
     @AfterEach
@@ -105,14 +155,13 @@ class SeveralInstancesTest {
 
     @Test
     void aRoomWhoseClaimWaitsHoldsUpNoOtherRoomAndGetsItsStanzasInOrderOnceClaimed() throws Exception {
-        Claims[] claims = new Claims[1];
-        MucBench muc = instance("a", claims);
+        MucBench muc = instance("a");
         muc.send(join(MucBench.ROOM, "Romeo", ROMEO));
         muc.send("<message from='" + ROMEO + "' to='" + MucBench.ROOM + "' type='groupchat'><body>first</body></message>");
         // Romeo's stanzas wait for lobby's claim; Juliet's room is claimed first and she is in at once.
-        Runnable lobby = claims[0].pending.poll();
+        Runnable lobby = claims.pending.poll();
         muc.send(join(HALL, "Juliet", JULIET));
-        claims[0].decideAll();
+        claims.decideAll();
         muc.commit();   // a join writes who is in the room, for the next owner: its answer waits for the commit
         assertThat(muc.receivedBy(ROMEO)).isEmpty();
         assertThat(muc.receivedBy(JULIET)).anyMatch(p -> MucBench.statusCodes(p).contains("110"));
@@ -125,13 +174,12 @@ class SeveralInstancesTest {
 
     @Test
     void aRoomAnotherInstanceKeepsIsRefusedWithAWait() throws Exception {
-        Claims[] claims = new Claims[1];
-        MucBench muc = instance("a", claims);
+        MucBench muc = instance("a");
         try (LeaseStore other = store.leases("b")) {
             other.claim(MucBench.ROOM, 0, LEASE);
         }
         muc.send(join(MucBench.ROOM, "Romeo", ROMEO));
-        claims[0].decideAll();
+        claims.decideAll();
         List<Packet> romeo = muc.receivedBy(ROMEO);
         assertThat(romeo).hasSize(1);
         assertThat(romeo.get(0).getError().getCondition()).isEqualTo(PacketError.Condition.resource_constraint);
@@ -183,11 +231,10 @@ class SeveralInstancesTest {
 
     @Test
     void theOccupantsOfARoomThatMovedCarryOnToldNothingWithTheirOccupantIdsAndAffiliations() throws Exception {
-        Claims[] claims = new Claims[1];
-        MucBench a = instance("a", claims, ServiceConfig.builder().domain(MucBench.SERVICE)
+        MucBench a = instance("a", ServiceConfig.builder().domain(MucBench.SERVICE)
                 .roomLocking(ServiceConfig.RoomLocking.OFF).occupantIds(true).build());
         a.send(join(MucBench.ROOM, "Juliet", JULIET));
-        claims[0].decideAll();
+        claims.decideAll();
         a.commit();
         a.send(join(MucBench.ROOM, "Romeo", ROMEO));
         a.commit();
@@ -198,11 +245,11 @@ class SeveralInstancesTest {
         assertThat(julietsId).isNotNull();
         crash();
         // a is gone; b takes the (temporary) room over once a's lease has run out, when Juliet speaks.
-        MucBench b = instance("b", claims, ServiceConfig.builder().domain(MucBench.SERVICE)
+        MucBench b = instance("b", ServiceConfig.builder().domain(MucBench.SERVICE)
                 .roomLocking(ServiceConfig.RoomLocking.OFF).occupantIds(true).build());
-        claims[0].now = LEASE + 1;
+        claims.now = LEASE + 1;
         b.send(say(MucBench.ROOM, JULIET, "after"));
-        claims[0].decideAll();
+        claims.decideAll();
         b.commit();
         List<Packet> romeo = b.receivedBy(ROMEO);
         assertThat(romeo).as("no presence, no 333: only the next message").hasSize(1);
@@ -225,19 +272,19 @@ class SeveralInstancesTest {
     }
 
     /** a serves Juliet and Romeo in the lobby, then dies; b adopts it and takes its rooms over. */
-    private MucBench adoptedAfterADeath(Claims[] claims) throws Exception {
-        MucBench a = instance("a", claims);
+    private MucBench adoptedAfterADeath() throws Exception {
+        MucBench a = instance("a");
         a.send(join(MucBench.ROOM, "Juliet", JULIET));
-        claims[0].decideAll();
+        claims.decideAll();
         a.commit();
         a.send(join(MucBench.ROOM, "Romeo", ROMEO));
         a.send(say(MucBench.ROOM, JULIET, "before"));
         a.commit();
         crash();
-        MucBench b = instance("b", claims);
-        claims[0].now = LEASE + 1;
+        MucBench b = instance("b");
+        claims.now = LEASE + 1;
         b.service.leasedRooms().takeOver(List.of(MucBench.ROOM, "not a room"));
-        claims[0].decideAll();
+        claims.decideAll();
         b.commit();
         return b;
     }
@@ -245,14 +292,13 @@ class SeveralInstancesTest {
     @Test
     void aDeadInstancesRoomsAreClaimedAtItsAdoptionAndTheirNextStanzaIsServedWithoutWaitingForAClaim()
             throws Exception {
-        Claims[] claims = new Claims[1];
-        MucBench b = adoptedAfterADeath(claims);
+        MucBench b = adoptedAfterADeath();
         try (LeaseStore leases = store.leases("reader")) {
             assertThat(leases.owners()).as("held by b before any stanza came").containsEntry(MucBench.ROOM, "b");
         }
         // Juliet speaks: served at once (no claim asked), to Romeo, told nothing else.
         b.send(say(MucBench.ROOM, JULIET, "after"));
-        assertThat(claims[0].pending).isEmpty();
+        assertThat(claims.pending).isEmpty();
         b.commit();
         assertThat(bodies(b.receivedBy(ROMEO))).containsExactly("after");
         assertThat(b.receivedBy(ROMEO)).noneMatch(p -> MucBench.statusCodes(p).contains("333"));
@@ -261,8 +307,7 @@ class SeveralInstancesTest {
     @Test
     void aRoomTakenOverThatNoStanzaReachedYetIsLetGoWhenABucketIsHandedOverForItMayBeThatBucketsRoom()
             throws Exception {
-        Claims[] claims = new Claims[1];
-        MucBench b = adoptedAfterADeath(claims);
+        MucBench b = adoptedAfterADeath();
         b.service.leasedRooms().handOver(0);
         b.commit();
         try (LeaseStore leases = store.leases("reader")) {
@@ -270,7 +315,7 @@ class SeveralInstancesTest {
         }
         // Its occupants carry on with whoever gets its next stanza: here b again.
         b.send(say(MucBench.ROOM, JULIET, "after"));
-        claims[0].decideAll();
+        claims.decideAll();
         b.commit();
         assertThat(bodies(b.receivedBy(ROMEO))).containsExactly("after");
         assertThat(b.receivedBy(ROMEO)).noneMatch(p -> MucBench.statusCodes(p).contains("333"));
@@ -278,15 +323,8 @@ class SeveralInstancesTest {
 
     @Test
     void aRoomHandedOverSendsNothingMoreFromHereNotEvenWhenARelaxedOccupantsTimeBoundComes() throws Exception {
-        Claims[] claims = new Claims[1];
-        MucBench a = instance("a", claims);
-        a.send(join(MucBench.ROOM, "Romeo", ROMEO));
-        claims[0].decideAll();
-        a.commit();
-        a.send(join(MucBench.ROOM, "Carol", CAROL));
-        a.commit();
-        a.send("<iq from='" + CAROL + "' to='" + MucBench.ROOM + "' type='set' id='req'><consistency-requirements xmlns='"
-                + NS + "'><time>60</time><volume>10</volume><aggregation>plain</aggregation></consistency-requirements></iq>");
+        MucBench a = romeosRoomOn("a", PLAIN, "Carol", CAROL);
+        a.send(requirements(CAROL, "<time>60</time><volume>10</volume><aggregation>plain</aggregation>"));
         a.commit();
         a.clear();
         a.send(say(MucBench.ROOM, ROMEO, "one"));
@@ -305,21 +343,9 @@ class SeveralInstancesTest {
     @Test
     void aRelaxedOccupantKeepsHerRequirementsAndGetsWhatSheWasOwedOnceAndStandardOnesWhatMayNotHaveGoneOut()
             throws Exception {
-        ServiceConfig persistent = ServiceConfig.builder().domain(MucBench.SERVICE)
-                .roomLocking(ServiceConfig.RoomLocking.OFF).roomDefaultPersistent(true).build();
-        Claims[] claims = new Claims[1];
-        MucBench a = instance("a", claims, persistent);
-        a.send(join(MucBench.ROOM, "Romeo", ROMEO));
-        claims[0].decideAll();
-        a.commit();
-        for (String[] who : new String[][] {{"Juliet", JULIET}, {"Carol", CAROL}, {"Dave", DAVE}}) {
-            a.send(join(MucBench.ROOM, who[0], who[1]));
-            a.commit();
-        }
-        a.send("<iq from='" + CAROL + "' to='" + MucBench.ROOM + "' type='set' id='req'><consistency-requirements xmlns='"
-                + NS + "'><time>60</time><volume>10</volume><aggregation>plain</aggregation></consistency-requirements></iq>");
-        a.send("<iq from='" + DAVE + "' to='" + MucBench.ROOM + "' type='set' id='req'><consistency-requirements xmlns='"
-                + NS + "'><time>60</time><volume>2</volume><aggregation>compact-deflate</aggregation></consistency-requirements></iq>");
+        MucBench a = romeosRoomOn("a", PERSISTENT, "Juliet", JULIET, "Carol", CAROL, "Dave", DAVE);
+        a.send(requirements(CAROL, "<time>60</time><volume>10</volume><aggregation>plain</aggregation>"));
+        a.send(requirements(DAVE, "<time>60</time><volume>2</volume><aggregation>compact-deflate</aggregation>"));
         a.commit();
         a.clear();
         List<String> ids = new java.util.ArrayList<>();
@@ -334,11 +360,7 @@ class SeveralInstancesTest {
         // "four" was archived and handed over, but a died before the commit that would have said so.
         crash();
 
-        MucBench b = instance("b", claims, persistent);
-        claims[0].now = LEASE + 1;
-        b.send(say(MucBench.ROOM, ROMEO, "five"));
-        claims[0].decideAll();
-        b.commit();
+        MucBench b = takesOver("b", PERSISTENT, say(MucBench.ROOM, ROMEO, "five"));
         b.commit();
         List<Packet> juliet = b.receivedBy(JULIET);
         assertThat(juliet).noneMatch(p -> p instanceof org.xmpp.packet.Presence);
@@ -370,10 +392,9 @@ class SeveralInstancesTest {
 
     @Test
     void aNickChangedAPresenceSetAndARoleGivenBeforeTheMoveAreWhatTheNextOwnerShows() throws Exception {
-        Claims[] claims = new Claims[1];
-        MucBench a = instance("a", claims);
+        MucBench a = instance("a");
         a.send(join(MucBench.ROOM, "Juliet", JULIET));
-        claims[0].decideAll();
+        claims.decideAll();
         a.commit();
         a.send(join(MucBench.ROOM, "Romeo", ROMEO));
         a.commit();
@@ -385,11 +406,7 @@ class SeveralInstancesTest {
                 + "http://jabber.org/protocol/muc#admin'><item nick='Romeo' role='moderator'/></query></iq>");
         a.commit();
         crash();
-        MucBench b = instance("b", claims);
-        claims[0].now = LEASE + 1;
-        b.send(join(MucBench.ROOM, "Mercutio", MERCUTIO));
-        claims[0].decideAll();
-        b.commit();
+        MucBench b = takesOver("b", PLAIN, join(MucBench.ROOM, "Mercutio", MERCUTIO));
         assertThat(b.receivedBy(JULIET)).as("told nothing but that Mercutio came").hasSize(1);
         List<Packet> mercutio = b.receivedBy(MERCUTIO);
         Packet jules = mercutio.stream().filter(p -> p.getFrom().toString().equals(MucBench.ROOM + "/Jules"))
@@ -408,10 +425,9 @@ class SeveralInstancesTest {
     @Test
     void presenceLevelsMoveWithTheRoomRomeoAtNoneSeesNobodyEnterTybaltAtModeratorsSeesTheModeratorLeave()
             throws Exception {
-        Claims[] claims = new Claims[1];
-        MucBench a = instance("a", claims);
+        MucBench a = instance("a");
         a.send(join(MucBench.ROOM, "Juliet", JULIET));   // the owner: a moderator
-        claims[0].decideAll();
+        claims.decideAll();
         a.commit();
         a.send("<presence from='" + ROMEO + "' to='" + MucBench.ROOM + "/Romeo'><x xmlns='http://jabber.org/protocol/muc'/>"
                 + "<presences xmlns='" + NS + "' level='none'/></presence>");
@@ -420,11 +436,7 @@ class SeveralInstancesTest {
                 + "<presences xmlns='" + NS + "' level='moderators'/></presence>");
         a.commit();
         crash();
-        MucBench b = instance("b", claims);
-        claims[0].now = LEASE + 1;
-        b.send(join(MucBench.ROOM, "Mercutio", MERCUTIO));
-        claims[0].decideAll();
-        b.commit();
+        MucBench b = takesOver("b", PLAIN, join(MucBench.ROOM, "Mercutio", MERCUTIO));
         assertThat(b.receivedBy(JULIET)).as("the owner sees Mercutio enter").hasSize(1);
         assertThat(b.receivedBy(ROMEO)).as("Romeo asked for nobody's presence").isEmpty();
         assertThat(b.receivedBy(TYBALT)).as("Tybalt asked for the moderators'").isEmpty();
@@ -439,19 +451,8 @@ class SeveralInstancesTest {
 
     @Test
     void whatTheNextOwnerNeedsCostsOneWritePerRoomPerCommitNeverOnePerMessageOrOccupant() throws Exception {
-        ServiceConfig persistent = ServiceConfig.builder().domain(MucBench.SERVICE)
-                .roomLocking(ServiceConfig.RoomLocking.OFF).roomDefaultPersistent(true).build();
-        Claims[] claims = new Claims[1];
-        MucBench a = instance("a", claims, persistent);
-        a.send(join(MucBench.ROOM, "Romeo", ROMEO));
-        claims[0].decideAll();
-        a.commit();
-        for (String[] who : new String[][] {{"Juliet", JULIET}, {"Mercutio", MERCUTIO}, {"Carol", CAROL}}) {
-            a.send(join(MucBench.ROOM, who[0], who[1]));
-            a.commit();
-        }
-        a.send("<iq from='" + CAROL + "' to='" + MucBench.ROOM + "' type='set' id='req'><consistency-requirements xmlns='"
-                + NS + "'><time>600</time><volume>5</volume></consistency-requirements></iq>");
+        MucBench a = romeosRoomOn("a", PERSISTENT, "Juliet", JULIET, "Mercutio", MERCUTIO, "Carol", CAROL);
+        a.send(requirements(CAROL, "<time>600</time><volume>5</volume>"));
         a.commit();
         a.commit();
         long writes = store.stats().writesCommitted();
@@ -473,10 +474,9 @@ class SeveralInstancesTest {
 
     @Test
     void aSessionWhoseStoredStateCannotBeReadIsToldToJoinAgain() throws Exception {
-        Claims[] claims = new Claims[1];
-        MucBench a = instance("a", claims);
+        MucBench a = instance("a");
         a.send(join(MucBench.ROOM, "Juliet", JULIET));
-        claims[0].decideAll();
+        claims.decideAll();
         a.commit();
         a.receivedBy(JULIET);
         crash();
@@ -485,11 +485,7 @@ class SeveralInstancesTest {
              java.sql.Statement s = c.createStatement()) {
             assertThat(s.executeUpdate("UPDATE reconmuc_occupant_state SET state = 'not xml'")).isEqualTo(1);
         }
-        MucBench b = instance("b", claims);
-        claims[0].now = LEASE + 1;
-        b.send(join(MucBench.ROOM, "Romeo", ROMEO));
-        claims[0].decideAll();
-        b.commit();
+        MucBench b = takesOver("b", PLAIN, join(MucBench.ROOM, "Romeo", ROMEO));
         List<Packet> juliet = b.receivedBy(JULIET);
         assertThat(juliet).hasSize(1);
         assertThat(juliet.get(0).getElement().attributeValue("type")).isEqualTo("unavailable");
@@ -502,20 +498,19 @@ class SeveralInstancesTest {
     void underALeaseARestrictedCreationIsRefusedAndARoomAnotherInstanceStoredIsEnteredNotCreated() throws Exception {
         ServiceConfig anyone = ServiceConfig.builder().domain(MucBench.SERVICE).roomLocking(ServiceConfig.RoomLocking.OFF)
                 .roomDefaultPersistent(true).build();
-        Claims[] claims = new Claims[1];
-        MucBench a = instance("a", claims, anyone);
+        MucBench a = instance("a", anyone);
         a.send(join(MucBench.ROOM, "Juliet", JULIET));
-        claims[0].decideAll();
+        claims.decideAll();
         a.commit();
         assertThat(a.receivedBy(JULIET)).anyMatch(p -> MucBench.statusCodes(p).contains("201"));
         store.close();
         // On b only Montague users may create rooms: the lobby a stored is not a creation.
-        MucBench b = instance("b", claims, anyone.toBuilder().roomCreation(
+        MucBench b = instance("b", anyone.toBuilder().roomCreation(
                 RoomCreation.parse("montague.lit", "", RoomCreation.DEFAULT_MAX_ROOMS_PER_USER)).build());
-        claims[0].now = LEASE + 1;
+        claims.now = LEASE + 1;
         int rooms = b.service.roomCount();
         b.send(join(HALL, "Juliet", JULIET));
-        claims[0].decideAll();
+        claims.decideAll();
         b.commit();
         List<Packet> refused = b.receivedBy(JULIET);
         assertThat(refused).hasSize(1);
@@ -523,12 +518,12 @@ class SeveralInstancesTest {
         assertThat(b.service.roomCount()).as("no hall left behind").isEqualTo(rooms);
 
         b.send(join(MucBench.ROOM, "Juliet", JULIET));
-        claims[0].decideAll();
+        claims.decideAll();
         b.commit();
         assertThat(b.receivedBy(JULIET)).anyMatch(p -> MucBench.statusCodes(p).contains("110"))
                 .noneMatch(p -> MucBench.statusCodes(p).contains("201") || p.getError() != null);
         b.send(join(HALL, "Romeo", ROMEO));
-        claims[0].decideAll();
+        claims.decideAll();
         b.commit();
         assertThat(b.receivedBy(ROMEO)).anyMatch(p -> MucBench.statusCodes(p).contains("201"));
     }
@@ -542,7 +537,7 @@ class SeveralInstancesTest {
     private volatile String failingOnce;
 
     /** An instance whose store counts what it is asked, and whose reads run when the test says ({@code reads}). */
-    private MucBench countedInstance(Claims[] claims, ServiceConfig config, java.util.concurrent.Executor reads)
+    private MucBench countedInstance(ServiceConfig config, java.util.concurrent.Executor reads)
             throws Exception {
         store = Store.openFencedWithoutThreads(StoreLocation.parse("h2:" + dir.resolve("rooms")), "b");
         Store real = store;
@@ -559,10 +554,7 @@ class SeveralInstancesTest {
                         throw e.getCause();
                     }
                 });
-        MucBench bench = new MucBench(config, Instant.parse("2026-01-01T10:00:00Z"), counted, false);
-        claims[0] = new Claims(store.leases("b"));
-        bench.service.serveUnderLeases(claims[0], reads);
-        return bench;
+        return serving("b", config, counted, reads);
     }
 
     private static ServiceConfig remembering(int absentRooms) {
@@ -582,20 +574,19 @@ class SeveralInstancesTest {
 
     @Test
     void mallorySendingToFiveHundredMadeUpRoomsTwiceClaimsNoLeaseAndIsAskedAboutOnceEach() throws Exception {
-        Claims[] claims = new Claims[1];
-        MucBench b = countedInstance(claims, remembering(10_000), Runnable::run);
+        MucBench b = countedInstance(remembering(10_000), Runnable::run);
         for (int round = 0; round < 2; round++) {
             for (int i = 0; i < 500; i++) {
                 String room = "made-up-" + i + "@" + MucBench.SERVICE;
                 b.send(discoInfo(room, "d" + round + "-" + i));
                 b.send(say(room, MALLORY, "anyone? " + round + "-" + i));
-                claims[0].decideAll();
+                claims.decideAll();
             }
             if (round == 0) {
                 assertThat(reads()).as("one look-up of each name: is it persistent, has it occupants").isEqualTo(1_000);
             }
         }
-        assertThat(claims[0].asked).as("no lease claimed for a room that does not exist").isZero();
+        assertThat(claims.asked).as("no lease claimed for a room that does not exist").isZero();
         assertThat(reads()).as("the second round is answered from memory").isEqualTo(1_000);
         List<Packet> mallory = b.receivedBy(MALLORY);
         assertThat(mallory).hasSize(2_000).allMatch(p -> "item-not-found".equals(MucBench.errorCondition(p)));
@@ -605,32 +596,30 @@ class SeveralInstancesTest {
 
     @Test
     void aRoomRememberedAbsentIsCreatedByRomeosJoinAndThenAnswersMallory() throws Exception {
-        Claims[] claims = new Claims[1];
-        MucBench b = countedInstance(claims, remembering(10_000), Runnable::run);
+        MucBench b = countedInstance(remembering(10_000), Runnable::run);
         b.send(discoInfo(MucBench.ROOM, "before"));
         assertThat(MucBench.errorCondition(b.replyTo(MALLORY, "before"))).isEqualTo("item-not-found");
         b.send(join(MucBench.ROOM, "Romeo", ROMEO));   // a join claims and creates, absence or not
-        claims[0].decideAll();
+        claims.decideAll();
         b.commit();
         assertThat(b.receivedBy(ROMEO)).anyMatch(p -> MucBench.statusCodes(p).contains("201"));
         b.send(discoInfo(MucBench.ROOM, "after"));
         assertThat(((org.xmpp.packet.IQ) b.replyTo(MALLORY, "after")).getType()).isEqualTo(org.xmpp.packet.IQ.Type.result);
-        assertThat(claims[0].asked).isEqualTo(1);
+        assertThat(claims.asked).isEqualTo(1);
     }
 
     @Test
     void romeosJoinWhileTheStoreIsAskedCreatesTheRoomAndHisMessageFollowsItMallorysEarlierOneIsRefused() throws Exception {
-        Claims[] claims = new Claims[1];
         Deque<Runnable> reads = new ArrayDeque<>();
-        MucBench b = countedInstance(claims, remembering(10_000), reads::add);
+        MucBench b = countedInstance(remembering(10_000), reads::add);
         b.send(discoInfo(MucBench.ROOM, "first"));
         b.send(join(MucBench.ROOM, "Romeo", ROMEO));
         b.send(say(MucBench.ROOM, ROMEO, "hello"));
-        while (!reads.isEmpty() || !claims[0].pending.isEmpty()) {
+        while (!reads.isEmpty() || !claims.pending.isEmpty()) {
             if (!reads.isEmpty()) {
                 reads.poll().run();
             }
-            claims[0].decideAll();
+            claims.decideAll();
         }
         b.commit();
         assertThat(MucBench.errorCondition(b.replyTo(MALLORY, "first"))).isEqualTo("item-not-found");
@@ -644,8 +633,7 @@ class SeveralInstancesTest {
 
     @Test
     void absencesAreForgottenWithTheirConnectionAndBeyondTheirBound() throws Exception {
-        Claims[] claims = new Claims[1];
-        MucBench b = countedInstance(claims, remembering(2), Runnable::run);
+        MucBench b = countedInstance(remembering(2), Runnable::run);
         for (String name : List.of("x", "y", "z")) {
             b.send(discoInfo(name + "@" + MucBench.SERVICE, name));
         }
@@ -658,41 +646,39 @@ class SeveralInstancesTest {
         b.service.leasedRooms().connectionLost(0);
         b.send(discoInfo("z@" + MucBench.SERVICE, "z after the loss"));
         assertThat(reads()).isEqualTo(10);
-        assertThat(claims[0].asked).isZero();
+        assertThat(claims.asked).isZero();
         assertThat(b.receivedBy(MALLORY)).hasSize(6).allMatch(p -> "item-not-found".equals(MucBench.errorCondition(p)));
     }
 
     @Test
     void aClaimWhoseReadThrowsRefusesRomeoWithAWaitGivesBackHisPlaceAndHisNextJoinGetsIn() throws Exception {
-        Claims[] claims = new Claims[1];
-        MucBench b = countedInstance(claims, remembering(10_000), Runnable::run);
+        MucBench b = countedInstance(remembering(10_000), Runnable::run);
         failingOnce = "loadRoom";
         b.send(join(MucBench.ROOM, "Romeo", ROMEO));
-        claims[0].decideAll();
+        claims.decideAll();
         b.commit();
         List<Packet> refused = b.receivedBy(ROMEO);
         assertThat(refused).hasSize(1);
         assertThat(MucBench.errorCondition(refused.get(0))).isEqualTo("resource-constraint");
         assertThat(b.service.pendingStanzas()).as("the budget is whole").isZero();
         b.send(join(MucBench.ROOM, "Romeo", ROMEO));
-        claims[0].decideAll();
+        claims.decideAll();
         b.commit();
         assertThat(b.receivedBy(ROMEO)).anyMatch(p -> MucBench.statusCodes(p).contains("110"));
     }
 
     @Test
     void malloryWhoMayNotCreateRoomsJoiningTwoHundredMadeUpRoomsTwiceIsRefusedWithoutALeaseClaim() throws Exception {
-        Claims[] claims = new Claims[1];
         // Only users of example (the service's parent domain) may create rooms; Mallory is not one.
-        MucBench b = countedInstance(claims, remembering(10_000).toBuilder()
+        MucBench b = countedInstance(remembering(10_000).toBuilder()
                 .roomCreation(RoomCreation.parse("local", "", 20)).build(), Runnable::run);
         for (int round = 0; round < 2; round++) {
             for (int i = 0; i < 200; i++) {
                 b.send(join("made-up-" + i + "@" + MucBench.SERVICE, "Mallory", MALLORY));
-                claims[0].decideAll();
+                claims.decideAll();
             }
         }
-        assertThat(claims[0].asked).as("no lease claimed for a join that could not create the room").isZero();
+        assertThat(claims.asked).as("no lease claimed for a join that could not create the room").isZero();
         assertThat(reads()).as("one look-up of each name").isEqualTo(400);
         List<Packet> mallory = b.receivedBy(MALLORY);
         assertThat(mallory).hasSize(400).allMatch(p -> "not-allowed".equals(MucBench.errorCondition(p)));
@@ -703,21 +689,12 @@ class SeveralInstancesTest {
 
     @Test
     void aLineHeldForModerationWhenTheRoomMovesReachesTheOthersFromItsNextOwnerNotNever() throws Exception {
-        ServiceConfig persistent = ServiceConfig.builder().domain(MucBench.SERVICE)
-                .roomLocking(ServiceConfig.RoomLocking.OFF).roomDefaultPersistent(true).build();
-        Claims[] claims = new Claims[1];
-        MucBench a = instance("a", claims, persistent);
-        a.send(join(MucBench.ROOM, "Romeo", ROMEO));
-        claims[0].decideAll();
-        a.commit();
+        MucBench a = romeosRoomOn("a", PERSISTENT);
         a.send("<iq from='" + ROMEO + "' to='" + MucBench.ROOM + "' type='set' id='c'><query xmlns='" + Namespaces.MUC_OWNER
                 + "'><x xmlns='jabber:x:data' type='submit'><field var='muc#roomconfig_moderation_delay'><value>10</value></field>"
                 + "</x></query></iq>");
         a.commit();
-        for (String[] who : new String[][] {{"Juliet", JULIET}, {"Mercutio", MERCUTIO}}) {
-            a.send(join(MucBench.ROOM, who[0], who[1]));
-            a.commit();
-        }
+        enter(a, "Juliet", JULIET, "Mercutio", MERCUTIO);
         a.clear();
         a.send(say(MucBench.ROOM, MERCUTIO, "A plague o' both your houses"));
         a.commit();
@@ -730,11 +707,7 @@ class SeveralInstancesTest {
         assertThat(bodies(a.receivedBy(JULIET))).containsExactly("Peace");
         crash();
 
-        MucBench b = instance("b", claims, persistent);
-        claims[0].now = LEASE + 1;
-        b.send(say(MucBench.ROOM, ROMEO, "Rebellious subjects"));
-        claims[0].decideAll();
-        b.commit();
+        MucBench b = takesOver("b", PERSISTENT, say(MucBench.ROOM, ROMEO, "Rebellious subjects"));
         b.commit();
         List<Packet> juliet = b.receivedBy(JULIET);
         assertThat(bodies(juliet)).as("the held line from the next owner, Romeo's again (at least once), then his next")
