@@ -40,80 +40,22 @@ final class ScenarioResult {
     ScenarioResult(ReplayRun r) {
         Scenario sc = r.scenario();
         this.label = sc.label();
-        Series series = r.series;
         synchronized (r.samples) {
             this.samples = List.copyOf(r.samples);
         }
         int n = (int) Math.min(ReplayRun.MAX_SECONDS, Math.ceil(r.measuredNanos / 1e9));
         this.seconds = Math.max(1, n);
-        perSecond = new double[Metric.values().length][seconds];
-        for (Metric m : Metric.values()) {
-            for (int s = 0; s < seconds; s++) {
-                perSecond[m.ordinal()][s] = series.get(m, s);
-            }
-        }
+        perSecond = perSecond(r.series, seconds);
         if (r.run.byWorld.size() > 1) {
-            r.run.byWorld.forEach((w, measures) -> {
-                double[][] values = new double[Metric.values().length][seconds];
-                for (Metric m : Metric.values()) {
-                    for (int s = 0; s < seconds; s++) {
-                        values[m.ordinal()][s] = measures.series.get(m, s);
-                    }
-                }
-                perSecondByWorld.put(w, values);
-            });
+            r.run.byWorld.forEach((w, measures) -> perSecondByWorld.put(w, perSecond(measures.series, seconds)));
         }
         int sent = r.sentBits.cardinality();
-        long received = 0;
-        long dup = 0;
-        long ooo = 0;
-        long lateDeliveries = 0;
-        long unlinkedOvertaken = 0;
-        long missing = 0;
-        long batchErrors = 0;
-        long batches = 0;
-        // Which messages were lost, and by how many bots (a message either never left the room or a few bots missed it).
-        int[] missedBy = new int[r.run.msgs.size()];
-        List<List<String>> missedByNicks = new ArrayList<>();
-        for (int i = 0; i < missedBy.length; i++) {
-            missedByNicks.add(new ArrayList<>());
-        }
-        for (Bot b : r.bots) {
-            BitSet missed;
-            synchronized (b) {
-                received += b.log.received;
-                dup += b.log.duplicates;
-                ooo += b.log.outOfOrder;
-                lateDeliveries += b.log.late;
-                unlinkedOvertaken += b.log.unlinkedOvertaken;
-                batchErrors += b.batchErrors;
-                batches += b.batches;
-                missed = b.missingOf(r.sentBits);
-            }
-            missing += missed.cardinality();
-            for (int seq = missed.nextSetBit(0); seq >= 0; seq = missed.nextSetBit(seq + 1)) {
-                if (missedBy[seq]++ < LOST_NICKS_SHOWN) {
-                    missedByNicks.get(seq).add(b.nick());
-                }
-            }
-        }
+        Tally tally = Tally.of(r);
         this.expected = (long) sent * r.bots.size();
-        this.lost = missing;
-        this.late = lateDeliveries;
-        this.duplicated = dup;
-        this.outOfOrder = ooo;
-        List<Map<String, Object>> lostMessages = new ArrayList<>();
-        for (int seq = 0; seq < missedBy.length && lostMessages.size() < LOST_MESSAGES_SHOWN; seq++) {
-            if (missedBy[seq] > 0) {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("seq", seq);
-                m.put("id", r.sentIdOf(seq));
-                m.put("stanza_id", r.run.stanzaIds.get(seq));
-                m.put("bots_missing", missedBy[seq]);
-                m.put("some_of_them", missedByNicks.get(seq));
-                lostMessages.add(m);
-            }
-        }
+        this.lost = tally.missing;
+        this.late = tally.late;
+        this.duplicated = tally.duplicates;
+        this.outOfOrder = tally.outOfOrder;
 
         summary.put("scenario", label);
         summary.put("kind", sc.kind().name().toLowerCase(Locale.ROOT));
@@ -128,26 +70,13 @@ final class ScenarioResult {
         summary.put("messages_scheduled", r.run.msgs.size());
         summary.put("messages_sent", sent);
         summary.put("measured_seconds", r.measuredNanos / 1e9);
-        Map<String, Object> completeness = new LinkedHashMap<>();
-        completeness.put("expected_deliveries", expected);
-        completeness.put("received", received);
-        completeness.put("lost", lost);
-        completeness.put("late", late);
-        completeness.put("late_wait_seconds", r.facts.get("late_wait_seconds"));
-        completeness.put("duplicated", duplicated);
-        completeness.put("out_of_causal_order", outOfOrder);
-        completeness.put("unlinked_replies_before_parent", unlinkedOvertaken);
-        completeness.put("lost_messages", lostMessages);
-        completeness.put("error_stanzas_received", r.run.errorsReceived.get());
-        completeness.put("batch_decode_errors", batchErrors);
-        completeness.put("send_errors", r.sendErrors);
-        summary.put("completeness", completeness);
+        summary.put("completeness", completeness(r, tally));
         Map<String, Object> replies = new LinkedHashMap<>();
         replies.put("sent_as_xep0461_replies", r.repliesSent);
         replies.put("waited_for_parent_stanza_id", r.repliesDeferred);
         replies.put("sent_unlinked_parent_id_unknown", r.repliesUnlinked);
         replies.put("topic_switches", r.topicSwitches);
-        replies.put("batches_received", batches);
+        replies.put("batches_received", tally.batches);
         summary.put("replies_and_topics", replies);
 
         VethLink.Counters allLinks = null;
@@ -157,7 +86,7 @@ final class ScenarioResult {
                 allLinks = allLinks.plus(r.linkMeasured[i]);
             }
         }
-        summary.putAll(received(r, r.bots, series, new Histogram[] {r.run.directReplies, r.run.all, r.run.immediate,
+        summary.putAll(received(r, r.bots, r.series, new Histogram[] {r.run.directReplies, r.run.all, r.run.immediate,
                 r.run.retained}, allLinks, sent));
         cdfs.put("direct replies", r.run.directReplies.cdf());
         cdfs.put("all deliveries", r.run.all.cdf());
@@ -167,28 +96,122 @@ final class ScenarioResult {
         if (worlds.size() == 1) {
             summary.put("world", worlds.get(0).label() + ": " + worlds.get(0).what);
         } else {
-            Map<String, Object> byWorld = new LinkedHashMap<>();
-            for (int i = 0; i < worlds.size(); i++) {
-                World w = worlds.get(i);
-                RunState.WorldMeasures wm = r.run.byWorld.get(w);
-                List<Bot> bots = r.bots.stream().filter(b -> b.world == w).toList();
-                Map<String, Object> g = new LinkedHashMap<>();
-                g.put("what", w.what);
-                g.put("bots", bots.size());
-                if (sc.relaxed()) {
-                    g.put("aggregation", sc.aggregationFor(w));
-                }
-                g.putAll(received(r, bots, wm.series, new Histogram[] {wm.directReplies, wm.all, wm.immediate, wm.retained},
-                        r.realLink() ? r.linkMeasured[i] : null, sent));
-                byWorld.put(w.label(), g);
-            }
-            summary.put("worlds", byWorld);
+            summary.put("worlds", byWorld(r, worlds, sent));
         }
         summary.put("schedule_lag_ms", stats(r.lag));
         summary.put("reply_wait_for_parent_ms", stats(r.replyWait));
 
         summary.put("processes", processes(r));
         summary.put("facts", r.facts);
+    }
+
+    /** Each metric's value in each of the first {@code seconds} seconds of {@code series}. */
+    private static double[][] perSecond(Series series, int seconds) {
+        double[][] values = new double[Metric.values().length][seconds];
+        for (Metric m : Metric.values()) {
+            for (int s = 0; s < seconds; s++) {
+                values[m.ordinal()][s] = series.get(m, s);
+            }
+        }
+        return values;
+    }
+
+    /** What the bots counted, added up, and which messages they missed (a message either never left the room or a few bots missed it). */
+    private static final class Tally {
+        long received;
+        long duplicates;
+        long outOfOrder;
+        long late;
+        long unlinkedOvertaken;
+        long missing;
+        long batchErrors;
+        long batches;
+        /** By message: how many bots missed it, and the first few of their nicks. */
+        int[] missedBy;
+        final List<List<String>> missedByNicks = new ArrayList<>();
+
+        static Tally of(ReplayRun r) {
+            Tally t = new Tally();
+            t.missedBy = new int[r.run.msgs.size()];
+            for (int i = 0; i < t.missedBy.length; i++) {
+                t.missedByNicks.add(new ArrayList<>());
+            }
+            for (Bot b : r.bots) {
+                BitSet missed;
+                synchronized (b) {
+                    t.received += b.log.received;
+                    t.duplicates += b.log.duplicates;
+                    t.outOfOrder += b.log.outOfOrder;
+                    t.late += b.log.late;
+                    t.unlinkedOvertaken += b.log.unlinkedOvertaken;
+                    t.batchErrors += b.batchErrors;
+                    t.batches += b.batches;
+                    missed = b.missingOf(r.sentBits);
+                }
+                t.missing += missed.cardinality();
+                for (int seq = missed.nextSetBit(0); seq >= 0; seq = missed.nextSetBit(seq + 1)) {
+                    if (t.missedBy[seq]++ < LOST_NICKS_SHOWN) {
+                        t.missedByNicks.get(seq).add(b.nick());
+                    }
+                }
+            }
+            return t;
+        }
+
+        /** The first messages some bot missed, with how many missed each and who. */
+        List<Map<String, Object>> lostMessages(ReplayRun r) {
+            List<Map<String, Object>> lostMessages = new ArrayList<>();
+            for (int seq = 0; seq < missedBy.length && lostMessages.size() < LOST_MESSAGES_SHOWN; seq++) {
+                if (missedBy[seq] > 0) {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("seq", seq);
+                    m.put("id", r.sentIdOf(seq));
+                    m.put("stanza_id", r.run.stanzaIds.get(seq));
+                    m.put("bots_missing", missedBy[seq]);
+                    m.put("some_of_them", missedByNicks.get(seq));
+                    lostMessages.add(m);
+                }
+            }
+            return lostMessages;
+        }
+    }
+
+    private Map<String, Object> completeness(ReplayRun r, Tally tally) {
+        Map<String, Object> completeness = new LinkedHashMap<>();
+        completeness.put("expected_deliveries", expected);
+        completeness.put("received", tally.received);
+        completeness.put("lost", lost);
+        completeness.put("late", late);
+        completeness.put("late_wait_seconds", r.facts.get("late_wait_seconds"));
+        completeness.put("duplicated", duplicated);
+        completeness.put("out_of_causal_order", outOfOrder);
+        completeness.put("unlinked_replies_before_parent", tally.unlinkedOvertaken);
+        completeness.put("lost_messages", tally.lostMessages(r));
+        completeness.put("error_stanzas_received", r.run.errorsReceived.get());
+        completeness.put("batch_decode_errors", tally.batchErrors);
+        completeness.put("send_errors", r.sendErrors);
+        return completeness;
+    }
+
+    /** What each world's bots received, when the bots were split into worlds. */
+    private static Map<String, Object> byWorld(ReplayRun r, List<World> worlds, int sent) {
+        Scenario sc = r.scenario();
+        Map<String, Object> byWorld = new LinkedHashMap<>();
+        for (int i = 0; i < worlds.size(); i++) {
+            World w = worlds.get(i);
+            RunState.WorldMeasures wm = r.run.byWorld.get(w);
+            List<Bot> bots = r.bots.stream().filter(b -> b.world == w).toList();
+            Map<String, Object> g = new LinkedHashMap<>();
+            g.put("what", w.what);
+            g.put("bots", bots.size());
+            if (sc.relaxed()) {
+                g.put("aggregation", sc.aggregationFor(w));
+            }
+            g.putAll(received(r, bots, wm.series, new Histogram[] {wm.directReplies, wm.all, wm.immediate, wm.retained},
+                    r.realLink() ? r.linkMeasured[i] : null, sent));
+            byWorld.put(w.label(), g);
+        }
+        return byWorld;
     }
 
     /**

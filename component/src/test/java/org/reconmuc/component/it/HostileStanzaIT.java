@@ -18,7 +18,6 @@ import org.jivesoftware.smackx.muc.MultiUserChatManager;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.jxmpp.jid.EntityBareJid;
 import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
@@ -33,12 +32,9 @@ import org.reconmuc.servers.XmppServer;
  * limit), and 200 levels of nesting, which the framer refuses: each is answered with an error, and
  * Romeo, in a room, goes on getting Juliet's messages; the component's link is never lost.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class HostileStanzaIT {
+abstract class HostileStanzaIT extends LiveServiceIT {
     private static final Duration WAIT = Duration.ofSeconds(15);
 
-    private LiveService live;
-    private XmppServer server;
     private ExternalComponentConnection link;
     private MultiUserChat juliet;
     private MultiUserChat romeo;
@@ -46,14 +42,9 @@ abstract class HostileStanzaIT {
     private EntityBareJid room;
     private int said;
 
-    abstract String serverKind();
-
+    /** Default settings: max-stanza-bytes is 256 KiB, like Prosody's c2s_stanza_size_limit and the max_stanza_size of our ejabberd template. */
     @BeforeAll
-    void start() throws Exception {
-        // Default settings: max-stanza-bytes is 256 KiB, like Prosody's c2s_stanza_size_limit and
-        // the max_stanza_size of our ejabberd template.
-        live = LiveService.start(serverKind(), "it-" + serverKind() + "-" + getClass().getSimpleName(), c -> c);
-        server = live.server;
+    void julietAndRomeoInTheRoomMalloryOnTheServer() throws Exception {
         link = live.connection();
         room = JidCreate.entityBareFrom("hostile@" + server.componentDomain());
         XMPPTCPConnection j = server.newClient("juliet");
@@ -66,12 +57,9 @@ abstract class HostileStanzaIT {
     }
 
     @AfterAll
-    void stop() throws IOException {
+    void malloryLeaves() throws IOException {
         if (mallory != null) {
             mallory.close();
-        }
-        if (live != null) {
-            live.closeAndValidate();
         }
     }
 

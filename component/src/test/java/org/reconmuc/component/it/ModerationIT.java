@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.jivesoftware.smack.StanzaCollector;
 import org.jivesoftware.smack.filter.StanzaIdFilter;
@@ -21,17 +20,12 @@ import org.jivesoftware.smackx.muc.MultiUserChatManager;
 import org.jivesoftware.smackx.muc.RoomInfo;
 import org.jivesoftware.smackx.sid.element.StanzaIdElement;
 import org.jivesoftware.smackx.xdata.form.FillableForm;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.jxmpp.jid.EntityBareJid;
 import org.jxmpp.jid.Jid;
-import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
 import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.config.ServiceConfig;
-import org.reconmuc.servers.XmppServer;
 
 /**
  * Moderation in a big public room, as real Smack clients see it through a real server (package
@@ -39,37 +33,17 @@ import org.reconmuc.servers.XmppServer;
  * messages held back for everyone but the moderators, who retract spam before anyone else sees it.
  * Each subclass names the server; the conversations are the same.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class ModerationIT {
+abstract class ModerationIT extends LiveServiceIT {
     private static final long WAIT_MS = 20_000;
     /** The budget of every room of this service: eight events of guests at once, then one per 20 s. */
     private static final ServiceConfig.RoomEventRate ROOM_EVENTS = new ServiceConfig.RoomEventRate(0.05, 8);
     /** Long enough that the moderator's answers surely come before a held line's release on a loaded machine. */
     private static final int DELAY_SECONDS = 20;
 
-    private LiveService live;
-    private XmppServer server;
-    private final AtomicInteger roomCounter = new AtomicInteger();
 
-    abstract String serverKind();
-
-    @BeforeAll
-    void startServerAndComponent() throws Exception {
-        live = LiveService.start(serverKind(), "it-" + serverKind() + "-" + getClass().getSimpleName(),
-                c -> c.toBuilder().roomEventRate(ROOM_EVENTS).reconnectMaxBackoff(Duration.ofSeconds(2)).build());
-        server = live.server;
-    }
-
-    @AfterAll
-    void stop() {
-        if (live != null) {
-            live.closeAndValidate();
-        }
-    }
-
-    private EntityBareJid newRoom() throws Exception {
-        return JidCreate.entityBareFrom("mod" + roomCounter.incrementAndGet() + "-" + System.nanoTime() % 100000
-                + "@" + server.componentDomain());
+    @Override
+    ServiceConfig configured(ServiceConfig c) {
+        return c.toBuilder().roomEventRate(ROOM_EVENTS).reconnectMaxBackoff(Duration.ofSeconds(2)).build();
     }
 
     private static MultiUserChat create(XMPPTCPConnection c, EntityBareJid room, String nick) throws Exception {
@@ -167,7 +141,7 @@ abstract class ModerationIT {
 
     @Test
     void inASlowRoomJulietWaitsBetweenHerMessagesAndRomeoDoesNot() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("mod");
         XMPPTCPConnection romeoC = server.newClient("romeo");
         XMPPTCPConnection julietC = server.newClient("juliet");
         MultiUserChat romeo = create(romeoC, room, "Romeo");
@@ -194,7 +168,7 @@ abstract class ModerationIT {
 
     @Test
     void guestsTogetherOverTheRoomsBudgetAreToldTheRoomIsOveractive() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("mod");
         XMPPTCPConnection romeoC = server.newClient("romeo");
         XMPPTCPConnection mercutioC = server.newClient("mercutio");
         XMPPTCPConnection benvolioC = server.newClient("benvolio");
@@ -219,7 +193,7 @@ abstract class ModerationIT {
 
     @Test
     void aHeldLineReachesTheOthersAfterTheModeratorsAnswerAndSpamTheModeratorRetractsReachesNobody() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("mod");
         XMPPTCPConnection princeC = server.newClient("prince");
         XMPPTCPConnection mercutioC = server.newClient("mercutio");
         XMPPTCPConnection benvolioC = server.newClient("benvolio");

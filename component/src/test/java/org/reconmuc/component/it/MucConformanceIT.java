@@ -8,8 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.UnaryOperator;
 import org.jivesoftware.smack.StanzaCollector;
 import org.jivesoftware.smack.XMPPException.XMPPErrorException;
 import org.jivesoftware.smack.filter.AndFilter;
@@ -38,11 +36,8 @@ import org.jivesoftware.smackx.ping.packet.Ping;
 import org.jivesoftware.smackx.sid.element.OriginIdElement;
 import org.jivesoftware.smackx.sid.element.StanzaIdElement;
 import org.jivesoftware.smackx.xdata.form.FillableForm;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.jxmpp.jid.EntityBareJid;
 import org.jxmpp.jid.EntityFullJid;
 import org.jxmpp.jid.Jid;
@@ -52,55 +47,29 @@ import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.muc.MucService;
 import org.reconmuc.component.testing.Await;
 import org.reconmuc.component.transport.ExternalComponentConnection;
-import org.reconmuc.servers.XmppServer;
 
 /**
  * XEP-0045 as real Smack clients see it, through a real XMPP server with ReConMUC attached as
  * an external component. Each subclass names the server; the conversation is the same.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class MucConformanceIT {
+abstract class MucConformanceIT extends LiveServiceIT {
     private static final long WAIT_MS = 10_000;
     /** Small on purpose, so the oversized-stanza test does not need megabytes. */
     static final int MAX_STANZA_BYTES = 16 * 1024;
 
-    private LiveService live;
-    private XmppServer server;
-    private final AtomicInteger roomCounter = new AtomicInteger();
-
-    abstract String serverKind();
 
     /** True if the component sends its broadcasts through this server's XEP-0033 multicast. */
     boolean carriesBroadcastsByMulticast() {
         return true;
     }
 
-    @BeforeAll
-    void startServerAndComponent() throws Exception {
-        live = startService("it-" + serverKind() + "-" + getClass().getSimpleName(),
-                c -> c.toBuilder().historySize(100).maxStanzaBytes(MAX_STANZA_BYTES).messageRate(5.0, 10)
-                        .reconnectMaxBackoff(Duration.ofSeconds(2)).build());
-        server = live.server;
-    }
-
-    /** The server with the service configured by {@code adjust}: attached as an external component. */
-    LiveService startService(String runDir, UnaryOperator<ServiceConfig> adjust) throws Exception {
-        return LiveService.start(serverKind(), runDir, adjust);
-    }
-
-    @AfterAll
-    void stop() {
-        if (live != null) {
-            live.closeAndValidate();
-        }
+    @Override
+    ServiceConfig configured(ServiceConfig c) {
+        return c.toBuilder().historySize(100).maxStanzaBytes(MAX_STANZA_BYTES).messageRate(5.0, 10)
+                .reconnectMaxBackoff(Duration.ofSeconds(2)).build();
     }
 
     // ---- helpers ---------------------------------------------------------------------------
-
-    private EntityBareJid newRoom() throws Exception {
-        return JidCreate.entityBareFrom("room" + roomCounter.incrementAndGet() + "-" + System.nanoTime() % 100000
-                + "@" + server.componentDomain());
-    }
 
     private XMPPTCPConnection client(String name) throws Exception {
         return server.newClient(name);
@@ -161,7 +130,7 @@ abstract class MucConformanceIT {
 
     @Test
     void romeoCreatesARoomJulietJoinsAndTheyChatWithRoomStanzaIds() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("room");
         XMPPTCPConnection romeoC = client("romeo");
         XMPPTCPConnection julietC = client("juliet");
         MultiUserChat romeo = create(romeoC, room, "Romeo");
@@ -190,7 +159,7 @@ abstract class MucConformanceIT {
 
     @Test
     void aNewRoomIsLockedUntilItsOwnerAcceptsTheInstantRoom() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("room");
         MultiUserChat.MucCreateConfigFormHandle handle = muc(client("romeo"), room).createOrJoin(Resourcepart.from("Romeo"));
         assertThat(handle).as("status 201").isNotNull();
         XMPPTCPConnection julietC = client("juliet");
@@ -205,7 +174,7 @@ abstract class MucConformanceIT {
 
     @Test
     void aLateJoinerGetsTheRequestedHistoryWithDelaysThenTheSubject() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("room");
         XMPPTCPConnection romeoC = client("romeo");
         MultiUserChat romeo = create(romeoC, room, "Romeo");
         romeo.changeSubject("Verona");
@@ -239,7 +208,7 @@ abstract class MucConformanceIT {
      */
     @Test
     void nickChangeIsSeenByOthersAsA303() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("room");
         MultiUserChat romeo = create(client("romeo"), room, "Romeo");
         XMPPTCPConnection julietC = client("juliet");
         join(julietC, room, "Juliet");
@@ -276,7 +245,7 @@ abstract class MucConformanceIT {
 
     @Test
     void aTakenNickIsAConflictAndLeavingIsSeen() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("room");
         MultiUserChat romeo = create(client("romeo"), room, "Romeo");
         XMPPTCPConnection tybaltC = client("tybalt");
         assertThatThrownBy(() -> join(tybaltC, room, "Romeo"))
@@ -290,7 +259,7 @@ abstract class MucConformanceIT {
 
     @Test
     void privateMessagesReachOnlyTheNamedOccupant() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("room");
         XMPPTCPConnection romeoC = client("romeo");
         XMPPTCPConnection julietC = client("juliet");
         create(romeoC, room, "Romeo");
@@ -326,7 +295,7 @@ abstract class MucConformanceIT {
             Await.until(() -> link.multicastService() != null, Duration.ofSeconds(30), "the server's multicast service to be found");
         }
         long multicastBefore = link == null ? 0 : link.multicastStanzas();
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("room");
         XMPPTCPConnection romeoC = client("romeo");
         XMPPTCPConnection julietC = client("juliet");
         XMPPTCPConnection nurseC = client("nurse");
@@ -358,7 +327,7 @@ abstract class MucConformanceIT {
      */
     @Test
     void nobodyCorrectsSomeoneElsesMessageEvenUnderHerNick() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("room");
         XMPPTCPConnection romeoC = client("romeo");
         MultiUserChat romeo = create(romeoC, room, "Romeo");
         XMPPTCPConnection julietC = client("juliet");
@@ -393,7 +362,7 @@ abstract class MucConformanceIT {
 
     @Test
     void theOwnerKicksAndBansAndABannedUserCannotReturn() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("room");
         MultiUserChat romeo = create(client("romeo"), room, "Romeo");
         XMPPTCPConnection tybaltC = client("tybalt");
         MultiUserChat tybalt = join(tybaltC, room, "Tybalt");
@@ -433,7 +402,7 @@ abstract class MucConformanceIT {
 
     @Test
     void anAdminCannotKickTheOwner() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("room");
         MultiUserChat romeo = create(client("romeo"), room, "Romeo");
         XMPPTCPConnection julietC = client("juliet");
         MultiUserChat juliet = join(julietC, room, "Juliet");
@@ -445,7 +414,7 @@ abstract class MucConformanceIT {
 
     @Test
     void aMembersOnlyRoomRequiresMembership() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("room");
         MultiUserChat romeo = create(client("romeo"), room, "Romeo");
         romeo.getConfigFormManager().makeMembersOnly().submitConfigurationForm();
         XMPPTCPConnection julietC = client("juliet");
@@ -461,7 +430,7 @@ abstract class MucConformanceIT {
     @Test
     void aParticipantWhoseVoiceWasRevokedDoesNotGetItBackByRegistering() throws Exception {
         // Issue 33: registering made anyone a member, and membership gave voice back.
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("room");
         MultiUserChat romeo = create(client("romeo"), room, "Romeo");
         XMPPTCPConnection julietC = client("juliet");
         MultiUserChat juliet = join(julietC, room, "Juliet");
@@ -485,7 +454,7 @@ abstract class MucConformanceIT {
 
     @Test
     void aPasswordProtectedRoomChecksThePassword() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("room");
         MultiUserChat romeo = create(client("romeo"), room, "Romeo");
         romeo.getConfigFormManager().setAndEnablePassword("capulet").submitConfigurationForm();
         XMPPTCPConnection julietC = client("juliet");
@@ -499,7 +468,7 @@ abstract class MucConformanceIT {
 
     @Test
     void theOwnerDestroysTheRoom() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("room");
         MultiUserChat romeo = create(client("romeo"), room, "Romeo");
         XMPPTCPConnection julietC = client("juliet");
         MultiUserChat juliet = join(julietC, room, "Juliet");
@@ -521,7 +490,7 @@ abstract class MucConformanceIT {
 
     @Test
     void serviceDiscoveryShowsTheServiceAndItsRooms() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("room");
         XMPPTCPConnection romeoC = client("romeo");
         create(romeoC, room, "Romeo");
         join(client("juliet"), room, "Juliet");
@@ -545,7 +514,7 @@ abstract class MucConformanceIT {
 
     @Test
     void theSubjectCarriesWhenItWasSetAndOutsidersSeeAPublicRoomsOccupantsButMayNotAskThem() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("room");
         XMPPTCPConnection romeoC = client("romeo");
         MultiUserChat romeo = create(romeoC, room, "Romeo");
         romeo.changeSubject("Verona");
@@ -575,7 +544,7 @@ abstract class MucConformanceIT {
 
     @Test
     void smacksConfigFormManagerSetsTheRoomOwners() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("room");
         MultiUserChat romeo = create(client("romeo"), room, "Romeo");
         XMPPTCPConnection julietC = client("juliet");
         join(julietC, room, "Juliet");
@@ -591,7 +560,7 @@ abstract class MucConformanceIT {
 
     @Test
     void badRequestsGetTheRightErrors() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("room");
         XMPPTCPConnection romeoC = client("romeo");
         create(romeoC, room, "Romeo");
         XMPPTCPConnection tybaltC = client("tybalt");
@@ -613,7 +582,7 @@ abstract class MucConformanceIT {
 
     @Test
     void anOversizedStanzaIsRefusedWithPolicyViolationAndTheRoomCarriesOn() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("room");
         XMPPTCPConnection romeoC = client("romeo");
         MultiUserChat romeo = create(romeoC, room, "Romeo");
         String big = "x".repeat(MAX_STANZA_BYTES + 1000);
@@ -625,7 +594,7 @@ abstract class MucConformanceIT {
 
     @Test
     void aFloodIsRateLimitedWithErrorsAndNothingIsLostBeforeTheLimit() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("room");
         XMPPTCPConnection romeoC = client("romeo");
         MultiUserChat romeo = create(romeoC, room, "Romeo");
         XMPPTCPConnection julietC = client("juliet");
@@ -694,7 +663,7 @@ abstract class MucConformanceIT {
      * message.
      */
     private Stanza malloryAsksRomeoAndRomeoStays(java.util.function.Function<EntityFullJid, Stanza> ask) throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("room");
         MultiUserChat romeo = create(client("romeo"), room, "Romeo");
         MultiUserChat juliet = join(client("juliet"), room, "Juliet");
         XMPPTCPConnection malloryC = client("mallory");
@@ -736,7 +705,7 @@ abstract class MucConformanceIT {
     void romeosClientWithoutXep0199AnswersTheReconnectPingAndStays() throws Exception {
         MucService service = live.service();
         Assumptions.assumeTrue(service != null, "the service runs in the server's process: no component link");
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("room");
         XMPPTCPConnection romeoC = client("romeo");
         romeoC.registerIQRequestHandler(new AbstractIqRequestHandler(Ping.ELEMENT, Ping.NAMESPACE,
                 org.jivesoftware.smack.packet.IQ.Type.get, IQRequestHandler.Mode.sync) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.jivesoftware.smack.StanzaCollector;
 import org.jivesoftware.smack.filter.StanzaIdFilter;
@@ -18,12 +17,8 @@ import org.jivesoftware.smackx.muc.MultiUserChatManager;
 import org.jxmpp.jid.EntityBareJid;
 import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.reconmuc.component.testing.Await;
-import org.reconmuc.servers.XmppServer;
 
 /**
  * Presence levels (reconmuc.md §5.17) as real Smack 4.4 clients see them through a real server:
@@ -31,34 +26,10 @@ import org.reconmuc.servers.XmppServer;
  * presences the room sent it) holds what its level asked for, and stays true through role
  * changes, a change of level and a relaxed occupant's requirements. Subclasses name the server.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class PresenceLevelsIT {
+abstract class PresenceLevelsIT extends LiveServiceIT {
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final String NS = "urn:reconmuc:0";
 
-    private LiveService live;
-    private XmppServer server;
-    private final AtomicInteger rooms = new AtomicInteger();
-
-    abstract String serverKind();
-
-    @BeforeAll
-    void startServerAndComponent() throws Exception {
-        live = LiveService.start(serverKind(), "it-" + serverKind() + "-" + getClass().getSimpleName(), c -> c);
-        server = live.server;
-    }
-
-    @AfterAll
-    void stop() {
-        if (live != null) {
-            live.closeAndValidate();
-        }
-    }
-
-    private EntityBareJid newRoom() throws Exception {
-        return JidCreate.entityBareFrom("levels" + rooms.incrementAndGet() + "-" + System.nanoTime() % 100000
-                + "@" + server.componentDomain());
-    }
 
     private static StandardExtensionElement presences(String level) {
         return StandardExtensionElement.builder("presences", NS).addAttribute("level", level).build();
@@ -96,7 +67,7 @@ abstract class PresenceLevelsIT {
 
     @Test
     void eachOccupantsListHoldsWhatItsLevelAskedFor() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("levels");
         XMPPTCPConnection romeoC = server.newClient("romeo");
         MultiUserChat romeo = MultiUserChatManager.getInstanceFor(romeoC).getMultiUserChat(room);
         romeo.createOrJoin(Resourcepart.from("Romeo")).makeInstant();

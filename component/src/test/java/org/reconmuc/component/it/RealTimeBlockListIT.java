@@ -25,15 +25,14 @@ import org.jivesoftware.smackx.muc.UserStatusListener;
 import org.jivesoftware.smackx.pubsub.LeafNode;
 import org.jivesoftware.smackx.pubsub.PayloadItem;
 import org.jivesoftware.smackx.pubsub.PubSubManager;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.jxmpp.jid.BareJid;
 import org.jxmpp.jid.EntityBareJid;
 import org.jxmpp.jid.Jid;
 import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
+import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.testing.Await;
 import org.reconmuc.servers.XmppServer;
 
@@ -43,42 +42,35 @@ import org.reconmuc.servers.XmppServer;
  * list's admin publishes SHA-256 hashes of bare JIDs with a real Smack client, and real clients
  * see the rooms refuse, remove and let back in. Each subclass names the server.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class RealTimeBlockListIT {
+abstract class RealTimeBlockListIT extends LiveServiceIT {
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final String PUBSUB = "pubsub.localhost";
     private static final String NODE = "muc_bans_sha256";
     /** The one the Prosody configuration makes admin of its pubsub service (ejabberd lets anyone create nodes). */
     private static final String LIST_ADMIN = "rtbl-admin";
 
-    private LiveService live;
-    private XmppServer server;
     private LeafNode list;
     private XMPPTCPConnection admin;
     /** Who the list names before the component attaches. */
     private XMPPTCPConnection spammerC;
 
-    abstract String serverKind();
-
-    @BeforeAll
-    void theListNamesTheSpammerBeforeTheComponentAttaches() throws Exception {
-        live = LiveService.start(serverKind(), "it-" + serverKind() + "-" + getClass().getSimpleName(),
-                c -> c.toBuilder().rtbl(PUBSUB, NODE).build(),
-                s -> {
-                    admin = s.newClient("list", b -> b.setUsernameAndPassword(LIST_ADMIN, "any"));
-                    spammerC = s.newClient("spammer");
-                    list = PubSubManager.getInstanceFor(admin, JidCreate.bareFrom(PUBSUB)).createNode(NODE);
-                    publish(spammerC.getUser().asBareJid());
-                });
-        server = live.server;
-        Await.until(() -> live.service().blockList().size() == 1, WAIT, "the component to fetch the list");
+    @Override
+    ServiceConfig configured(ServiceConfig c) {
+        return c.toBuilder().rtbl(PUBSUB, NODE).build();
     }
 
-    @AfterAll
-    void stop() {
-        if (live != null) {
-            live.closeAndValidate();
-        }
+    /** The list names the spammer before the component attaches. */
+    @Override
+    void beforeAttach(XmppServer s) throws Exception {
+        admin = s.newClient("list", b -> b.setUsernameAndPassword(LIST_ADMIN, "any"));
+        spammerC = s.newClient("spammer");
+        list = PubSubManager.getInstanceFor(admin, JidCreate.bareFrom(PUBSUB)).createNode(NODE);
+        publish(spammerC.getUser().asBareJid());
+    }
+
+    @BeforeAll
+    void theComponentHasFetchedTheList() throws Exception {
+        Await.until(() -> live.service().blockList().size() == 1, WAIT, "the component to fetch the list");
     }
 
     private void publish(BareJid user) throws Exception {
@@ -109,10 +101,6 @@ abstract class RealTimeBlockListIT {
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new AssertionError(e);
         }
-    }
-
-    private EntityBareJid newRoom(String name) throws Exception {
-        return JidCreate.entityBareFrom(name + "-" + System.nanoTime() % 100000 + "@" + server.componentDomain());
     }
 
     private static MultiUserChat muc(XMPPTCPConnection c, EntityBareJid room) {

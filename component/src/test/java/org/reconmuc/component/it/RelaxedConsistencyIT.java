@@ -12,10 +12,7 @@ import org.jivesoftware.smackx.disco.ServiceDiscoveryManager;
 import org.jivesoftware.smackx.muc.MultiUserChat;
 import org.jivesoftware.smackx.muc.MultiUserChatManager;
 import org.jivesoftware.smackx.sid.element.StanzaIdElement;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.jxmpp.jid.EntityBareJid;
 import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
@@ -23,7 +20,6 @@ import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.codec.batch.BatchDecoder;
 import org.reconmuc.codec.batch.BatchEncoding;
 import org.reconmuc.component.testing.Await;
-import org.reconmuc.servers.XmppServer;
 import org.reconmuc.smack.ReconMucManager;
 import org.reconmuc.smack.element.Aggregation;
 import org.reconmuc.smack.element.BatchElement;
@@ -36,41 +32,21 @@ import org.reconmuc.smack.reply.element.ReplyElement;
  * with real time, a reply reaching its author at once, batches (plain and deflate) decoded by
  * the client, and a topic switch releasing the backlog.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class RelaxedConsistencyIT {
+abstract class RelaxedConsistencyIT extends LiveServiceIT {
     private static final String NS = XmlNamespaces.RECONMUC;
     private static final long WAIT_MS = 10_000;
 
-    private LiveService live;
-    private XmppServer server;
-    private int rooms;
 
-    abstract String serverKind();
-
-    @BeforeAll
-    void start() throws Exception {
-        live = startService("it-relaxed-" + serverKind());
-        server = live.server;
+    @Override
+    String runDir() {
+        return "it-relaxed-" + serverKind();
     }
 
-    /** The server with the service: attached as an external component. */
-    LiveService startService(String runDir) throws Exception {
-        return LiveService.start(serverKind(), runDir, c -> c);
-    }
-
-    @AfterAll
-    void stop() {
-        if (live != null) {
-            boolean observed = live.observesEmitted();
-            int validated = live.closeAndValidate();
-            if (observed) {
-                assertThat(validated).as("protocol elements emitted and validated").isGreaterThan(5);
-            }
+    @Override
+    void validated(boolean observed, int count) {
+        if (observed) {
+            assertThat(count).as("protocol elements emitted and validated").isGreaterThan(5);
         }
-    }
-
-    private EntityBareJid newRoom() throws Exception {
-        return JidCreate.entityBareFrom("relaxed" + (++rooms) + "-" + System.nanoTime() % 100000 + "@" + server.componentDomain());
     }
 
     private MultiUserChat enter(XMPPTCPConnection c, EntityBareJid room, String nick) throws Exception {
@@ -137,7 +113,7 @@ abstract class RelaxedConsistencyIT {
 
     @Test
     void figureOneGossipAtOnceAndTheMovieWhenTheTimeBoundExpires() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("relaxed");
         XMPPTCPConnection aliceC = server.newClient("alice");
         MultiUserChat alice = enter(aliceC, room, "Alice");
         MultiUserChat bob = enter(server.newClient("bob"), room, "Bob");
@@ -163,7 +139,7 @@ abstract class RelaxedConsistencyIT {
 
     @Test
     void aReplyReachesItsParentsAuthorAtOnce() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("relaxed");
         XMPPTCPConnection aliceC = server.newClient("alice");
         MultiUserChat alice = enter(aliceC, room, "Alice");
         XMPPTCPConnection bobC = server.newClient("bob");
@@ -190,7 +166,7 @@ abstract class RelaxedConsistencyIT {
 
     @Test
     void compactBatchesAndADeflateStreamAreDecodedByTheClient() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("relaxed");
         XMPPTCPConnection aliceC = server.newClient("alice");
         MultiUserChat alice = enter(aliceC, room, "Alice");
         XMPPTCPConnection carolC = server.newClient("carol");
@@ -221,8 +197,8 @@ abstract class RelaxedConsistencyIT {
 
     @Test
     void carolsStreamsInTwoRoomsAreReadApartByTheClientLibrary() throws Exception {
-        EntityBareJid lobby = newRoom();
-        EntityBareJid garden = newRoom();
+        EntityBareJid lobby = newRoom("relaxed");
+        EntityBareJid garden = newRoom("relaxed");
         XMPPTCPConnection carolC = server.newClient("carol");
         XMPPTCPConnection bobC = server.newClient("bob");
         MultiUserChat bobInLobby = enter(bobC, lobby, "Bob");
@@ -262,7 +238,7 @@ abstract class RelaxedConsistencyIT {
 
     @Test
     void batchesPlainAndDeflateAreDecodedByTheClient() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("relaxed");
         XMPPTCPConnection aliceC = server.newClient("alice");
         MultiUserChat alice = enter(aliceC, room, "Alice");
         XMPPTCPConnection carolC = server.newClient("carol");
@@ -292,7 +268,7 @@ abstract class RelaxedConsistencyIT {
 
     @Test
     void aTopicSwitchReleasesThatTopicsBacklog() throws Exception {
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("relaxed");
         XMPPTCPConnection aliceC = server.newClient("alice");
         MultiUserChat alice = enter(aliceC, room, "Alice");
         MultiUserChat bob = enter(server.newClient("bob"), room, "Bob");

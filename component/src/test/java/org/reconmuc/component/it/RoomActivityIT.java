@@ -2,6 +2,7 @@ package org.reconmuc.component.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import org.jivesoftware.smack.StanzaCollector;
@@ -23,15 +24,13 @@ import org.jxmpp.jid.DomainBareJid;
 import org.jxmpp.jid.EntityBareJid;
 import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.reconmuc.component.activity.RaiElement;
 import org.reconmuc.component.activity.MessageRate;
+import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.testing.Await;
 import org.reconmuc.component.testing.ShiftedClock;
-import org.reconmuc.servers.XmppServer;
 
 /**
  * XEP-0437 room activity indicators through a real server, with real Smack clients: Juliet
@@ -39,36 +38,27 @@ import org.reconmuc.servers.XmppServer;
  * until she joins again; her server ends the subscription when she goes offline; the service
  * refuses a subscriber past its limit. Each subclass names the server.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class RoomActivityIT {
+abstract class RoomActivityIT extends LiveServiceIT {
     private static final long WAIT_MS = 15_000;
     private static final int MAX_SUBSCRIBERS = 2;
 
     /** The service's time, which the XEP-0502 conversation moves on by two hours. */
     private final ShiftedClock clock = new ShiftedClock();
-    private LiveService live;
-    private XmppServer server;
     private DomainBareJid service;
 
-    abstract String serverKind();
+    @Override
+    ServiceConfig configured(ServiceConfig c) {
+        return c.toBuilder().raiMaxSubscribers(MAX_SUBSCRIBERS).build();
+    }
+
+    @Override
+    Clock clock() {
+        return clock;
+    }
 
     @BeforeAll
-    void start() throws Exception {
-        live = LiveService.start(serverKind(), "it-" + serverKind() + "-" + getClass().getSimpleName(),
-                c -> c.toBuilder().raiMaxSubscribers(MAX_SUBSCRIBERS).build(), clock);
-        server = live.server;
+    void serviceAddress() throws Exception {
         service = JidCreate.domainBareFrom(server.componentDomain());
-    }
-
-    @AfterAll
-    void stop() {
-        if (live != null) {
-            live.closeAndValidate();
-        }
-    }
-
-    private EntityBareJid newRoom() throws Exception {
-        return JidCreate.entityBareFrom("rai" + System.nanoTime() % 1_000_000 + "@" + server.componentDomain());
     }
 
     private static MultiUserChat muc(XMPPTCPConnection c, EntityBareJid room) {
@@ -110,7 +100,7 @@ abstract class RoomActivityIT {
     void julietWhoLeftIsToldOnceThatRomeoSpokeUntilSheJoinsAgain() throws Exception {
         XMPPTCPConnection romeoC = server.newClient("romeo");
         XMPPTCPConnection julietC = server.newClient("juliet");
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("rai");
         MultiUserChat romeo = muc(romeoC, room);
         romeo.createOrJoin(Resourcepart.from("Romeo")).makeInstant();
         MultiUserChat juliet = muc(julietC, room);
@@ -153,7 +143,7 @@ abstract class RoomActivityIT {
     void parisReadsARoomsMessagesPerHourBesideItsOccupantCount() throws Exception {
         XMPPTCPConnection romeoC = server.newClient("romeo");
         XMPPTCPConnection parisC = server.newClient("paris");
-        EntityBareJid room = newRoom();
+        EntityBareJid room = newRoom("rai");
         MultiUserChat romeo = muc(romeoC, room);
         romeo.create(Resourcepart.from("Romeo"));
         org.jivesoftware.smackx.xdata.form.FillableForm form = romeo.getConfigurationForm().getFillableForm();

@@ -3,7 +3,6 @@ package org.reconmuc.component.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jivesoftware.smack.StanzaCollector;
@@ -24,45 +23,23 @@ import org.jivesoftware.smackx.muc.MultiUserChatManager;
 import org.jivesoftware.smackx.vcardtemp.VCardManager;
 import org.jivesoftware.smackx.vcardtemp.packet.VCard;
 import org.jivesoftware.smackx.xdata.packet.DataForm;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.jxmpp.jid.EntityBareJid;
 import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
-import org.reconmuc.servers.XmppServer;
 
 /**
  * Room avatars (XEP-0486) through a real server with real Smack clients, as Conversations, Gajim
  * and Monal use them: the owner sets the room's vCard, occupants get its hash in a presence from
  * the room, anyone reads it and sees the hash in disco#info. Each subclass names the server.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class RoomAvatarIT {
+abstract class RoomAvatarIT extends LiveServiceIT {
     private static final long WAIT_MS = 20_000;
     private static final Pattern PHOTO = Pattern.compile("<photo>([0-9a-f]*)</photo>|<photo/>");
     /** A real 1x1 PNG. */
     private static final byte[] PNG = java.util.Base64.getDecoder().decode(
             "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==");
 
-    private LiveService live;
-    private XmppServer server;
-
-    abstract String serverKind();
-
-    @BeforeAll
-    void startServerAndComponent() throws Exception {
-        live = LiveService.start(serverKind(), "it-" + serverKind() + "-" + getClass().getSimpleName(), c -> c);
-        server = live.server;
-    }
-
-    @AfterAll
-    void stop() {
-        if (live != null) {
-            live.closeAndValidate();
-        }
-    }
 
     private static MultiUserChat muc(XMPPTCPConnection c, EntityBareJid room) {
         return MultiUserChatManager.getInstanceFor(c).getMultiUserChat(room);

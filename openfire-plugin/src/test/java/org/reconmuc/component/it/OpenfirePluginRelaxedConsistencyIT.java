@@ -8,7 +8,7 @@ class OpenfirePluginRelaxedConsistencyIT extends RelaxedConsistencyIT {
     }
 
     @Override
-    LiveService startService(String runDir) throws Exception {
-        return OpenfirePlugin.start(runDir, c -> c);
+    LiveService startService() throws Exception {
+        return OpenfirePlugin.start(runDir(), this::configured);
     }
 }
