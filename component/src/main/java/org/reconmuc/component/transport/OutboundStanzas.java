@@ -100,13 +100,21 @@ final class OutboundStanzas {
     }
 
     private boolean enqueueMulticast(List<String> stanzas, int copies) {
-        boolean queued = true;
-        for (String xml : stanzas) {
-            queued &= enqueue(xml);
-        }
+        // Counted before they are queued: once queued, a stanza may reach its recipients before this
+        // thread runs again, and whoever sees a copy arrive must find it counted. What is refused is taken off.
         multicastStanzas.addAndGet(stanzas.size());
         multicastCopies.addAndGet(copies);
-        return queued;
+        int refused = 0;
+        for (String xml : stanzas) {
+            if (!enqueue(xml)) {
+                refused++;
+            }
+        }
+        if (refused > 0) {
+            multicastStanzas.addAndGet(-refused);
+            multicastCopies.addAndGet(-(long) copies * refused / stanzas.size());
+        }
+        return refused == 0;
     }
 
     /** Queues text already checked (or made by the connection itself); true if queued. */
