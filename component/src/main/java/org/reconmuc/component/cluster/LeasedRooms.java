@@ -2,10 +2,12 @@ package org.reconmuc.component.cluster;
 
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
@@ -55,6 +57,13 @@ public final class LeasedRooms<R> {
      * ({@code absent-rooms-remembered}), least recently refused out.
      */
     private final LinkedHashMap<RoomJid, Integer> absent;
+    /**
+     * Rooms whose claim was under way when their connection's bucket was handed over (under the
+     * routing lock): nothing more comes here for them, so each is let go once claimed, after the
+     * stanzas that waited for the claim — else this instance would hold its lease, renewed with
+     * every heartbeat, while the bucket's new holder refuses the room's every stanza.
+     */
+    private final Set<R> letGoOnceClaimed = new HashSet<>();
 
     private LeasedRooms(LeaseHost<R> host, RoomOwnership owner, Store store, Clock clock, ServiceConfig config,
                         Executor reads, ExecutorService ownReads) {
@@ -176,6 +185,7 @@ public final class LeasedRooms<R> {
                 }
                 List<Packet> waiting = host.takeHeldStanzas(entry);
                 host.forget(entry);
+                letGoOnceClaimed.remove(entry);
                 if (waiting.stream().noneMatch(host::createsRoom)) {
                     absent.put(jid, via);
                 }
@@ -232,6 +242,9 @@ public final class LeasedRooms<R> {
                 synchronized (host.routingLock()) {
                     // Together: the claim's task may abandon the room, and must find them all waiting.
                     host.serveHeldStanzas(entry, () -> claimed(entry, epoch, join, joiner, loaded));
+                    if (letGoOnceClaimed.remove(entry)) {
+                        host.submit(entry, () -> host.letGo(entry));
+                    }
                 }
             };
             try {
@@ -243,6 +256,7 @@ public final class LeasedRooms<R> {
         }
         List<Packet> refused;
         synchronized (host.routingLock()) {
+            letGoOnceClaimed.remove(entry);
             refused = host.takeHeldStanzas(entry);
             claimsRefused.incrementAndGet();
             host.forget(entry);
@@ -390,10 +404,14 @@ public final class LeasedRooms<R> {
         synchronized (host.routingLock()) {
             forgetAbsences(via);
             for (R e : host.rooms()) {
-                // A claim under way: its lease goes back at the stop. A room taken over and not yet
-                // routed may be this bucket's: let go too (its next stanza claims it wherever it goes).
-                if ((host.via(e) == via || host.via(e) == LeaseHost.NOT_YET_ROUTED) && !host.holdsStanzas(e)) {
-                    served.add(e);
+                // A room taken over and not yet routed may be this bucket's: let go too (its next
+                // stanza claims it wherever it goes). One whose claim is under way: once claimed.
+                if (host.via(e) == via || host.via(e) == LeaseHost.NOT_YET_ROUTED) {
+                    if (host.holdsStanzas(e)) {
+                        letGoOnceClaimed.add(e);
+                    } else {
+                        served.add(e);
+                    }
                 }
             }
         }

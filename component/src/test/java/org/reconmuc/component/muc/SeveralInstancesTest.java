@@ -322,6 +322,26 @@ class SeveralInstancesTest {
     }
 
     @Test
+    void aRoomWhoseClaimWasUnderWayWhenItsBucketWasHandedOverIsLetGoOnceClaimedNotHeldForEver() throws Exception {
+        MucBench a = instance("a");
+        a.send(join(MucBench.ROOM, "Romeo", ROMEO));   // the room's claim waits
+        // Meanwhile its bucket goes to another instance (which takes its share back): nothing more comes here.
+        a.service.leasedRooms().handOver(0);
+        claims.decideAll();
+        a.commit();
+        assertThat(a.receivedBy(ROMEO)).as("Romeo's join came before the hand-over: it is served")
+                .anyMatch(p -> MucBench.statusCodes(p).contains("110"));
+        a.commit();
+        try (LeaseStore leases = store.leases("reader")) {
+            assertThat(leases.owners()).as("its lease given back for the bucket's new holder, not renewed here for ever")
+                    .containsEntry(MucBench.ROOM, null);
+        }
+        MucBench b = takesOver("b", PLAIN, say(MucBench.ROOM, ROMEO, "still here"));
+        b.commit();
+        assertThat(bodies(b.receivedBy(ROMEO))).as("the bucket's new holder serves the room").containsExactly("still here");
+    }
+
+    @Test
     void aRoomHandedOverSendsNothingMoreFromHereNotEvenWhenARelaxedOccupantsTimeBoundComes() throws Exception {
         MucBench a = romeosRoomOn("a", PLAIN, "Carol", CAROL);
         a.send(requirements(CAROL, "<time>60</time><volume>10</volume><aggregation>plain</aggregation>"));
