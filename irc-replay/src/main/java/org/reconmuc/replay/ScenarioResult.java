@@ -50,7 +50,7 @@ final class ScenarioResult {
             r.run.byWorld.forEach((w, measures) -> perSecondByWorld.put(w, perSecond(measures.series, seconds)));
         }
         int sent = r.sentBits.cardinality();
-        Tally tally = Tally.of(r);
+        Tally tally = new Tally(r);
         this.expected = (long) sent * r.bots.size();
         this.lost = tally.missing;
         this.late = tally.late;
@@ -127,35 +127,33 @@ final class ScenarioResult {
         long batchErrors;
         long batches;
         /** By message: how many bots missed it, and the first few of their nicks. */
-        int[] missedBy;
+        final int[] missedBy;
         final List<List<String>> missedByNicks = new ArrayList<>();
 
-        static Tally of(ReplayRun r) {
-            Tally t = new Tally();
-            t.missedBy = new int[r.run.msgs.size()];
-            for (int i = 0; i < t.missedBy.length; i++) {
-                t.missedByNicks.add(new ArrayList<>());
+        Tally(ReplayRun r) {
+            missedBy = new int[r.run.msgs.size()];
+            for (int i = 0; i < missedBy.length; i++) {
+                missedByNicks.add(new ArrayList<>());
             }
             for (Bot b : r.bots) {
                 BitSet missed;
                 synchronized (b) {
-                    t.received += b.log.received;
-                    t.duplicates += b.log.duplicates;
-                    t.outOfOrder += b.log.outOfOrder;
-                    t.late += b.log.late;
-                    t.unlinkedOvertaken += b.log.unlinkedOvertaken;
-                    t.batchErrors += b.batchErrors;
-                    t.batches += b.batches;
+                    received += b.log.received;
+                    duplicates += b.log.duplicates;
+                    outOfOrder += b.log.outOfOrder;
+                    late += b.log.late;
+                    unlinkedOvertaken += b.log.unlinkedOvertaken;
+                    batchErrors += b.batchErrors;
+                    batches += b.batches;
                     missed = b.missingOf(r.sentBits);
                 }
-                t.missing += missed.cardinality();
+                missing += missed.cardinality();
                 for (int seq = missed.nextSetBit(0); seq >= 0; seq = missed.nextSetBit(seq + 1)) {
-                    if (t.missedBy[seq]++ < LOST_NICKS_SHOWN) {
-                        t.missedByNicks.get(seq).add(b.nick());
+                    if (missedBy[seq]++ < LOST_NICKS_SHOWN) {
+                        missedByNicks.get(seq).add(b.nick());
                     }
                 }
             }
-            return t;
         }
 
         /** The first messages some bot missed, with how many missed each and who. */

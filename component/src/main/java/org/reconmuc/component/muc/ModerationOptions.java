@@ -11,9 +11,7 @@ import org.reconmuc.component.muc.moderation.SlowMode;
 import org.reconmuc.component.muc.occupants.Occupant;
 import org.reconmuc.component.muc.occupants.Role;
 import org.reconmuc.component.muc.options.Affiliation;
-import org.reconmuc.component.muc.options.ModerationDelayOption;
 import org.reconmuc.component.muc.options.RoomConfig;
-import org.reconmuc.component.muc.options.SlowModeOption;
 import org.reconmuc.component.protocol.MessageMarks;
 import org.reconmuc.component.relaxed.MessageLog;
 import org.xmpp.packet.Message;
@@ -43,10 +41,12 @@ public final class ModerationOptions {
         return true;
     }
 
-    /** XEP-0500: a non-moderator's message with a body sooner than the room's slow mode allows is refused; true if so. */
-    public static boolean slowModeRefuses(Room room, Message message, Occupant sender) {
-        int seconds = room.config().get(SlowModeOption.SLOW_MODE);
-        if (seconds <= 0 || sender.role() == Role.MODERATOR || message.getBody() == null) {
+    /**
+     * XEP-0500: a non-moderator's message with a body sooner than the room's slow mode ({@code seconds}
+     * between two messages, its option's value) allows is refused; true if so.
+     */
+    public static boolean slowModeRefuses(Room room, Message message, Occupant sender, int seconds) {
+        if (sender.role() == Role.MODERATOR || message.getBody() == null) {
             return false;
         }
         String refusal = room.moderation().slowMode().refuses(seconds, sender.bareJid().toString(), room.now().toEpochMilli());
@@ -61,13 +61,11 @@ public final class ModerationOptions {
      * Before a logged message goes out: a non-moderator's message with a body in a room with a
      * moderation delay, or a message replying or reacting to one still held, is held back from
      * everyone but its sender and the moderators until its release (a reply never before its
-     * parent's), which is scheduled here.
+     * parent's), which is scheduled here. {@code delay}: the room's moderation delay in seconds (its
+     * option's value); the caller asks only a room with one, or with messages it holds.
      */
-    public static void holdBack(Room room, MessageLog.Entry<Occupant> logged, Occupant sender, Message original) {
-        int delay = room.config().get(ModerationDelayOption.MODERATION_DELAY);
-        if (delay <= 0 && !room.moderating()) {
-            return;   // nothing held, nothing to hold
-        }
+    public static void holdBack(Room room, MessageLog.Entry<Occupant> logged, Occupant sender, Message original,
+                                int delay) {
         HeldMessages<Occupant> held = room.moderation().held();
         long now = room.now().toEpochMilli();
         long releaseAt = delay > 0 && sender.role() != Role.MODERATOR && original.getBody() != null ? now + delay * 1000L : -1;

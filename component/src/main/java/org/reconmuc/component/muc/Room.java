@@ -104,7 +104,7 @@ public final class Room {
         this.requirements = new RoomRequirements(this, consistency, fanout);
         this.floodControl = new RoomFloodControl(context.config());
         if (context.config().roomEventRate().limited()) {
-            this.moderation = moderation();
+            moderation();   // the room's budget counts from its start
         }
         this.occupantIds = context.config().occupantIds() ? new OccupantIds() : null;
         this.activity = RoomActivityHost.of(this);

@@ -130,13 +130,10 @@ final class ServerMulticast {
         Service found = verdict(link, home, domain, timeout);
         if (!link.open()) {
             LOG.debug("discovery on {} ended without a verdict: the connection it was for has gone", server);
-        }
-        if (link.open()) {
-            if (found == null) {
-                KNOWN.remove(server);
-            } else {
-                KNOWN.put(server, found);
-            }
+        } else if (found == null) {
+            KNOWN.remove(server);
+        } else {
+            KNOWN.put(server, found);
         }
         return found;
     }

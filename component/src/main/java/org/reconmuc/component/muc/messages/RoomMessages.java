@@ -72,7 +72,8 @@ public final class RoomMessages {
             room.output().error(message, Condition.FORBIDDEN, "You have no voice in this moderated room");
             return;
         }
-        if (room.config().get(SlowModeOption.SLOW_MODE) > 0 && ModerationOptions.slowModeRefuses(room, message, sender)) {
+        int slowMode = room.config().get(SlowModeOption.SLOW_MODE);
+        if (slowMode > 0 && ModerationOptions.slowModeRefuses(room, message, sender, slowMode)) {
             return;
         }
         boolean subjectChange = message.getElement().element("subject") != null && message.getBody() == null;
@@ -112,8 +113,9 @@ public final class RoomMessages {
         MessageLog.Entry<Occupant> logged = room.history().log(out, room.now(), sender);
         logged.withholdFrom(withheldFrom);
         room.persistence().appended(logged);
-        if (room.moderating() || room.config().get(ModerationDelayOption.MODERATION_DELAY) > 0) {
-            ModerationOptions.holdBack(room, logged, sender, message);
+        int delay = room.config().get(ModerationDelayOption.MODERATION_DELAY);
+        if (delay > 0 || room.moderating()) {   // else nothing is held, and nothing is to be
+            ModerationOptions.holdBack(room, logged, sender, message, delay);
         }
         room.fanout().post(logged, out, message);
         room.carry().fannedOut(logged.seq());
