@@ -24,11 +24,14 @@ import org.xmpp.packet.Message;
  * delivered are activity the user has not seen. Kept for affiliated users only, in memory.
  *
  * <p>XEP-0502: the room's {@link MessageRate}, published only where {@link ActivityHost#publishesActivity}.
+ * Only a persistent room counts (as Prosody's {@code mod_muc_activity}): a temporary room is never
+ * published, keeps no count, and one made persistent counts from then on.
  */
 public final class RoomActivity {
     private final ActivityHost host;
     private final ActivitySubscriptions subscriptions;
-    private final MessageRate rate;
+    /** XEP-0502's count: null while the room is temporary. */
+    private MessageRate rate;
     /** Sessions owed a notice at the next message, in the order they came. */
     private final Set<String> watchers = new LinkedHashSet<>();
     /** Affiliated user (bare JID) to the newest message it had when its last session left. */
@@ -37,12 +40,23 @@ public final class RoomActivity {
     public RoomActivity(ActivityHost host, ActivitySubscriptions subscriptions) {
         this.host = host;
         this.subscriptions = subscriptions;
-        this.rate = new MessageRate(host.now());
     }
 
-    /** The room logged a groupchat message ({@code counts}: for XEP-0502 too, {@link MessageRate#counts}). */
-    public void messageLogged(boolean counts) {
-        if (counts) {
+    /**
+     * The room is persistent, or temporary (as it came into memory, or as its owner made it): a
+     * persistent room counts its messages from now on, unless it did already; a temporary one forgets its count.
+     */
+    public void persistent(boolean persistent) {
+        if (!persistent) {
+            rate = null;
+        } else if (rate == null) {
+            rate = new MessageRate(host.now());
+        }
+    }
+
+    /** The room logged {@code broadcast}, a groupchat message, and sent it on. */
+    public void messageLogged(Message broadcast) {
+        if (rate != null && MessageRate.counts(broadcast)) {
             rate.count(host.now());
         }
         if (watchers.isEmpty()) {
@@ -97,7 +111,7 @@ public final class RoomActivity {
 
     /** XEP-0502's field, in the room's {@code muc#roominfo} form, where the room publishes it and has the data. */
     public void describe(Element roomInfo) {
-        if (!host.publishesActivity()) {
+        if (rate == null || !host.publishesActivity()) {
             return;
         }
         rate.perHour(host.now()).ifPresent(perHour -> {

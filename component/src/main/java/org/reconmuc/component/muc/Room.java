@@ -108,6 +108,7 @@ public final class Room {
         }
         this.occupantIds = context.config().occupantIds() ? new OccupantIds() : null;
         this.activity = RoomActivityHost.of(this);
+        activity.persistent(persistent());
         refreshListing();
     }
 
@@ -282,6 +283,7 @@ public final class Room {
 
     public void setConfig(RoomConfig newConfig) {
         this.config = newConfig;
+        activity.persistent(persistent());
         persistence.recordChanged();
     }
 
@@ -383,6 +385,7 @@ public final class Room {
             this.occupantIds = storedIds;
         }
         this.justCreated = false;
+        activity.persistent(persistent());
         refreshListing();
     }
 

@@ -2,7 +2,6 @@ package org.reconmuc.component.muc;
 
 import java.time.Instant;
 import org.reconmuc.component.activity.ActivityHost;
-import org.reconmuc.component.activity.MessageRate;
 import org.reconmuc.component.activity.RoomActivity;
 import org.reconmuc.component.consistency.Reader;
 import org.reconmuc.component.jid.RealJid;
@@ -32,16 +31,11 @@ public final class RoomActivityHost implements ActivityHost {
      * moves what its user has seen, and disco#info shows the messages per hour.
      */
     public static final RoomFeature FEATURE = events -> {
-        events.on(RoomEvent.BROADCAST, b -> logged(b.room(), b.message().broadcast()));
+        events.on(RoomEvent.BROADCAST, b -> b.room().activity().messageLogged(b.message().broadcast()));
         events.on(RoomEvent.ENTERED, s -> s.room().activity().joined(s.session().toString()));
         events.on(RoomEvent.LEAVING, s -> leaving(s.room(), s.occupant(), s.session()));
         events.on(RoomEvent.DISCO_INFO, d -> d.room().activity().describe(d.roomInfo()));
     };
-
-    /** The room logged {@code broadcast}, a groupchat message, and sent it on. */
-    private static void logged(Room room, Message broadcast) {
-        room.activity().messageLogged(MessageRate.counts(broadcast));
-    }
 
     /**
      * {@code session} of {@code occupant} leaves (before the room forgets what it retained for the

@@ -12,7 +12,8 @@ import org.xmpp.packet.IQ;
 /**
  * XEP-0502 as conversations: Romeo's public, persistent room tells anyone who asks its disco#info
  * how many messages an hour are said in it, beside the occupant count; a room that is not open to
- * anyone says nothing. The clock is the bench's: the figure is exact.
+ * anyone says nothing, and a temporary room counts nothing (as Prosody's mod_muc_activity). The
+ * clock is the bench's: the figure is exact.
  */
 class RoomMessageActivityTest {
     private static final String ROOM = MucBench.ROOM;
@@ -92,11 +93,33 @@ class RoomMessageActivityTest {
         configure(field("muc#roomconfig_membersonly", "0") + field("muc#roomconfig_passwordprotectedroom", "1")
                 + field("muc#roomconfig_roomsecret", "nightingale"));
         assertNull(roomInfo(MessageRate.FIELD), "password-protected (§8)");
-        configure(field("muc#roomconfig_passwordprotectedroom", "0") + field("muc#roomconfig_roomsecret", "")
-                + field("muc#roomconfig_persistentroom", "0"));
+        configure(field("muc#roomconfig_passwordprotectedroom", "0") + field("muc#roomconfig_roomsecret", ""));
+        assertEquals("5.00", roomInfo(MessageRate.FIELD).elementText("value"),
+                "open again: the same count (a persistent room counts while it does not publish)");
+
+        configure(field("muc#roomconfig_persistentroom", "0"));
         assertNull(roomInfo(MessageRate.FIELD), "temporary (§3)");
         configure(field("muc#roomconfig_persistentroom", "1"));
-        assertEquals("5.00", roomInfo(MessageRate.FIELD).elementText("value"), "open again: the same count");
+        assertNull(roomInfo(MessageRate.FIELD), "a temporary room kept no count: counting starts again, no figure yet");
+    }
+
+    @Test
+    void aTemporaryRoomCountsNothingAndOneMadePersistentCountsFromThen() {
+        muc.join(ROMEO, ROOM, "Romeo");
+        muc.join(JULIET, ROOM, "Juliet");
+        for (int i = 0; i < 7; i++) {
+            muc.say(JULIET, ROOM, "said while the room is temporary " + i);
+        }
+        muc.advance(Duration.ofMinutes(30));   // 10:30
+        configure(field("muc#roomconfig_persistentroom", "1"));
+        muc.say(ROMEO, ROOM, "said once it is persistent");
+        muc.say(JULIET, ROOM, "and this");
+        muc.advance(Duration.ofMinutes(30));   // 11:00: counted since 10:30, half an hour of data
+        assertNull(roomInfo(MessageRate.FIELD), "less than an hour counted");
+
+        muc.advance(Duration.ofHours(1));      // 12:00: the hour from 11:00 is complete, and 10:30–11:00 counted
+        assertEquals("1.33", roomInfo(MessageRate.FIELD).elementText("value"),
+                "two messages over the hour and a half since it became persistent; the seven before are not counted");
     }
 
     @Test
