@@ -51,7 +51,7 @@ public final class BenchRoom implements FanoutHost<Occupant> {
     public BenchRoom(int capacity, DeflateStreams streams) {
         this.log = new MessageLog<>(capacity, ids, ROOM);
         this.streams = streams;
-        this.forms = FlushForm.forRoom(streams);
+        this.forms = FlushForm.forRoom(() -> streams);
     }
 
     /** The room's deflate streams (their pointers, for the size report). */

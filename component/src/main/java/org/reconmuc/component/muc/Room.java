@@ -135,7 +135,8 @@ public final class Room {
                 return;
             }
             RealJid session = new RealJid(packet.getFrom());
-            if (!floodControl.admits(packet, session, now().toEpochMilli())) {
+            // Messages have their own limit, per occupant (RoomMessages): flood control is for presences and IQs.
+            if (!(packet instanceof Message) && !floodControl.admits(packet, session, now().toEpochMilli())) {
                 output.error(packet, Condition.POLICY_VIOLATION, floodControl.refusal(packet));
                 return;
             }

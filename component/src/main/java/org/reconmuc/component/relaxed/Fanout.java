@@ -38,7 +38,7 @@ public final class Fanout<O extends Recipient<O>> {
     public Fanout(FanoutHost<O> room, RelaxedState<O> state) {
         this.room = room;
         this.state = state;
-        this.forms = FlushForm.forRoom(state.streams());
+        this.forms = FlushForm.forRoom(state::streams);
     }
 
     /**
@@ -172,7 +172,7 @@ public final class Fanout<O extends Recipient<O>> {
         if (!withoutId.isEmpty()) {
             room.send(withoutId, RenderedStanza.of(withoutStanzaId(entry.held())));
         }
-        state.streams().turnEnded();
+        state.turnEnded();
     }
 
     /**
@@ -269,7 +269,7 @@ public final class Fanout<O extends Recipient<O>> {
         if (!atOnce.isEmpty()) {
             room.send(atOnce, broadcast);
         }
-        state.streams().turnEnded();
+        state.turnEnded();
         armTimer();
     }
 
@@ -283,7 +283,7 @@ public final class Fanout<O extends Recipient<O>> {
             due.merge(d.owner(), d.seqs(), Fanout::union);
         }
         flushTogether(due);
-        state.streams().turnEnded();
+        state.turnEnded();
         state.leftRelaxedMode();
         armTimer();
     }

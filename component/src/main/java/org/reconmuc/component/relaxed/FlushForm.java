@@ -3,6 +3,7 @@ package org.reconmuc.component.relaxed;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.reconmuc.codec.batch.BatchEncoding;
 import org.reconmuc.component.consistency.Aggregation;
 import org.reconmuc.component.transport.RenderedStanza;
@@ -28,8 +29,8 @@ public interface FlushForm<O extends Recipient<O>> {
         throw new IllegalStateException(getClass().getSimpleName() + " carries no live items");
     }
 
-    /** The forms of a room: the deflate streams are the room's own (one per session). */
-    static <O extends Recipient<O>> Map<Aggregation, FlushForm<O>> forRoom(DeflateStreams streams) {
+    /** The forms of a room: the deflate streams are the room's own (one per session), made when {@code streams} is first asked. */
+    static <O extends Recipient<O>> Map<Aggregation, FlushForm<O>> forRoom(Supplier<DeflateStreams> streams) {
         Map<Aggregation, FlushForm<O>> forms = new EnumMap<>(Aggregation.class);
         forms.put(Aggregation.NONE, new OneByOneFlush<>());
         forms.put(Aggregation.PLAIN, new ForwardedFlush<>(false));

@@ -1,5 +1,6 @@
 package org.reconmuc.component.relaxed;
 
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -24,8 +25,8 @@ public final class RelaxedState<O extends Recipient<O>> {
     private final ConsistencyEngine<O> engine;
     /** Occupants that stated no requirements: they get every message at once. */
     private final Set<O> standard = new LinkedHashSet<>();
-    /** The sessions' deflate streams (aggregation compact-deflate). */
-    private final DeflateStreams streams = new DeflateStreams();
+    /** The sessions' deflate streams (aggregation compact-deflate): made for the first such batch, so a room that has none keeps none. */
+    private DeflateStreams streams;
     /** The aggregation of occupants returning to standard mode, for their final flush. */
     private final Map<O, Aggregation> leavingRelaxedMode = new HashMap<>();
 
@@ -40,7 +41,17 @@ public final class RelaxedState<O extends Recipient<O>> {
     }
 
     DeflateStreams streams() {
+        if (streams == null) {
+            streams = new DeflateStreams();
+        }
         return streams;
+    }
+
+    /** The room's turn (one message, or one round of flushes) is over: see {@link DeflateStreams#turnEnded}. */
+    void turnEnded() {
+        if (streams != null) {
+            streams.turnEnded();
+        }
     }
 
     Set<O> standardOccupants() {
@@ -66,18 +77,22 @@ public final class RelaxedState<O extends Recipient<O>> {
      * keep what they compress against.
      */
     public void entered(long readableFrom) {
-        streams.resetReferringBefore(readableFrom);
+        if (streams != null) {
+            streams.resetReferringBefore(readableFrom);
+        }
     }
 
     /** The room's configuration changed (what its archive keeps, who may read it): every stream starts anew. */
     public void configurationChanged() {
-        streams.resetAll();
+        if (streams != null) {
+            streams.resetAll();
+        }
     }
 
     /** The occupant left (or was removed): its retained state is dropped. */
     public void left(O occupant) {
         standard.remove(occupant);
-        streams.forget(occupant.sessions());
+        forgetStreams(occupant.sessions());
         if (occupant.reader() != null) {
             engine.remove(occupant.reader());
             occupant.setReader(null);
@@ -91,12 +106,18 @@ public final class RelaxedState<O extends Recipient<O>> {
      * next batch, which starts one (reconmuc.md §5.9 rule 8.4).
      */
     public void sessionRejoined(RealJid session) {
-        streams.forget(List.of(session));
+        forgetStreams(List.of(session));
     }
 
     /** One session of an occupant that stays has left: its stream is dropped. */
     public void sessionLeft(RealJid session) {
-        streams.forget(List.of(session));
+        forgetStreams(List.of(session));
+    }
+
+    private void forgetStreams(Collection<RealJid> sessions) {
+        if (streams != null) {
+            streams.forget(sessions);
+        }
     }
 
     /** Opts the occupant in with these requirements, or changes them; what that releases goes to {@code out}. */
@@ -135,7 +156,9 @@ public final class RelaxedState<O extends Recipient<O>> {
 
     /** The occupant's next batches in a deflate stream start new streams (it stated its requirements again). */
     public void restartStreams(O occupant) {
-        streams.reset(occupant.sessions());
+        if (streams != null) {
+            streams.reset(occupant.sessions());
+        }
     }
 
     /** The final flushes of occupants that returned to standard have gone out. */

@@ -1,6 +1,7 @@
 package org.reconmuc.component.relaxed;
 
 import java.util.List;
+import java.util.function.Supplier;
 import org.reconmuc.codec.batch.Batch;
 import org.reconmuc.codec.batch.BatchEncoding;
 import org.reconmuc.codec.batch.CompactItem;
@@ -12,11 +13,11 @@ import org.reconmuc.component.jid.RealJid;
  * of its own, in the stream's encoding.
  */
 final class StreamFlush<O extends Recipient<O>> implements FlushForm<O> {
-    private final DeflateStreams streams;
+    private final Supplier<DeflateStreams> streams;
     private final BatchEncoding encoding;
 
-    /** Flushes in {@code encoding}: {@link BatchEncoding#DEFLATE_STREAM} or {@link BatchEncoding#DEFLATE_LIVE}. */
-    StreamFlush(DeflateStreams streams, BatchEncoding encoding) {
+    /** Flushes in {@code encoding}: {@link BatchEncoding#DEFLATE_STREAM} or {@link BatchEncoding#DEFLATE_LIVE}, in the room's {@code streams}. */
+    StreamFlush(Supplier<DeflateStreams> streams, BatchEncoding encoding) {
         this.streams = streams;
         this.encoding = encoding;
     }
@@ -35,7 +36,7 @@ final class StreamFlush<O extends Recipient<O>> implements FlushForm<O> {
         List<CompactItem> items = CompactFlush.items(room.log(), entries);
         byte[] payload = Batch.streamPayload(items, encoding, live);
         for (RealJid session : occupant.sessions()) {
-            String batch = streams.batch(session, entries, items, payload, encoding, live, room.log());
+            String batch = streams.get().batch(session, entries, items, payload, encoding, live, room.log());
             room.send(session, FlushForm.batchMessage(room.roomJid(), batch, null));
         }
         FlushForm.countBatch(room, entries, live);
