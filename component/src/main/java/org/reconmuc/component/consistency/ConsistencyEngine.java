@@ -38,6 +38,8 @@ public final class ConsistencyEngine<R> {
     private final long[] parentOf;
     private final Object[] keysOf;
     private long head;
+    /** Readers made and not yet removed. */
+    private int readers;
 
     /**
      * Readers waiting for the head that triggers their flush, in a ring by that head: a trigger is
@@ -102,6 +104,15 @@ public final class ConsistencyEngine<R> {
         return capacity;
     }
 
+    /**
+     * Whether any reader is relaxed here. While none is, nobody can hold a new message (a reader
+     * made later starts after it, {@link #relax}), so its filter keys and direct readers need not be
+     * worked out for {@link #onMessage}.
+     */
+    public boolean hasReaders() {
+        return readers > 0;
+    }
+
     /** Sequence number of the newest message (0 before the first). */
     public long head() {
         return head;
@@ -153,6 +164,7 @@ public final class ConsistencyEngine<R> {
         }
         index(reader);
         link(reader, timeClass(requirements.timeMillis()));
+        readers++;
         if (reader.retained(head) > 0 && triggerOf(reader) <= head) {
             flush(reader, out);
         } else {
@@ -167,6 +179,7 @@ public final class ConsistencyEngine<R> {
         Reader<R> reader = new Reader<>(owner, requirements, head + 1);
         index(reader);
         link(reader, timeClass(requirements.timeMillis()));
+        readers++;
         file(reader);
         return reader;
     }
@@ -222,6 +235,7 @@ public final class ConsistencyEngine<R> {
             return;
         }
         reader.active = false;
+        readers--;
         unindex(reader);
         unlink(reader);
         unfile(reader);
@@ -230,7 +244,9 @@ public final class ConsistencyEngine<R> {
     /**
      * A message was appended to the room's history as {@code seq} (always {@code head() + 1}).
      * {@code direct} are the relaxed readers that need it whatever their filters: its sender,
-     * its parent's author, the occupants it addresses.
+     * its parent's author, the occupants it addresses. While the engine {@link #hasReaders has no
+     * readers}, {@code keys} may be left empty: a reader carried over later is matched against
+     * the keys its room's restored log gives again ({@link #restoredMessage}).
      */
     public void onMessage(long seq, long at, long parentSeq, Set<FilterKey> keys, Collection<Reader<R>> direct,
             List<Delivery<R>> out) {

@@ -61,6 +61,13 @@ public final class Fanout<O extends Recipient<O>> {
         String roomJid = room.roomJid();
         MessageLog<O> log = room.log();
         long parentSeq = parentOf(original, log, roomJid);
+        List<Delivery<O>> deliveries = new ArrayList<>();
+        if (!state.engine().hasReaders()) {
+            // Nobody relaxed: no filter to match, nobody to serve at once.
+            state.engine().onMessage(logged.seq(), logged.at().toEpochMilli(), parentSeq, Set.of(), List.of(), deliveries);
+            deliverLive(deliveries, logged, rendered);
+            return;
+        }
         MessageLog.Entry<O> parent = parentSeq > 0 ? log.get(parentSeq) : null;
         // An unknown parent: the reply's 'to' still names whom it answers (reconmuc.md §5.5).
         String namedInReply = parent == null ? MessageMarks.replyToNick(original.getElement(), roomJid) : null;
@@ -73,7 +80,6 @@ public final class Fanout<O extends Recipient<O>> {
         Urgency<O> urgency = Urgency.of(sender.nick(), MessageMarks.topics(original.getElement()), sender.reader(),
                 parent != null, parentAuthor == null || !room.isPresent(parentAuthor) ? null : readerOf(parentAuthor),
                 namedInReply == null ? null : readerOf(room.occupantByNick(namedInReply)), addressed);
-        List<Delivery<O>> deliveries = new ArrayList<>();
         state.engine().onMessage(logged.seq(), logged.at().toEpochMilli(), parentSeq, urgency.keys(), urgency.direct(),
                 deliveries);
         deliverLive(deliveries, logged, rendered);

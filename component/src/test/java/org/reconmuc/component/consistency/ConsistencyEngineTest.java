@@ -51,6 +51,24 @@ class ConsistencyEngineTest {
     }
 
     @Test
+    void itHasReadersFromTheFirstRelaxedOneUntilTheLastIsGoneAndOneRelaxedLaterHoldsNothingOlder() {
+        assertThat(engine.hasReaders()).isFalse();
+        post(null);   // as a room with nobody relaxed posts: no keys
+        Reader<String> alice = engine.relax("alice", wants("gossip", 60, 20));
+        Reader<String> bob = engine.relax("bob", wants(null, 60, 20));
+        assertThat(engine.hasReaders()).isTrue();
+        assertThat(alice.retained(engine.head())).isZero();
+
+        engine.remove(alice);
+        engine.remove(alice);   // a second removal changes nothing
+        assertThat(engine.hasReaders()).isTrue();
+        engine.standard(bob, out);
+        assertThat(engine.hasReaders()).isFalse();
+        assertThat(engine.carryOver("carol", wants(null, 60, 20), engine.head() + 1, new long[0], out)).isNotNull();
+        assertThat(engine.hasReaders()).isTrue();
+    }
+
+    @Test
     void aReaderWithLiveItemsTakesEverythingRetainedAlongAndItsBoundsStillHold() {
         Reader<String> alice = engine.relax("alice", new Requirements(Set.of(FilterKey.topic("gossip")), 60_000, 3,
                 Aggregation.COMPACT_DEFLATE_LIVE));
