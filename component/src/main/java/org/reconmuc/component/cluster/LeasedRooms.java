@@ -2,6 +2,8 @@ package org.reconmuc.component.cluster;
 
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.store.RoomJournal;
@@ -64,6 +67,11 @@ public final class LeasedRooms<R> {
      * every heartbeat, while the bucket's new holder refuses the room's every stanza.
      */
     private final Set<R> letGoOnceClaimed = new HashSet<>();
+    /** Heartbeats in a row that found a room served here through a connection no longer ours (see {@link #leasesRenewed}). */
+    static final int RENEWALS_BEFORE_LETTING_GO = 3;
+    /** Rooms so found, with how many heartbeats in a row did (the renewal's thread only). */
+    private final Map<R, Integer> stranded = new HashMap<>();
+    private final AtomicLong roomsLetGoStranded = new AtomicLong();
 
     private LeasedRooms(LeaseHost<R> host, RoomOwnership owner, Store store, Clock clock, ServiceConfig config,
                         Executor reads, ExecutorService ownReads) {
@@ -355,22 +363,46 @@ public final class LeasedRooms<R> {
     /**
      * After a heartbeat: {@code held} are the rooms this instance holds now, with their epochs;
      * a room served here under another epoch, or not held at all, is given up — unless
-     * {@code claimedSince} says it was claimed after the heartbeat read them. Returns the rooms
-     * given up (nothing more may leave for them).
+     * {@code claimedSince} says it was claimed after the heartbeat read them. A room still served
+     * here whose stanzas came through a connection that is not among {@code carrying} (this
+     * instance's connections holding buckets now) at {@link #RENEWALS_BEFORE_LETTING_GO} heartbeats
+     * in a row is let go: nothing routes it here any more, yet its lease would be renewed for ever
+     * (see {@link #letGoOnceClaimed}; a hand-over or a lost connection lets such rooms go at once, so
+     * this finds only what a path no one foresaw left behind). Returns the rooms given up.
      */
-    public java.util.Set<String> leasesRenewed(java.util.Map<String, Long> held,
-                                               java.util.function.Predicate<String> claimedSince) {
-        java.util.Set<String> lost = new java.util.HashSet<>();
-        for (R e : host.rooms()) {
-            long epoch = host.epoch(e);
-            String jid = host.jid(e).toString();
-            Long now = held.get(jid);
-            if (epoch > 0 && (now == null || now != epoch) && !claimedSince.test(jid)) {
-                lost.add(jid);
-                host.submit(e, () -> lost(e, epoch));
+    public Set<String> leasesRenewed(Map<String, Long> held, Predicate<String> claimedSince,
+                                     Collection<Integer> carrying) {
+        Map<R, Long> lost = new LinkedHashMap<>();
+        Map<R, Integer> stranded = new HashMap<>();
+        synchronized (host.routingLock()) {   // where a room's stanzas come through, and whether they wait, change under it
+            for (R e : host.rooms()) {
+                long epoch = host.epoch(e);
+                Long now = held.get(host.jid(e).toString());
+                if (epoch > 0 && (now == null || now != epoch) && !claimedSince.test(host.jid(e).toString())) {
+                    lost.put(e, epoch);
+                } else if (epoch > 0 && host.via(e) != LeaseHost.NOT_YET_ROUTED && !carrying.contains(host.via(e))
+                        && !host.holdsStanzas(e)) {
+                    stranded.put(e, this.stranded.getOrDefault(e, 0) + 1);
+                }
             }
         }
-        return lost;
+        Set<String> lostJids = new HashSet<>();
+        lost.forEach((e, epoch) -> {
+            lostJids.add(host.jid(e).toString());
+            host.submit(e, () -> lost(e, epoch));
+        });
+        this.stranded.clear();
+        stranded.forEach((e, renewals) -> {
+            if (renewals < RENEWALS_BEFORE_LETTING_GO) {
+                this.stranded.put(e, renewals);
+                return;
+            }
+            LOG.warn("room {}: its stanzas came through connection {}, which this instance has not held for {} heartbeats;"
+                    + " letting it go (its lease would be renewed here for ever)", host.jid(e), host.via(e), renewals);
+            roomsLetGoStranded.incrementAndGet();
+            host.submit(e, () -> host.letGo(e));
+        });
+        return lostJids;
     }
 
     /**
@@ -433,6 +465,11 @@ public final class LeasedRooms<R> {
     /** Rooms given up: taken over by another instance, or their connection lost. */
     public long roomsLost() {
         return roomsLost.get();
+    }
+
+    /** Rooms let go because their connection had not been this instance's for several heartbeats (each a bug's trace). */
+    public long roomsLetGoStranded() {
+        return roomsLetGoStranded.get();
     }
 
     /** Rooms not served here because another instance kept them past the claim's wait. */

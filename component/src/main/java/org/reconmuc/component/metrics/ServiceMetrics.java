@@ -75,6 +75,10 @@ public final class ServiceMetrics implements AutoCloseable {
         FunctionCounter.builder("reconmuc.cluster.claims.refused", service,
                         s -> s.leasedRooms() == null ? 0 : s.leasedRooms().claimsRefused())
                 .description("rooms not served here because another instance kept them past the wait").register(registry);
+        FunctionCounter.builder("reconmuc.cluster.rooms.stranded", service,
+                        s -> s.leasedRooms() == null ? 0 : s.leasedRooms().roomsLetGoStranded())
+                .description("rooms let go because no connection of this instance had routed them for several heartbeats"
+                        + " (each one a bug's trace: report it)").register(registry);
         Gauge.builder("reconmuc.rooms", service, MucService::roomCount).register(registry);
         Gauge.builder("reconmuc.occupants", service, s -> s.occupantCount() - s.counters().relaxedOccupants())
                 .tag("mode", "standard").register(registry);
