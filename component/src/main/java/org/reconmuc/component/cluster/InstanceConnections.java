@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -109,6 +110,14 @@ final class InstanceConnections {
         List<Integer> all = new ArrayList<>();
         connections.forEach(c -> all.add(numbers.get(c)));
         return all;
+    }
+
+    /**
+     * The numbers of every connection not yet forgotten: those holding buckets, one being given
+     * away or closed and not yet forgotten, a taker's waiting at its handshake, a clean stop's departures.
+     */
+    Set<Integer> known() {
+        return Set.copyOf(numbers.values());
     }
 
     /** Connection {@code number}, or for -1 the newest one beyond {@code share}; null if none. */

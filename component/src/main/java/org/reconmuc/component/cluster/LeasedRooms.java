@@ -364,14 +364,14 @@ public final class LeasedRooms<R> {
      * After a heartbeat: {@code held} are the rooms this instance holds now, with their epochs;
      * a room served here under another epoch, or not held at all, is given up — unless
      * {@code claimedSince} says it was claimed after the heartbeat read them. A room still served
-     * here whose stanzas came through a connection that is not among {@code carrying} (this
-     * instance's connections holding buckets now) at {@link #RENEWALS_BEFORE_LETTING_GO} heartbeats
+     * here whose stanzas came through a connection that is not among {@code connections} (this
+     * instance's connections not yet forgotten: holding buckets, or closing) at {@link #RENEWALS_BEFORE_LETTING_GO} heartbeats
      * in a row is let go: nothing routes it here any more, yet its lease would be renewed for ever
      * (see {@link #letGoOnceClaimed}; a hand-over or a lost connection lets such rooms go at once, so
      * this finds only what a path no one foresaw left behind). Returns the rooms given up.
      */
     public Set<String> leasesRenewed(Map<String, Long> held, Predicate<String> claimedSince,
-                                     Collection<Integer> carrying) {
+                                     Collection<Integer> connections) {
         Map<R, Long> lost = new LinkedHashMap<>();
         Map<R, Integer> stranded = new HashMap<>();
         synchronized (host.routingLock()) {   // where a room's stanzas come through, and whether they wait, change under it
@@ -380,7 +380,7 @@ public final class LeasedRooms<R> {
                 Long now = held.get(host.jid(e).toString());
                 if (epoch > 0 && (now == null || now != epoch) && !claimedSince.test(host.jid(e).toString())) {
                     lost.put(e, epoch);
-                } else if (epoch > 0 && host.via(e) != LeaseHost.NOT_YET_ROUTED && !carrying.contains(host.via(e))
+                } else if (epoch > 0 && host.via(e) != LeaseHost.NOT_YET_ROUTED && !connections.contains(host.via(e))
                         && !host.holdsStanzas(e)) {
                     stranded.put(e, this.stranded.getOrDefault(e, 0) + 1);
                 }

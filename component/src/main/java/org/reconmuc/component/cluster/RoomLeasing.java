@@ -83,7 +83,7 @@ final class RoomLeasing implements RoomOwnership {
             long[] g = grants.get(room);
             return g != null && g[0] > serial;
         };
-        Set<String> taken = leased.leasesRenewed(held, grantedSince, connections.numbers());
+        Set<String> taken = leased.leasesRenewed(held, grantedSince, connections.known());
         gate.confirmed(leasesRunUntil(startedAt), room -> held.containsKey(room) || grantedSince.test(room), taken);
     }
 
