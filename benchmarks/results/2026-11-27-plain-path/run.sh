@@ -4,10 +4,11 @@
 # keys worked out while nobody in a room is relaxed): the failover runs of ../2026-11-26-failover
 # (kill, rolling restart) and the rolling restart with one relaxed listener per room of
 # ../2026-11-27-handover-sends, once each at this checkout, one after the other.
-# Run on an otherwise idle machine; each folder's summary.json has the load before and after.
+# OUT: the folder the runs go to (default: this one). Run on an otherwise idle machine; each
+# folder's summary.json has the load before and after.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
-out=$root/benchmarks/results/2026-11-27-plain-path
+out=${OUT:-$root/benchmarks/results/2026-11-27-plain-path}
 jar=$root/irc-replay/target/irc-replay.jar
 common="--rooms 40 --bots-per-room 20 --instances 3 --connections 2 --messages 60 --rate 1 --drain 60"
 for run in ${RUNS_LIST:-kill rolling rolling-relaxed}; do

@@ -58,17 +58,19 @@ public final class Fanout<O extends Recipient<O>> {
         if (!withoutId.isEmpty()) {
             room.send(withoutId, RenderedStanza.of(withoutStanzaId(broadcast)));
         }
-        String roomJid = room.roomJid();
-        MessageLog<O> log = room.log();
-        long parentSeq = parentOf(original, log, roomJid);
+        long parentSeq = parentOf(original, room.log(), room.roomJid());
+        // Nobody relaxed: no filter to match, nobody to serve at once.
+        Urgency<O> urgency = state.engine().hasReaders() ? urgency(logged, original, parentSeq) : null;
         List<Delivery<O>> deliveries = new ArrayList<>();
-        if (!state.engine().hasReaders()) {
-            // Nobody relaxed: no filter to match, nobody to serve at once.
-            state.engine().onMessage(logged.seq(), logged.at().toEpochMilli(), parentSeq, Set.of(), List.of(), deliveries);
-            deliverLive(deliveries, logged, rendered);
-            return;
-        }
-        MessageLog.Entry<O> parent = parentSeq > 0 ? log.get(parentSeq) : null;
+        state.engine().onMessage(logged.seq(), logged.at().toEpochMilli(), parentSeq,
+                urgency == null ? Set.of() : urgency.keys(), urgency == null ? List.of() : urgency.direct(), deliveries);
+        deliverLive(deliveries, logged, rendered);
+    }
+
+    /** Who among the relaxed readers needs {@code logged} now whatever their filters, and its filter keys. */
+    private Urgency<O> urgency(MessageLog.Entry<O> logged, Message original, long parentSeq) {
+        String roomJid = room.roomJid();
+        MessageLog.Entry<O> parent = parentSeq > 0 ? room.log().get(parentSeq) : null;
         // An unknown parent: the reply's 'to' still names whom it answers (reconmuc.md §5.5).
         String namedInReply = parent == null ? MessageMarks.replyToNick(original.getElement(), roomJid) : null;
         List<Reader<O>> addressed = new ArrayList<>();
@@ -77,12 +79,9 @@ public final class Fanout<O extends Recipient<O>> {
         }
         O sender = logged.author();
         O parentAuthor = parent == null ? null : parent.author();
-        Urgency<O> urgency = Urgency.of(sender.nick(), MessageMarks.topics(original.getElement()), sender.reader(),
+        return Urgency.of(sender.nick(), MessageMarks.topics(original.getElement()), sender.reader(),
                 parent != null, parentAuthor == null || !room.isPresent(parentAuthor) ? null : readerOf(parentAuthor),
                 namedInReply == null ? null : readerOf(room.occupantByNick(namedInReply)), addressed);
-        state.engine().onMessage(logged.seq(), logged.at().toEpochMilli(), parentSeq, urgency.keys(), urgency.direct(),
-                deliveries);
-        deliverLive(deliveries, logged, rendered);
     }
 
     /**
