@@ -372,29 +372,28 @@ public final class LeasedRooms<R> {
      */
     public Set<String> leasesRenewed(Map<String, Long> held, Predicate<String> claimedSince,
                                      Collection<Integer> connections) {
+        Set<String> lostJids = new HashSet<>();
         Map<R, Long> lost = new LinkedHashMap<>();
-        Map<R, Integer> stranded = new HashMap<>();
+        Map<R, Integer> strandedNow = new HashMap<>();
         synchronized (host.routingLock()) {   // where a room's stanzas come through, and whether they wait, change under it
             for (R e : host.rooms()) {
                 long epoch = host.epoch(e);
-                Long now = held.get(host.jid(e).toString());
-                if (epoch > 0 && (now == null || now != epoch) && !claimedSince.test(host.jid(e).toString())) {
+                String jid = host.jid(e).toString();
+                Long now = held.get(jid);
+                int via = host.via(e);
+                if (epoch > 0 && (now == null || now != epoch) && !claimedSince.test(jid)) {
+                    lostJids.add(jid);
                     lost.put(e, epoch);
-                } else if (epoch > 0 && host.via(e) != LeaseHost.NOT_YET_ROUTED && !connections.contains(host.via(e))
-                        && !host.holdsStanzas(e)) {
-                    stranded.put(e, this.stranded.getOrDefault(e, 0) + 1);
+                } else if (epoch > 0 && via != LeaseHost.NOT_YET_ROUTED && !connections.contains(via) && !host.holdsStanzas(e)) {
+                    strandedNow.put(e, stranded.getOrDefault(e, 0) + 1);
                 }
             }
         }
-        Set<String> lostJids = new HashSet<>();
-        lost.forEach((e, epoch) -> {
-            lostJids.add(host.jid(e).toString());
-            host.submit(e, () -> lost(e, epoch));
-        });
-        this.stranded.clear();
-        stranded.forEach((e, renewals) -> {
+        lost.forEach((e, epoch) -> host.submit(e, () -> lost(e, epoch)));
+        stranded.clear();
+        strandedNow.forEach((e, renewals) -> {
             if (renewals < RENEWALS_BEFORE_LETTING_GO) {
-                this.stranded.put(e, renewals);
+                stranded.put(e, renewals);
                 return;
             }
             LOG.warn("room {}: its stanzas came through connection {}, which this instance has not held for {} heartbeats;"
