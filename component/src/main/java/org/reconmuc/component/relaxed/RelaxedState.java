@@ -1,11 +1,11 @@
 package org.reconmuc.component.relaxed;
 
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.reconmuc.component.consistency.Aggregation;
 import org.reconmuc.component.consistency.ConsistencyEngine;
 import org.reconmuc.component.consistency.Delivery;
@@ -49,8 +49,13 @@ public final class RelaxedState<O extends Recipient<O>> {
 
     /** The room's turn (one message, or one round of flushes) is over: see {@link DeflateStreams#turnEnded}. */
     void turnEnded() {
+        ifStreams(DeflateStreams::turnEnded);
+    }
+
+    /** What changes the room's deflate streams, where it has any (a room that never sent a batch in one has none to change). */
+    private void ifStreams(Consumer<DeflateStreams> change) {
         if (streams != null) {
-            streams.turnEnded();
+            change.accept(streams);
         }
     }
 
@@ -77,22 +82,18 @@ public final class RelaxedState<O extends Recipient<O>> {
      * keep what they compress against.
      */
     public void entered(long readableFrom) {
-        if (streams != null) {
-            streams.resetReferringBefore(readableFrom);
-        }
+        ifStreams(s -> s.resetReferringBefore(readableFrom));
     }
 
     /** The room's configuration changed (what its archive keeps, who may read it): every stream starts anew. */
     public void configurationChanged() {
-        if (streams != null) {
-            streams.resetAll();
-        }
+        ifStreams(DeflateStreams::resetAll);
     }
 
     /** The occupant left (or was removed): its retained state is dropped. */
     public void left(O occupant) {
         standard.remove(occupant);
-        forgetStreams(occupant.sessions());
+        ifStreams(s -> s.forget(occupant.sessions()));
         if (occupant.reader() != null) {
             engine.remove(occupant.reader());
             occupant.setReader(null);
@@ -106,18 +107,12 @@ public final class RelaxedState<O extends Recipient<O>> {
      * next batch, which starts one (reconmuc.md §5.9 rule 8.4).
      */
     public void sessionRejoined(RealJid session) {
-        forgetStreams(List.of(session));
+        ifStreams(s -> s.forget(List.of(session)));
     }
 
     /** One session of an occupant that stays has left: its stream is dropped. */
     public void sessionLeft(RealJid session) {
-        forgetStreams(List.of(session));
-    }
-
-    private void forgetStreams(Collection<RealJid> sessions) {
-        if (streams != null) {
-            streams.forget(sessions);
-        }
+        ifStreams(s -> s.forget(List.of(session)));
     }
 
     /** Opts the occupant in with these requirements, or changes them; what that releases goes to {@code out}. */
@@ -156,9 +151,7 @@ public final class RelaxedState<O extends Recipient<O>> {
 
     /** The occupant's next batches in a deflate stream start new streams (it stated its requirements again). */
     public void restartStreams(O occupant) {
-        if (streams != null) {
-            streams.reset(occupant.sessions());
-        }
+        ifStreams(s -> s.reset(occupant.sessions()));
     }
 
     /** The final flushes of occupants that returned to standard have gone out. */
