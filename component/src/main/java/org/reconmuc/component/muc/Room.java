@@ -184,8 +184,7 @@ public final class Room {
         boolean entersOrSpeaks = packet instanceof Presence p
                 ? p.getType() == null && occupantBySession(session) == null
                 : packet instanceof Message m && m.getType() != Message.Type.error;
-        if (!entersOrSpeaks || context.config().rtblService() == null   // no list followed: nobody is listed
-                || !context.blockList().lists(session.jid()) || affiliationOf(session).atLeast(Affiliation.MEMBER)) {
+        if (!entersOrSpeaks || !context.blockList().lists(session.jid()) || affiliationOf(session).atLeast(Affiliation.MEMBER)) {
             return false;
         }
         output.error(packet, Condition.FORBIDDEN, "cancel", BlockList.REFUSAL);
