@@ -4,19 +4,17 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.muc.moderation.HeldMessages;
 import org.reconmuc.component.muc.moderation.SlowMode;
 import org.reconmuc.component.muc.occupants.Occupant;
 import org.reconmuc.component.muc.occupants.Role;
 import org.reconmuc.component.muc.options.Affiliation;
+import org.reconmuc.component.muc.options.ModerationDelayOption;
 import org.reconmuc.component.muc.options.RoomConfig;
 import org.reconmuc.component.protocol.MessageMarks;
 import org.reconmuc.component.relaxed.MessageLog;
 import org.xmpp.packet.Message;
-import org.xmpp.packet.Packet;
-import org.xmpp.packet.Presence;
 
 /**
  * The room's side of package {@code muc.moderation}: the one-line hooks the room's classes call
@@ -26,19 +24,27 @@ import org.xmpp.packet.Presence;
 public final class ModerationOptions {
 
     /**
-     * The room's event budget (Prosody's mod_muc_limits): a groupchat message or an available
-     * presence (a join, a nick or status change) from an unaffiliated user that finds the room over
-     * it is refused with policy-violation (wait); true if so. Leaving and errors are never refused.
+     * The room's event budget (Prosody's mod_muc_limits), spent only by what the room would
+     * otherwise let through: a join that passed the access and nickname checks, an occupant's change
+     * of presence (status, nick, entering again), and a groupchat message from an occupant with voice
+     * within its own rate and slow mode (a body-less one with no type counts once it is taken as
+     * groupchat). Unaffiliated users only; leaving and errors are never counted. A stranger, a
+     * visitor or a flooder refused on its own account spends nothing, so nobody can exhaust a room's
+     * budget without being let in. Over it: policy-violation (wait).
      */
-    static boolean overRoomBudget(Room room, Packet packet, RealJid session) {
-        boolean counted = packet instanceof Presence p ? p.getType() == null
-                : packet instanceof Message m && m.getType() == Message.Type.groupchat;
-        if (!counted || room.affiliationOf(session) != Affiliation.NONE
+    public static final RoomFeature ROOM_BUDGET = events -> {
+        events.on(RoomEvent.ENTERING, e -> spendBudget(e.room(), e.affiliation(), e));
+        events.on(RoomEvent.PRESENCE_CHANGE, e -> spendBudget(e.room(), e.room().affiliationOf(e.occupant().bareJid()), e));
+        events.on(RoomEvent.SPEAKING, e -> spendBudget(e.room(), e.room().affiliationOf(e.sender().bareJid()), e));
+        events.on(RoomEvent.SUBJECT_CHANGE, e -> spendBudget(e.room(), e.room().affiliationOf(e.sender().bareJid()), e));
+    };
+
+    private static void spendBudget(Room room, Affiliation affiliation, RoomEvent.Refusable event) {
+        if (affiliation != Affiliation.NONE || !room.context().config().roomEventRate().limited()
                 || room.moderation().budget().admits(room.now().toEpochMilli())) {
-            return false;
+            return;
         }
-        room.output().error(packet, Condition.POLICY_VIOLATION, room.moderation().budget().refusal());
-        return true;
+        event.refuse(Condition.POLICY_VIOLATION, room.moderation().budget().refusal());
     }
 
     /**
@@ -71,9 +77,14 @@ public final class ModerationOptions {
         long releaseAt = delay > 0 && sender.role() != Role.MODERATOR && original.getBody() != null ? now + delay * 1000L : -1;
         Set<Occupant> sentAtOnce = new LinkedHashSet<>();
         sentAtOnce.add(sender);
+        long parentSeq = 0;
         for (String parentId : new String[] {MessageMarks.replyTo(original.getElement()), MessageMarks.reactsTo(original.getElement())}) {
             HeldMessages.Held<Occupant> parent = parentId == null ? null : held.heldMessage(room.history().seqOf(parentId));
-            if (parent != null && parent.releaseAtMillis() > releaseAt) {
+            if (parent == null) {
+                continue;
+            }
+            parentSeq = parent.seq();   // put off with it, should its author correct it
+            if (parent.releaseAtMillis() > releaseAt) {
                 // Held for its parent only: it goes at once to whoever had the parent at once.
                 releaseAt = parent.releaseAtMillis();
                 sentAtOnce.addAll(parent.sentAtOnce());
@@ -91,8 +102,23 @@ public final class ModerationOptions {
             }
         }
         logged.withholdFrom(heldFrom);
-        held.hold(logged, releaseAt, sentAtOnce, heldFrom);
+        held.hold(logged, releaseAt, sentAtOnce, heldFrom, parentSeq);
         room.context().schedule(Math.max(0, releaseAt - now), () -> release(room));
+    }
+
+    /**
+     * Its author corrected message {@code seq} (XEP-0308): if it is still held back, the moderators get
+     * the room's whole delay for the new text, as Prosody's mod_muc_moderation_delay holds a
+     * correction: its release (and that of the replies held for it) is put off to the delay from now.
+     */
+    public static void corrected(Room room, long seq) {
+        int delay = room.config().get(ModerationDelayOption.MODERATION_DELAY);
+        if (delay <= 0 || !room.moderating() || !room.moderation().held().isHeld(seq)) {
+            return;
+        }
+        long releaseAt = room.now().toEpochMilli() + delay * 1000L;
+        room.moderation().held().postpone(seq, releaseAt);
+        room.context().schedule(delay * 1000L, () -> release(room));
     }
 
     /**
@@ -132,6 +158,17 @@ public final class ModerationOptions {
             }
         }
         return holders;
+    }
+
+    /**
+     * Whether message {@code seq} is held back from {@code reader} now: to it the message does not
+     * exist yet, so nothing the room answers it — a reply's author, a retraction's or correction's
+     * refusal, an archive page — may depend on it (stanza-ids are a prefix and a counter: anyone can
+     * name the next one). A moderator, and whoever had it at once, see it.
+     */
+    public static boolean heldFrom(Room room, long seq, Occupant reader) {
+        HeldMessages.Held<Occupant> held = seq > 0 && room.moderating() ? room.moderation().held().heldMessage(seq) : null;
+        return held != null && (reader == null || reader.role() != Role.MODERATOR && !held.sentAtOnce().contains(reader));
     }
 
     /** The stanza-ids an archive query of {@code reader}'s must leave out: those held back from it (none for a moderator). */

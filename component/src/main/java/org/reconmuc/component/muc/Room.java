@@ -143,9 +143,6 @@ public final class Room {
             if (refusedByBlockList(packet, session)) {
                 return;
             }
-            if (moderation != null && ModerationOptions.overRoomBudget(this, packet, session)) {
-                return;
-            }
             if (packet instanceof Presence p) {
                 if (justCreated && p.getType() == null && !creationAdmitted(p, session)) {
                     return;

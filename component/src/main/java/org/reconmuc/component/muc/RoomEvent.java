@@ -27,7 +27,9 @@ public final class RoomEvent<E> {
     public static final RoomEvent<Session> ENTERED = new RoomEvent<>("entered");
     /** A session leaves by its unavailable presence (§7.14), before anyone is told; {@code occupant} stays while it has other sessions. */
     public static final RoomEvent<Session> LEAVING = new RoomEvent<>("leaving");
-    /** An occupant with voice sends a groupchat message (§7.4): a feature may refuse it. */
+    /** An occupant changes its presence — its status, its nick, or it enters again (§7.3, §7.6) — before anyone is told: a feature may refuse it. */
+    public static final RoomEvent<Changing> PRESENCE_CHANGE = new RoomEvent<>("presence-change");
+    /** An occupant with voice sends a groupchat message (§7.4), after its own rate and slow mode: a feature may refuse it. */
     public static final RoomEvent<Speaking> SPEAKING = new RoomEvent<>("speaking");
     /** An occupant with voice changes the subject (a subject and no body, §8.1): a feature may refuse it. */
     public static final RoomEvent<Speaking> SUBJECT_CHANGE = new RoomEvent<>("subject-change");
@@ -122,6 +124,25 @@ public final class RoomEvent<E> {
 
         public boolean newOccupant() {
             return newOccupant;
+        }
+    }
+
+    /** {@link #PRESENCE_CHANGE}: {@code occupant}'s session {@code session} sends {@code presence}. */
+    public static final class Changing extends Refusable {
+        private final Room room;
+        private final Occupant occupant;
+
+        public Changing(Room room, Occupant occupant) {
+            this.room = room;
+            this.occupant = occupant;
+        }
+
+        public Room room() {
+            return room;
+        }
+
+        public Occupant occupant() {
+            return occupant;
         }
     }
 

@@ -172,10 +172,10 @@ abstract class ModerationIT extends LiveServiceIT {
         XMPPTCPConnection romeoC = server.newClient("romeo");
         XMPPTCPConnection mercutioC = server.newClient("mercutio");
         XMPPTCPConnection benvolioC = server.newClient("benvolio");
-        MultiUserChat romeo = create(romeoC, room, "Romeo");   // 1 of the room's 8: he was nobody before his join made the room
-        join(mercutioC, room, "Mercutio");              // 2
-        join(benvolioC, room, "Benvolio");              // 3
-        for (int i = 0; i < 5; i++) {                   // 4..8
+        MultiUserChat romeo = create(romeoC, room, "Romeo");   // his join made the room: he enters its owner, not counted
+        join(mercutioC, room, "Mercutio");              // 1 of the room's 8
+        join(benvolioC, room, "Benvolio");              // 2
+        for (int i = 0; i < 6; i++) {                   // 3..8
             XMPPTCPConnection guest = i % 2 == 0 ? mercutioC : benvolioC;
             guest.sendStanza(groupchat(guest, room, "line " + i));
             assertThat(nextBody(romeo).getBody()).isEqualTo("line " + i);

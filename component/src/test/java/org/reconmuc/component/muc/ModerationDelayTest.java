@@ -232,4 +232,70 @@ class ModerationDelayTest {
         say(MERCUTIO, "Men's eyes were made to look", "");
         assertThat(seenBy(BENVOLIO)).containsExactly("Men's eyes were made to look");
     }
+
+    /** What {@code who} was sent, as XML, with the stanza-id {@code id} written as "ID" (to compare two answers). */
+    private List<String> answersTo(String who, String id) {
+        return muc.receivedBy(who).stream().map(p -> p.toXML().replace(id, "ID")).toList();
+    }
+
+    @Test
+    void benvolioGuessesTheIdOfAHeldLineAndLearnsNothingOfIt() {
+        String line = say(MERCUTIO, "Tybalt, you rat-catcher", "");
+        String madeUp = line.substring(0, line.lastIndexOf('-') + 1) + "zz";
+        muc.send("<presence from='" + TYBALT + "' to='" + ROOM + "/Tybalt'><x xmlns='http://jabber.org/protocol/muc'/></presence>");
+        muc.clear();
+
+        // His reply to it: his echo does not name Mercutio, and nobody it is held from has it before the line.
+        muc.send("<message from='" + BENVOLIO + "' to='" + ROOM + "' type='groupchat' id='q'><body>Who said that?</body>"
+                + "<reply xmlns='urn:xmpp:reply:0' id='" + line + "'/></message>");
+        Message echo = (Message) muc.receivedBy(BENVOLIO).get(0);
+        assertThat(echo.getBody()).isEqualTo("Who said that?");
+        assertThat(echo.getElement().element(QName.get("reply", "urn:xmpp:reply:0")).attributeValue("to")).isNull();
+        assertThat(seenBy(TYBALT)).isEmpty();
+        assertThat(seenBy(MERCUTIO)).as("held on its own account too: Mercutio is no moderator").isEmpty();
+
+        // Retracting it, correcting it, paging the archive from it: the answers a made-up id gets.
+        for (String id : new String[] {line, madeUp}) {
+            muc.clear();
+            muc.send("<message from='" + BENVOLIO + "' to='" + ROOM + "' type='groupchat' id='r'><retract xmlns='"
+                    + XmlNamespaces.RETRACT + "' id='" + id + "'/></message>");
+            muc.send("<message from='" + BENVOLIO + "' to='" + ROOM + "' type='groupchat' id='c'><body>fixed</body>"
+                    + "<replace xmlns='urn:xmpp:message-correct:0' id='" + id + "'/></message>");
+            muc.send("<iq type='set' id='mam' from='" + BENVOLIO + "' to='" + ROOM + "'><query xmlns='urn:xmpp:mam:2'>"
+                    + "<set xmlns='http://jabber.org/protocol/rsm'><after>" + id + "</after></set></query></iq>");
+            List<String> answers = answersTo(BENVOLIO, id).stream().map(x -> x.replaceAll("stanza-id[^/]*/", "")).toList();
+            if (id.equals(line)) {
+                assertThat(answers).as("nothing forbidden, nothing found").noneMatch(x -> x.contains("forbidden"))
+                        .anyMatch(x -> x.contains("item-not-found"));
+                madeUpAnswers.clear();
+                madeUpAnswers.addAll(answers);
+            } else {
+                assertThat(answers).isEqualTo(madeUpAnswers);
+            }
+        }
+        muc.clear();
+        muc.advance(Duration.ofSeconds(10));
+        assertThat(seenBy(TYBALT)).startsWith("Tybalt, you rat-catcher").contains("Who said that?");
+    }
+
+    private final List<String> madeUpAnswers = new ArrayList<>();
+
+    @Test
+    void mercutioCorrectsHisLineLateInTheHoldAndThePrinceHasHisWholeDelayForTheNewText() {
+        String line = say(MERCUTIO, "A plague on your house", "");
+        muc.advance(Duration.ofSeconds(3));
+        say(PRINCE, "Mercutio, beware", "<reply xmlns='urn:xmpp:reply:0' id='" + line + "'/>");
+        muc.advance(Duration.ofSeconds(5));
+        muc.send("<message from='" + MERCUTIO + "' to='" + ROOM + "' type='groupchat' id='fix'><body>A plague o' both your houses</body>"
+                + "<replace xmlns='urn:xmpp:message-correct:0' id='" + "A plague on your house".hashCode() + "'/></message>");
+        muc.clear();
+
+        muc.advance(Duration.ofSeconds(2));   // the line's first release
+        assertThat(seenBy(BENVOLIO)).as("still held: the correction came 2 s before it was due").isEmpty();
+        muc.advance(Duration.ofSeconds(7));
+        assertThat(seenBy(BENVOLIO)).isEmpty();
+        muc.advance(Duration.ofSeconds(1));   // ten seconds after the correction
+        assertThat(seenBy(BENVOLIO)).as("the final form, then the Prince's reply to it")
+                .containsExactly("A plague o' both your houses", "Mercutio, beware");
+    }
 }

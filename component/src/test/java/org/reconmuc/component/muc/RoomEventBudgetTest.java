@@ -35,11 +35,12 @@ class RoomEventBudgetTest {
 
     @Test
     void guestsTogetherOverTheRoomsBudgetAreToldTheRoomIsOveractive() {
-        muc.join(ROMEO, ROOM, "Romeo");          // 1: his join created the room, before he was its owner
-        muc.join(JULIET, ROOM, "Juliet");        // 2
-        muc.join(MERCUTIO, ROOM, "Mercutio");    // 3
-        muc.say(JULIET, ROOM, "a");              // 4
-        muc.say(MERCUTIO, ROOM, "b");            // 5
+        muc.join(ROMEO, ROOM, "Romeo");          // his join created the room: he enters as its owner, not counted
+        muc.join(JULIET, ROOM, "Juliet");        // 1
+        muc.join(MERCUTIO, ROOM, "Mercutio");    // 2
+        muc.say(JULIET, ROOM, "a");              // 3
+        muc.say(MERCUTIO, ROOM, "b");            // 4
+        muc.say(MERCUTIO, ROOM, "b2");           // 5
         muc.clear();
 
         // Juliet has sent one message: far within her own rate, but the room has spent its budget.
@@ -85,5 +86,43 @@ class RoomEventBudgetTest {
         }
         assertThat(unlimited.receivedBy(ROMEO).stream().filter(p -> errorCondition(p) != null)).isEmpty();
         assertThat(unlimited.receivedBy(JULIET).stream().filter(p -> errorCondition(p) != null)).isEmpty();
+    }
+
+    @Test
+    void nobodyTheRoomRefusesOnItsOwnAccountSpendsItsBudget() {
+        muc.join(ROMEO, ROOM, "Romeo");          // the owner: not counted
+        muc.join(JULIET, ROOM, "Juliet");        // 1
+        muc.join(MERCUTIO, ROOM, "Mercutio");    // 2
+        muc.join("paris@verona.lit/court", ROOM, "Paris");   // 3
+        // Romeo takes Paris's voice.
+        muc.send("<iq from='" + ROMEO + "' to='" + ROOM + "' type='set' id='v'><query xmlns='" + Namespaces.MUC_ADMIN + "'>"
+                + "<item nick='Paris' role='visitor'/></query></iq>");
+        assertThat(muc.replyTo(ROMEO, "v").getElement().attributeValue("type")).isEqualTo("result");
+        muc.say(MERCUTIO, ROOM, "Where is he?");                                 // 4
+        muc.clear();
+
+        // Tybalt never joined: sixty messages, each refused as not an occupant's.
+        for (int i = 0; i < 60; i++) {
+            muc.say(TYBALT, ROOM, "spam " + i);
+            assertThat(errorCondition(muc.lastReceivedBy(TYBALT))).isEqualTo("not-acceptable");
+        }
+        // Paris has no voice: his refused messages count nothing either.
+        for (int i = 0; i < 20; i++) {
+            muc.say("paris@verona.lit/court", ROOM, "hear me " + i);
+            assertThat(errorCondition(muc.lastReceivedBy("paris@verona.lit/court"))).isEqualTo("forbidden");
+        }
+        muc.clear();
+        muc.say(JULIET, ROOM, "Is the room still ours?");                       // 5: the last event of the burst
+        assertThat(bodiesReceivedBy(MERCUTIO)).containsExactly("Is the room still ours?");
+
+        // Now the budget is spent: a message with a body and no type is groupchat, and is refused as one.
+        muc.clear();
+        muc.send("<message from='" + MERCUTIO + "' to='" + ROOM + "'><body>untyped</body></message>");
+        assertThat(errorCondition(muc.lastReceivedBy(MERCUTIO))).isEqualTo("policy-violation");
+        assertThat(bodiesReceivedBy(JULIET)).isEmpty();
+        // A nick change is an event too.
+        muc.send("<presence from='" + JULIET + "' to='" + ROOM + "/Giulietta'/>");
+        assertThat(errorCondition(muc.lastReceivedBy(JULIET))).isEqualTo("policy-violation");
+        assertThat(muc.receivedBy(MERCUTIO)).isEmpty();
     }
 }

@@ -102,7 +102,15 @@ public final class RoomArchive {
             room.output().error(iq, r.condition, r.getMessage());
             return;
         }
-        Answer answer = new Answer(room.jid().jid(), iq, realJids, ModerationOptions.heldFromArchive(room, requester));
+        Set<String> held = ModerationOptions.heldFromArchive(room, requester);
+        Answer answer = new Answer(room.jid().jid(), iq, realJids, held);
+        for (String id : new String[] {query.after(), query.before()}) {
+            if (id != null && held.contains(id)) {
+                // As for an id the archive does not have: the page must not tell that the message exists.
+                answer.fail(new ArchiveQuery.UnknownIdException(id), room.output()::send);
+                return;
+            }
+        }
         if (room.persistence().archivedInStore()) {
             // The store answers on its own thread; what it sends needs nothing of the room's state.
             RoomJournal journal = room.context().journal();

@@ -86,7 +86,7 @@ public final class RoomMessages {
         Message out = message.createCopy();
         out.setFrom(sender.jid().jid());
         RoomClaims.strip(out.getElement(), room);
-        RoomClaims.attributeReply(out.getElement(), room.history());
+        RoomClaims.attributeReply(out.getElement(), room, sender);
         room.stampOccupantId(out, sender);
         if (subjectChange) {
             // Subject changes are never retained: everyone gets them at once.

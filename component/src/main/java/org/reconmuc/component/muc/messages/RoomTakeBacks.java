@@ -42,7 +42,7 @@ public final class RoomTakeBacks {
         MessageLog<Occupant> log = room.history();
         String retracted = TakenBack.retracts(original.getElement());
         if (retracted != null) {
-            MessageLog.Entry<Occupant> target = named(log, log.seqOf(retracted), retracted, sender);
+            MessageLog.Entry<Occupant> target = named(room, log.seqOf(retracted), retracted, sender);
             if (target != null && !wroteIt(target, sender)) {
                 room.output().error(original, Condition.FORBIDDEN,
                         "You may retract only your own messages (moderators: use XEP-0425 moderation)");
@@ -52,7 +52,7 @@ public final class RoomTakeBacks {
         }
         String corrected = TakenBack.corrects(original.getElement());
         if (corrected != null) {
-            MessageLog.Entry<Occupant> target = named(log, 0, corrected, sender);
+            MessageLog.Entry<Occupant> target = named(room, 0, corrected, sender);
             if (target != null && !wroteIt(target, sender)) {
                 room.output().error(original, Condition.FORBIDDEN, "You may correct only your own messages");
                 return null;
@@ -66,6 +66,7 @@ public final class RoomTakeBacks {
             if (target == null) {
                 return List.of();
             }
+            ModerationOptions.corrected(room, target.seq());
             List<Occupant> holders = ModerationOptions.holders(room, target.seq());
             if (!holders.isEmpty()) {
                 // Those who hold it get it as it ended up; history and the archive keep both.
@@ -80,13 +81,16 @@ public final class RoomTakeBacks {
      * The message of the in-memory history that a taking back names: the one numbered
      * {@code bySeq} (found by its stanza-id; 0: none), else one whose own id or origin-id is
      * {@code id} — the sender's own if there is one, since such ids are unique only per client.
-     * Null if the history has none (an older message: passed on unchanged, §5.14 rule 4).
+     * Null if the history has none (an older message: passed on unchanged, §5.14 rule 4), or only
+     * one held back from {@code sender}, which it must not learn of by a refusal.
      */
-    private static MessageLog.Entry<Occupant> named(MessageLog<Occupant> log, long bySeq, String id, Occupant sender) {
+    private static MessageLog.Entry<Occupant> named(Room room, long bySeq, String id, Occupant sender) {
+        MessageLog<Occupant> log = room.history();
         if (bySeq > 0) {
-            return log.get(bySeq);
+            return ModerationOptions.heldFrom(room, bySeq, sender) ? null : log.get(bySeq);
         }
-        List<MessageLog.Entry<Occupant>> named = log.sentWithId(id);
+        List<MessageLog.Entry<Occupant>> named = log.sentWithId(id).stream()
+                .filter(e -> !ModerationOptions.heldFrom(room, e.seq(), sender)).toList();
         return named.stream().filter(e -> wroteIt(e, sender)).findFirst().orElse(named.isEmpty() ? null : named.get(0));
     }
 

@@ -35,9 +35,11 @@ public final class HeldMessages<O> {
      * A logged message, sent at once to {@code sentAtOnce} (its sender, the moderators), due to
      * everyone else at {@code releaseAtMillis}; until then it is withheld from {@code heldFrom}.
      * {@code entry} is the log's entry as it was held (the log may replace it meanwhile: by its
-     * final form or its tombstone).
+     * final form or its tombstone); {@code parentSeq} the held message it replies or reacts to, whose
+     * release it may not come before (0: none).
      */
-    public record Held<O>(MessageLog.Entry<O> entry, long releaseAtMillis, Set<O> sentAtOnce, Set<O> heldFrom) {
+    public record Held<O>(MessageLog.Entry<O> entry, long releaseAtMillis, Set<O> sentAtOnce, Set<O> heldFrom,
+                          long parentSeq) {
         public long seq() {
             return entry.seq();
         }
@@ -49,10 +51,32 @@ public final class HeldMessages<O> {
     private final Map<Long, Held<O>> bySeq = new HashMap<>();
 
     /** Holds a logged message back (see {@link Held}). */
-    public void hold(MessageLog.Entry<O> entry, long releaseAtMillis, Collection<O> sentAtOnce, Collection<O> heldFrom) {
-        Held<O> held = new Held<>(entry, releaseAtMillis, Set.copyOf(sentAtOnce), Set.copyOf(heldFrom));
+    public void hold(MessageLog.Entry<O> entry, long releaseAtMillis, Collection<O> sentAtOnce, Collection<O> heldFrom,
+                     long parentSeq) {
+        Held<O> held = new Held<>(entry, releaseAtMillis, Set.copyOf(sentAtOnce), Set.copyOf(heldFrom), parentSeq);
         byRelease.add(held);
         bySeq.put(entry.seq(), held);
+    }
+
+    /**
+     * Held message {@code seq} is due no sooner than {@code releaseAtMillis} (its author corrected it:
+     * the moderators get their whole delay for the new text), and so are the held replies and
+     * reactions to it, which never come before it. Nothing if it is not held.
+     */
+    public void postpone(long seq, long releaseAtMillis) {
+        Held<O> held = bySeq.get(seq);
+        if (held == null || held.releaseAtMillis >= releaseAtMillis) {
+            return;
+        }
+        byRelease.remove(held);
+        Held<O> later = new Held<>(held.entry, releaseAtMillis, held.sentAtOnce, held.heldFrom, held.parentSeq);
+        byRelease.add(later);
+        bySeq.put(seq, later);
+        for (Held<O> child : List.copyOf(bySeq.values())) {
+            if (child.parentSeq == seq) {
+                postpone(child.seq(), releaseAtMillis);
+            }
+        }
     }
 
     /** Whether message {@code seq} is still held back (discussion history leaves it out meanwhile). */

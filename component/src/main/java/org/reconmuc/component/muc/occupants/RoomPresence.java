@@ -184,6 +184,8 @@ public final class RoomPresence {
         }
         if (current == null) {
             join(target, session, presence, level);
+        } else if (refusedChange(current, presence)) {
+            return;
         } else if (current.nick().equals(target.nick())) {
             if (presence.getChildElement("x", Namespaces.MUC) != null) {
                 // A client that believes it is not joined (e.g. after a reconnect): give it the room again,
@@ -203,6 +205,15 @@ public final class RoomPresence {
         } else {
             changeNick(current, session, target, presence);
         }
+    }
+
+    /** Whether a feature refuses {@code occupant}'s change of presence ({@link RoomEvent#PRESENCE_CHANGE}); if so the refusal is sent. */
+    private boolean refusedChange(Occupant occupant, Presence presence) {
+        RoomEvent.Changing changing = room.events().fire(RoomEvent.PRESENCE_CHANGE, new RoomEvent.Changing(room, occupant));
+        if (changing.refused()) {
+            changing.sendRefusal(room, presence);
+        }
+        return changing.refused();
     }
 
     private void join(OccupantJid target, RealJid session, Presence presence, PresenceLevel level) {
