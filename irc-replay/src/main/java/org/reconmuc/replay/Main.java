@@ -34,8 +34,10 @@ public final class Main {
                 return PaperCommand.run(rest, out, err);
             case "rooms":
                 return RoomsCommand.run(rest, out, err);
+            case "scale":
+                return ScaleCommand.run(rest, out, err);
             default:
-                err.println("unknown command '" + command + "' (evaluate, replay, paper, rooms, help)");
+                err.println("unknown command '" + command + "' (evaluate, replay, paper, rooms, scale, help)");
                 return 2;
         }
     }

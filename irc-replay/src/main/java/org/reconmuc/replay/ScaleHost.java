@@ -1,0 +1,56 @@
+package org.reconmuc.replay;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.reconmuc.servers.XmppServer;
+import org.reconmuc.servers.XmppServers;
+
+/**
+ * Where the room's users connect for a scale run: one server process, or (ejabberd, past what one
+ * process holds) several clustered nodes. The component attaches to {@link #attach()}.
+ */
+interface ScaleHost extends AutoCloseable {
+    /**
+     * Sessions one server process is given at most: the machine allows 20,000 open files per
+     * process (a hard limit), some of which the server needs for itself.
+     */
+    int MAX_SESSIONS_PER_PROCESS = 19_000;
+
+    /** The client ports, {@code host:port}, one per process. */
+    List<String> endpoints();
+
+    /** The server's processes, to sample their CPU and memory. */
+    List<Long> pids();
+
+    /** The process the component attaches to, whose domains the room and the logins use. */
+    XmppServer attach();
+
+    @Override
+    void close();
+
+    /** The host for a room of {@code size} on {@code kind}: Prosody in one process, ejabberd one or a cluster. */
+    static ScaleHost start(String kind, int size, Path runDir) throws Exception {
+        XmppServer server = XmppServers.start(kind, runDir.resolve(kind));
+        return new ScaleHost() {
+            @Override
+            public List<String> endpoints() {
+                return List.of(server.host() + ":" + server.c2sPort());
+            }
+
+            @Override
+            public List<Long> pids() {
+                return List.of(server.pid());
+            }
+
+            @Override
+            public XmppServer attach() {
+                return server;
+            }
+
+            @Override
+            public void close() {
+                server.close();
+            }
+        };
+    }
+}
