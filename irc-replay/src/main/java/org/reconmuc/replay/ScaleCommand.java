@@ -138,11 +138,9 @@ public final class ScaleCommand {
             row.put("server_nodes", host.pids().size());
             ComponentProcess component = null;
             try {
-                long baseHeap = -1;
                 if (kind.component) {
                     component = ComponentProcess.start(host.attach(), ServerPlacement.LOOPBACK, o.historySize, o.componentHeap,
                             componentArgs(size), runDir.resolve("component.log"));
-                    baseHeap = component.liveHeap();
                 }
                 String room = "scale@" + (kind.component ? host.attach().componentDomain() : host.attach().nativeMucDomain());
                 LightPlan plan = new LightPlan(room, host.attach().loginDomain(), host.endpoints(), o.sources, size,
@@ -150,7 +148,7 @@ public final class ScaleCommand {
                         kind.component ? o.presenceLevel : null, !kind.component, o.logs, o.seed);
                 ScaleRun run = new ScaleRun(plan, o, host, component, runDir, log, label);
                 try {
-                    run.execute(row, baseHeap);
+                    run.execute(row);
                 } catch (Exception e) {
                     row.put("error", e.getMessage() == null ? e.toString() : e.getMessage());
                 }
@@ -215,7 +213,7 @@ public final class ScaleCommand {
         List<String> componentOptions = new ArrayList<>();
         List<String> sources = List.of("127.0.0.1");
         double drainSeconds = -1;
-        double lateWaitSeconds = 120;
+        double lateWaitSeconds = 600;
         double lagBoundMs = 2000;
         Path out;
         Path runDir = Path.of(System.getProperty("java.io.tmpdir"), "irc-replay-scale");

@@ -61,7 +61,7 @@ final class ScaleRun {
         return new long[] {server, component == null ? 0 : ProcSampler.rssBytes(component.pid()), bots};
     }
 
-    void execute(Map<String, Object> row, long componentBaseHeap) throws Exception {
+    void execute(Map<String, Object> row) throws Exception {
         int size = plan.bots();
         int count = (size + o.botsPerWorker - 1) / o.botsPerWorker;
         String runTag = Long.toString(System.nanoTime() % 1_000_000_000L, 36);
@@ -73,7 +73,7 @@ final class ScaleRun {
                         this::relay, log));
             }
             row.put("bot_processes", count);
-            phases(row, componentBaseHeap);
+            phases(row);
         } finally {
             for (WorkerProcess w : workers) {
                 w.close();
@@ -88,7 +88,8 @@ final class ScaleRun {
         }
     }
 
-    private void phases(Map<String, Object> row, long componentBaseHeap) throws Exception {
+    private void phases(Map<String, Object> row) throws Exception {
+        long componentBaseHeap = -1;
         int size = plan.bots();
         // Logins: the workers at once, each at most 200 in flight.
         long t = System.nanoTime();
@@ -103,7 +104,12 @@ final class ScaleRun {
         if (created == null || !created.startsWith("done")) {
             throw new IllegalStateException("the room was not created: " + created);
         }
-        // The fill: every other bot joins, join-rate a second in all.
+        // The fill: every other bot joins, join-rate a second in all. The component's heap before it,
+        // with the room made, is the base of what each occupant costs.
+        if (component != null) {
+            componentBaseHeap = component.liveHeap();
+            row.put("component_live_heap_base_bytes", componentBaseHeap);
+        }
         long linkBefore = component == null ? 0 : component.linkBytes;
         long multicastBefore = component == null ? 0 : component.multicastStanzas;
         long copiesBefore = component == null ? 0 : component.multicastCopies;
@@ -173,7 +179,7 @@ final class ScaleRun {
             }
             missing = m;
             long n = System.nanoTime();
-            if (m == 0 || n > lateEnd || n > cutoff && n - lastProgress > 15_000_000_000L) {
+            if (m == 0 || n > lateEnd || n > cutoff && n - lastProgress > 30_000_000_000L) {
                 break;
             }
         }
