@@ -7,6 +7,7 @@ import org.reconmuc.component.muc.Namespaces;
 import org.reconmuc.component.muc.Room;
 import org.reconmuc.component.muc.RoomEvent;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.muc.messages.RoomArchive;
 import org.reconmuc.component.muc.occupants.Occupant;
 import org.reconmuc.component.muc.occupants.OccupantIds;
 import org.reconmuc.component.muc.occupants.RoomRegistration;
@@ -79,21 +80,81 @@ final class RoomDisco {
         room.output().send(result);
     }
 
+    /** The most occupants one disco#items answer lists (XEP-0045 §6.5: a large room's list comes in pages). */
+    static final int PAGE = 100;
+
     /**
      * §6.5: the occupants, by occupant JID and nick (never real JIDs), to whom the room's access
-     * rule shows them ({@link RoomAccess}); anyone else gets an empty list.
+     * rule shows them ({@link RoomAccess}); anyone else gets an empty list. A room of more than
+     * {@link #PAGE} occupants, or a request with an XEP-0059 {@code <set/>}, is answered a page at a
+     * time in join order ({@code <max/>} up to {@link #PAGE}, {@code <after/>} the last nick of the
+     * previous page), with the count: a list of a hundred thousand occupants is no one stanza, and
+     * whoever asks gets what one screen shows (a client loads the rest as it scrolls).
      */
     static void items(Room room, IQ iq, Occupant requester) {
         IQ result = IQ.createResultIQ(iq);
         Element query = result.setChildElement("query", Namespaces.DISCO_ITEMS);
-        if (RoomAccess.seesOccupants(room, new RealJid(iq.getFrom()), requester)) {
-            for (Occupant o : room.occupants()) {
-                Element item = query.addElement("item");
-                item.addAttribute("jid", o.jid().toString());
-                item.addAttribute("name", o.nick());
+        if (!RoomAccess.seesOccupants(room, new RealJid(iq.getFrom()), requester)) {
+            room.output().send(result);
+            return;
+        }
+        Element set = iq.getChildElement().element(org.dom4j.QName.get("set", RoomArchive.RSM));
+        int total = room.occupants().size();
+        if (set == null && total <= PAGE) {
+            room.occupants().forEach(o -> item(query, o));
+            room.output().send(result);
+            return;
+        }
+        int max = PAGE;
+        String after = null;
+        if (set != null) {
+            String maxText = set.elementTextTrim("max");
+            try {
+                max = maxText == null ? PAGE : Math.min(PAGE, Integer.parseInt(maxText));
+            } catch (NumberFormatException e) {
+                max = -1;
+            }
+            if (max < 0) {
+                room.output().error(iq, Condition.BAD_REQUEST, "<max/> must be a whole number >= 0, not '" + maxText + "'");
+                return;
+            }
+            after = set.elementText("after");
+        }
+        java.util.Iterator<Occupant> it = room.occupants().iterator();
+        int index = 0;
+        if (after != null) {
+            boolean found = false;
+            while (it.hasNext() && !found) {
+                found = it.next().nick().equals(after);
+                index++;
+            }
+            if (!found) {
+                room.output().error(iq, Condition.ITEM_NOT_FOUND, "No occupant '" + after + "' to page after: he may have left;"
+                        + " ask again from the start");
+                return;
             }
         }
+        String first = null;
+        String last = null;
+        for (int n = 0; n < max && it.hasNext(); n++) {
+            Occupant o = it.next();
+            item(query, o);
+            first = first == null ? o.nick() : first;
+            last = o.nick();
+        }
+        Element page = query.addElement("set", RoomArchive.RSM);
+        if (first != null) {
+            page.addElement("first").addAttribute("index", Integer.toString(index)).setText(first);
+            page.addElement("last").setText(last);
+        }
+        page.addElement("count").setText(Integer.toString(total));
         room.output().send(result);
+    }
+
+    private static void item(Element query, Occupant o) {
+        Element item = query.addElement("item");
+        item.addAttribute("jid", o.jid().toString());
+        item.addAttribute("name", o.nick());
     }
 
     private static void feature(Element query, String var) {
