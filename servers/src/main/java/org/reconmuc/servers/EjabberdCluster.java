@@ -31,7 +31,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Distribution without epmd: every node listens on one shared port, each on a loopback address
  * of its own (node k on 127.0.3.k, a long node name {@code reconmuc_<port>_<k>@127.0.3.k}), and looks
  * for every other node on that same port ({@code -erl_epmd_port}); one cookie. So nothing but the
- * nodes runs, and a cluster's port cannot clash with another's on 127.0.0.1.
+ * nodes runs, and a cluster's port cannot clash with another's on 127.0.0.1. To look inside a node:
+ * {@code erl -name probe@127.0.3.9 -setcookie reconmuc -kernel inet_dist_use_interface '{127,0,3,9}'
+ * -erl_epmd_port <port> -start_epmd false -hidden}, then {@code rpc:call(Node, ...)}.
  *
  * <p>Joining: the first node starts as a node alone does; the others, all at once, start Mnesia with
  * the first as an extra db node, take a disc copy of the schema and only then start ejabberd, which
@@ -47,10 +49,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * password log in on {@code insecure.localhost} (SASL PLAIN), any client on {@code anon.localhost}
  * (SASL ANONYMOUS), without registration.
  *
- * <p>Measured here (two cores shared with other work): a 3-node cluster is ready in 7-9 s (the
- * first node 2-3 s, the other two together 5-6 s); an idle node's RSS is ~85 MB.
- * {@link #close()} stops every node (and their children); a JVM that exits without it stops them
- * from its shutdown hook ({@link Reaper}).
+ * <p>Measured here, on two cores shared with other work: a 3-node cluster is ready in 9 s (load 3;
+ * the first node 2.4 s, the other two together 7 s), 13-15 s at load 6-12; 8 nodes in 47 s at load
+ * 10. An idle node's RSS is 80-90 MB. One node held 19,900 sessions (raw clients, SASL PLAIN, no
+ * zlib) in 1.43 GB RSS (~70 KB a session), each login ~3 ms of its CPU; at 20,000 open files its
+ * c2s listener logs "Failed TCP accept: too many open files" in a tight loop (79 CPU-s and 6 MB of
+ * error log in 25 s) until the waiting connections go: keep a node's clients under ~19,900. Erlang's
+ * limits are not the wall: 32,000 ports ({@code ERL_MAX_PORTS}), 250,000 processes ({@code +P}), a
+ * session taking one of each (counted: 1,000 sessions, +1,000 of each). A client from one source address ran out of
+ * ephemeral ports to one c2s port at 18,224 connections (the machine's 28,232 shared with other
+ * work): spread a big load's source addresses.
+ *
+ * <p>{@link #close()} stops every node at once (an idle 3-node or 8-node cluster in 1-3 s; a node
+ * holding 19,900 sessions outlives the 10-s SIGTERM grace and is killed) and their children; a JVM
+ * that exits without it stops them from its shutdown hook ({@link Reaper}).
  */
 public final class EjabberdCluster implements AutoCloseable {
     public static final int MAX_NODES = 8;
@@ -124,13 +136,13 @@ public final class EjabberdCluster implements AutoCloseable {
         List<EjabberdServer> up = Collections.synchronizedList(new ArrayList<>());
         ExecutorService starter = Executors.newFixedThreadPool(Math.max(1, count - 1));
         try {
-            nodes.add(startNode(repoRoot, dir, 1, ports, erlangNodes.get(0), options));
+            nodes.add(startNode(repoRoot, dir, 1, count, ports, erlangNodes.get(0), options));
             up.add(nodes.get(0));
             List<Future<EjabberdServer>> joining = new ArrayList<>();
             for (int k = 2; k <= count; k++) {
                 int node = k;
                 joining.add(starter.submit(() -> {
-                    EjabberdServer joined = startNode(repoRoot, dir, node, ports, erlangNodes.get(node - 1), options);
+                    EjabberdServer joined = startNode(repoRoot, dir, node, count, ports, erlangNodes.get(node - 1), options);
                     up.add(joined);
                     return joined;
                 }));
@@ -162,7 +174,7 @@ public final class EjabberdCluster implements AutoCloseable {
             starter.shutdownNow();
             // A node still starting gives up when interrupted; one that comes up meanwhile is stopped too.
             try {
-                starter.awaitTermination(EjabberdServer.READY_TIMEOUT.toSeconds() + 10, TimeUnit.SECONDS);
+                starter.awaitTermination(EjabberdServer.READY_TIMEOUT.toSeconds() * Math.max(1, count / 2) + 10, TimeUnit.SECONDS);
             } finally {
                 closeAll(List.copyOf(up));
             }
@@ -178,10 +190,15 @@ public final class EjabberdCluster implements AutoCloseable {
         return cluster;
     }
 
-    private static EjabberdServer startNode(Path repoRoot, Path dir, int k, int[] ports, EjabberdServer.ErlangNode node,
-            ServerOptions options) throws XmppServerStartException, IOException {
+    /**
+     * Node k (from 1). The joining nodes boot together on two cores: 8 took 31-40 s each (load 10),
+     * where one alone takes 2-7 s; a node gets the single server's bound once per two joining together.
+     */
+    private static EjabberdServer startNode(Path repoRoot, Path dir, int k, int count, int[] ports,
+            EjabberdServer.ErlangNode node, ServerOptions options) throws XmppServerStartException, IOException {
+        Duration readyTimeout = EjabberdServer.READY_TIMEOUT.multipliedBy(Math.max(1, count / 2));
         return EjabberdServer.start(repoRoot, dir.resolve("node-" + k), ports[2 * (k - 1)], ports[2 * (k - 1) + 1], node,
-                options, EjabberdServer.Limits.BOTS);
+                options, EjabberdServer.Limits.BOTS, readyTimeout);
     }
 
     /** A port that was free on every one of {@code addresses} a moment ago (all held at once, then released). */

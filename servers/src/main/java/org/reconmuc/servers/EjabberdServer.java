@@ -36,12 +36,12 @@ final class EjabberdServer extends LocalXmppServer {
 
     static EjabberdServer start(Path repoRoot, Path runDir, int[] ports, ServerOptions options)
             throws XmppServerStartException, IOException {
-        return start(repoRoot, runDir, ports[0], ports[1], ErlangNode.alone(ports[2]), options, Limits.TESTS);
+        return start(repoRoot, runDir, ports[0], ports[1], ErlangNode.alone(ports[2]), options, Limits.TESTS, READY_TIMEOUT);
     }
 
-    /** One node: alone, or one of an {@link EjabberdCluster}'s. */
+    /** One node: alone, or one of an {@link EjabberdCluster}'s; it must answer within {@code readyTimeout}. */
     static EjabberdServer start(Path repoRoot, Path runDir, int c2sPort, int componentPort, ErlangNode node,
-            ServerOptions options, Limits limits) throws XmppServerStartException, IOException {
+            ServerOptions options, Limits limits, Duration readyTimeout) throws XmppServerStartException, IOException {
         EjabberdServer server = new EjabberdServer(options.placement(), runDir, c2sPort, componentPort);
         Files.createDirectories(runDir.resolve("spool"));
         Files.createDirectories(runDir.resolve("logs"));
@@ -64,7 +64,7 @@ final class EjabberdServer extends LocalXmppServer {
         if (!limits.erlangFlags().isEmpty()) {
             builder.environment().put("EJABBERD_ERL_FLAGS", limits.erlangFlags());
         }
-        server.launch(builder, READY_TIMEOUT);
+        server.launch(builder, readyTimeout);
         return server;
     }
 
