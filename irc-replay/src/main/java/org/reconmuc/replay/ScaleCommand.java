@@ -211,7 +211,9 @@ public final class ScaleCommand {
         int historySize = 100;
         String componentHeap = "2g";
         List<String> componentOptions = new ArrayList<>();
-        List<String> sources = List.of("127.0.0.1");
+        /** Where the bots connect from, round robin: the ephemeral ports of one address run out near 28,000 connections. */
+        List<String> sources = List.of("127.0.0.1", "127.0.1.1", "127.0.1.2", "127.0.1.3", "127.0.1.4", "127.0.1.5",
+                "127.0.1.6", "127.0.1.7");
         double drainSeconds = -1;
         double lateWaitSeconds = 600;
         double lagBoundMs = 2000;

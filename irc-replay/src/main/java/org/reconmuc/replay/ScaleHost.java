@@ -2,6 +2,7 @@ package org.reconmuc.replay;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.reconmuc.servers.EjabberdCluster;
 import org.reconmuc.servers.XmppServer;
 import org.reconmuc.servers.XmppServers;
 
@@ -28,8 +29,37 @@ interface ScaleHost extends AutoCloseable {
     @Override
     void close();
 
-    /** The host for a room of {@code size} on {@code kind}: Prosody in one process, ejabberd one or a cluster. */
+    /**
+     * The host for a room of {@code size} on {@code kind}: Prosody in one process; ejabberd as a
+     * cluster (its settings for big rooms and bots, {@link EjabberdCluster}) of as many nodes as hold
+     * {@link #MAX_SESSIONS_PER_PROCESS} sessions each — one node up to that size.
+     */
     static ScaleHost start(String kind, int size, Path runDir) throws Exception {
+        if (kind.equals("ejabberd")) {
+            int nodes = Math.max(1, (size + MAX_SESSIONS_PER_PROCESS - 1) / MAX_SESSIONS_PER_PROCESS);
+            EjabberdCluster cluster = EjabberdCluster.start(runDir.resolve("ejabberd"), nodes);
+            return new ScaleHost() {
+                @Override
+                public List<String> endpoints() {
+                    return cluster.nodes().stream().map(n -> n.host() + ":" + n.c2sPort()).toList();
+                }
+
+                @Override
+                public List<Long> pids() {
+                    return cluster.pids();
+                }
+
+                @Override
+                public XmppServer attach() {
+                    return cluster.first();
+                }
+
+                @Override
+                public void close() {
+                    cluster.close();
+                }
+            };
+        }
         XmppServer server = XmppServers.start(kind, runDir.resolve(kind));
         return new ScaleHost() {
             @Override
