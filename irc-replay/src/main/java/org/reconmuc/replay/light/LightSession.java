@@ -282,37 +282,49 @@ final class LightSession implements StreamFrames.Handler {
         int end = xml.lastIndexOf("</batch>");
         String batchXml = end < 0 ? xml.substring(batchStart, StanzaText.tagEnd(xml, batchStart) + 1)
                 : xml.substring(batchStart, end + "</batch>".length());
-        if (decoder == null) {
-            decoder = new BatchDecoder();
-        }
-        List<String> items;
+        List<CompactItems.Item> items;
         try {
-            DecodedBatch decoded = decoder.decode(batchXml, worker.plan.room());
-            items = decoded.items();
-        } catch (MalformedBatchException e) {
+            items = CompactItems.read(batchXml);
+            if (items == null || worker.checkWithCodec()) {
+                List<CompactItems.Item> decoded = decode(batchXml);
+                if (items != null && !items.equals(decoded)) {
+                    throw new IllegalArgumentException("the codec reads " + decoded + ", the light reading " + items);
+                }
+                items = decoded;
+            }
+        } catch (MalformedBatchException | RuntimeException e) {
             worker.meters.count("batch-errors", 1);
             worker.note("bot " + index + ": malformed batch: " + e.getMessage());
             return;
         }
         boolean anyDelayed = false;
-        for (String item : items) {
-            int message = StanzaText.element(item, 0, "message", null);
-            if (message < 0) {
-                continue;
-            }
-            String id = StanzaText.attribute(item, message, "id");
-            long[] parsed = MessageIds.parse(id);
-            boolean delayed = StanzaText.element(item, 0, "delay", XmlNamespaces.DELAY) >= 0;
-            anyDelayed |= delayed;
+        for (CompactItems.Item item : items) {
+            long[] parsed = MessageIds.parse(item.id());
+            anyDelayed |= !item.live();
             if (parsed != null) {
-                int sid = StanzaText.element(item, message, "stanza-id", XmlNamespaces.STANZA_ID);
-                worker.delivered(this, (int) parsed[0], parsed[1], delayed, id,
-                        sid < 0 ? null : StanzaText.attribute(item, sid, "id"), now);
+                worker.delivered(this, (int) parsed[0], parsed[1], !item.live(), item.id(), null, now);
             }
         }
         if (anyDelayed) {
             worker.meters.count("batches", 1);
         }
+    }
+
+    /** The batch's items as the codec reads them (strictly, every form, this session's deflate stream). */
+    private List<CompactItems.Item> decode(String batchXml) throws MalformedBatchException {
+        if (decoder == null) {
+            decoder = new BatchDecoder();
+        }
+        DecodedBatch decoded = decoder.decode(batchXml, worker.plan.room());
+        List<CompactItems.Item> items = new java.util.ArrayList<>(decoded.items().size());
+        for (String item : decoded.items()) {
+            int message = StanzaText.element(item, 0, "message", null);
+            if (message >= 0) {
+                items.add(new CompactItems.Item(StanzaText.attribute(item, message, "id"),
+                        StanzaText.element(item, 0, "delay", XmlNamespaces.DELAY) < 0));
+            }
+        }
+        return items;
     }
 
     // ---- the socket --------------------------------------------------------------------------

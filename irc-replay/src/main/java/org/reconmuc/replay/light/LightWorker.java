@@ -156,6 +156,13 @@ public final class LightWorker {
         selector.wakeup();
     }
 
+    /** Every sixty-fourth batch of this process is also read by the codec, to check the light reading of compact batches. */
+    boolean checkWithCodec() {
+        return batchesRead++ % 64 == 0;
+    }
+
+    private long batchesRead;
+
     boolean measuring() {
         return measuring;
     }

@@ -44,9 +44,13 @@ public final class WorkerProcess implements AutoCloseable {
                                Consumer<String> sent, PrintStream log) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         long heapMb = 96 + count / 100;   // ~10 KB a session at most, measured well below
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + heapMb + "m", "-Xms32m", "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1", "-Xss256k", "-cp", System.getProperty("java.class.path"),
-                LightWorker.class.getName()));
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + heapMb + "m", "-Xms32m", "-XX:+UseSerialGC", "-Xss256k"));
+        // LIGHT_WORKER_JVM_OPTS: e.g. a flight recording of each worker, to profile the bots.
+        String extra = System.getenv("LIGHT_WORKER_JVM_OPTS");
+        if (extra != null && !extra.isBlank()) {
+            cmd.addAll(List.of(extra.trim().replace("%w", Integer.toString(number)).split("\\s+")));
+        }
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), LightWorker.class.getName()));
         cmd.addAll(plan.toArgs());
         cmd.addAll(List.of("--first", Integer.toString(first), "--count", Integer.toString(count), "--run-tag", runTag));
         ProcessBuilder b = new ProcessBuilder(cmd);
