@@ -164,7 +164,9 @@ final class Help {
               at its first size that loses, duplicates or reorders a message, fails a login or join, or whose at-once
               p99 is above --lag-bound-ms [2000] (relaxed: or whose digests' p99 is above the time bound + that).
               Writes DIR/rows.json (every figure of every run), table.md, lag.png and cpu.png (log scales).
-              --component-option NAME=VALUE, --component-heap [2g], --history-size [100], --sources (bind addresses).
+              --component-option NAME=VALUE, --component-heap [2g], --history-size [100], --sources (bind addresses);
+              ejabberd: --nodes N (a cluster of N nodes whatever the size) and --bots-on all|first|others (the bots on
+              every node, on the first — where the component attaches — or on the others: a fan-out across nodes).
 
             fill
               Fills a room of a running server with light bots and holds them (a crowd for a person's client): logs

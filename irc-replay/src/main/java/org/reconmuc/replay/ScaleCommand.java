@@ -133,8 +133,11 @@ public final class ScaleCommand {
         row.put("server", o.server);
         row.put("occupants", size);
         row.put("scenario", kind.label());
+        if (!o.botsOn.equals("all")) {
+            row.put("bots_on_nodes", o.botsOn);
+        }
         row.put("load_before", Files.readString(Path.of("/proc/loadavg")).trim());
-        try (ScaleHost host = ScaleHost.start(o.server, size, runDir)) {
+        try (ScaleHost host = ScaleHost.start(o.server, size, runDir, o.nodes, o.botsOn)) {
             row.put("server_nodes", host.pids().size());
             ComponentProcess component = null;
             try {
@@ -217,6 +220,9 @@ public final class ScaleCommand {
         double drainSeconds = -1;
         double lateWaitSeconds = 600;
         double lagBoundMs = 2000;
+        /** ejabberd: nodes in the cluster (0: one per 19,000 sessions), and which of them the bots connect to. */
+        int nodes;
+        String botsOn = "all";
         Path out;
         Path runDir = Path.of(System.getProperty("java.io.tmpdir"), "irc-replay-scale");
         Path logs = IrcLogs.defaultDir();
@@ -268,6 +274,13 @@ public final class ScaleCommand {
                     case "--drain" -> o.drainSeconds = Double.parseDouble(v);
                     case "--late-wait" -> o.lateWaitSeconds = Double.parseDouble(v);
                     case "--lag-bound-ms" -> o.lagBoundMs = Double.parseDouble(v);
+                    case "--nodes" -> o.nodes = Integer.parseInt(v);
+                    case "--bots-on" -> {
+                        if (!List.of("all", "first", "others").contains(v)) {
+                            throw new IllegalArgumentException("--bots-on all, first or others, not " + v);
+                        }
+                        o.botsOn = v;
+                    }
                     case "--out" -> o.out = Path.of(v);
                     case "--run-dir" -> o.runDir = Path.of(v);
                     case "--logs" -> o.logs = Path.of(v);

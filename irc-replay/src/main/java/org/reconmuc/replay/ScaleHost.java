@@ -35,13 +35,27 @@ interface ScaleHost extends AutoCloseable {
      * {@link #MAX_SESSIONS_PER_PROCESS} sessions each — one node up to that size.
      */
     static ScaleHost start(String kind, int size, Path runDir) throws Exception {
+        return start(kind, size, runDir, 0, "all");
+    }
+
+    /**
+     * As {@link #start(String, int, Path)}; for ejabberd, {@code nodes} (0: as many as the size needs)
+     * and where the bots connect: {@code all} nodes, the {@code first} (where the component attaches),
+     * or the {@code others} — what a room's fan-out costs when its users sit on other nodes.
+     */
+    static ScaleHost start(String kind, int size, Path runDir, int nodes, String botsOn) throws Exception {
         if (kind.equals("ejabberd")) {
-            int nodes = Math.max(1, (size + MAX_SESSIONS_PER_PROCESS - 1) / MAX_SESSIONS_PER_PROCESS);
-            EjabberdCluster cluster = EjabberdCluster.start(runDir.resolve("ejabberd"), nodes);
+            int count = nodes > 0 ? nodes : Math.max(1, (size + MAX_SESSIONS_PER_PROCESS - 1) / MAX_SESSIONS_PER_PROCESS);
+            EjabberdCluster cluster = EjabberdCluster.start(runDir.resolve("ejabberd"), count);
+            List<XmppServer> used = switch (botsOn) {
+                case "first" -> cluster.nodes().subList(0, 1);
+                case "others" -> cluster.nodes().subList(Math.min(1, count - 1), count);
+                default -> cluster.nodes();
+            };
             return new ScaleHost() {
                 @Override
                 public List<String> endpoints() {
-                    return cluster.nodes().stream().map(n -> n.host() + ":" + n.c2sPort()).toList();
+                    return used.stream().map(n -> n.host() + ":" + n.c2sPort()).toList();
                 }
 
                 @Override

@@ -262,7 +262,10 @@ final class ScaleRun {
         long failed = 0;
         for (WorkerProcess w : workers) {
             String done = w.await("done", timeoutMillis);
-            if (done == null || !done.startsWith("done " + phase)) {
+            if (done == null) {
+                throw new IllegalStateException(phase + " did not finish within " + timeoutMillis / 1000 + " s");
+            }
+            if (!done.startsWith("done " + phase)) {
                 throw new IllegalStateException(phase + ": a worker answered " + done);
             }
             failed += Long.parseLong(done.substring(done.indexOf("failed=") + 7).trim());
