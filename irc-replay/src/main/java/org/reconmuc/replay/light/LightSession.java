@@ -82,7 +82,8 @@ final class LightSession implements StreamFrames.Handler {
     @Override
     public boolean element(byte[] buf, int from, int to) {
         String xml = new String(buf, from, to - from, StandardCharsets.UTF_8);
-        worker.meters.count(worker.measuring() ? "stanzas" : "fill-stanzas", 1);
+        // The fill's stanzas are those of the joins and requirements, not the login's stream negotiation.
+        worker.meters.count(worker.measuring() ? "stanzas" : state.ordinal() < State.READY.ordinal() ? "login-stanzas" : "fill-stanzas", 1);
         try {
             return handle(xml);
         } catch (RuntimeException e) {

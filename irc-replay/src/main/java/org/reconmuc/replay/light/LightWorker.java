@@ -249,7 +249,8 @@ public final class LightWorker {
         if (n == 0) {
             return;
         }
-        meters.count(measuring ? "bytes-received" : "fill-bytes-received", n);
+        meters.count(measuring ? "bytes-received" : s.state.ordinal() < LightSession.State.READY.ordinal()
+                ? "login-bytes-received" : "fill-bytes-received", n);
         int end = kept + n;
         long scan = StreamFrames.scan(buf, 0, end, s.streamOpen, s);
         int rest = StreamFrames.rest(scan);
