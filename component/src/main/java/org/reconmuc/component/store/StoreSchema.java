@@ -43,7 +43,8 @@ final class StoreSchema {
     static final String HISTORY_TABLE = "reconmuc_schema_history";
     /** One folder, named exactly: Flyway looks nowhere else on the class path. */
     private static final String LOCATION = "classpath:org/reconmuc/component/store/migration";
-    private static final long LOCK = InstanceLock.advisoryKey("reconmuc-schema");
+    /** The advisory lock of the turn to look at the tables and migrate them (PostgreSQL). */
+    static final long TURN = InstanceLock.advisoryKey("reconmuc-schema");
     private static final int LOCK_WAIT_SECONDS = 60;
     private static final Object EMBEDDED_TURN = new Object();
 
@@ -77,13 +78,13 @@ final class StoreSchema {
         c.setAutoCommit(true);   // the lock is the session's, whatever transactions run meanwhile
         try (PreparedStatement p = c.prepareStatement("SELECT pg_advisory_lock(?)")) {
             p.setQueryTimeout(LOCK_WAIT_SECONDS);
-            p.setLong(1, LOCK);
+            p.setLong(1, TURN);
             p.executeQuery().close();
         }
         try {
             migrateInTurn(c, kind, connector);
         } finally {
-            InstanceLock.unlock(c, LOCK);
+            InstanceLock.unlock(c, TURN);
             c.setAutoCommit(autoCommit);
         }
     }
