@@ -3,7 +3,6 @@ package org.reconmuc.component.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -11,40 +10,20 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.reconmuc.servers.PostgresServer;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Upgrades that keep the data on a real PostgreSQL (Debian's package), started as a local process
- * on a free loopback port; each database a new one in it. Here too: a store opening while another
- * instance has the turn waits for it.
+ * Upgrades that keep the data on a real PostgreSQL ({@link PostgresDatabases}). Here too: a store
+ * opening while another instance has the turn waits for it.
  */
 class PostgresStoreUpgradeIT extends StoreUpgradeContract {
-    private static PostgresServer postgres;
-    private static final AtomicInteger DATABASES = new AtomicInteger();
-
-    @BeforeAll
-    static void startPostgres() throws Exception {
-        postgres = PostgresServer.start();
-    }
-
-    @AfterAll
-    static void stopPostgres() {
-        if (postgres != null) {
-            postgres.close();
-        }
-    }
+    @RegisterExtension
+    static final PostgresDatabases POSTGRES = new PostgresDatabases("upgrade");
 
     @Override
     StoreLocation newLocation() throws Exception {
-        String db = "upgrade" + DATABASES.incrementAndGet();
-        try (Connection c = DriverManager.getConnection(postgres.jdbcUrl()); Statement s = c.createStatement()) {
-            s.execute("CREATE DATABASE " + db);
-        }
-        return StoreLocation.parse(postgres.jdbcUrl().replace("/postgres?", "/" + db + "?"));
+        return POSTGRES.newLocation();
     }
 
     @Test
