@@ -43,7 +43,7 @@ final class StoreSchema {
     private static final org.slf4j.Logger LOG = LoggerFactory.getLogger(StoreSchema.class);
 
     static final String HISTORY_TABLE = "reconmuc_schema_history";
-    /** The version of the last migration (a test checks it is): a database at it needs no Flyway. */
+    /** The version of the last migration ({@code StoreUpgradeContract} checks it is): a database at it needs no Flyway. */
     static final int LATEST = 6;
     /** One folder, named exactly: Flyway looks nowhere else on the class path. */
     private static final String LOCATION = "classpath:org/reconmuc/component/store/migration";
@@ -87,12 +87,19 @@ final class StoreSchema {
             p.setQueryTimeout(LOCK_WAIT_SECONDS);
             p.setLong(1, TURN);
             p.executeQuery().close();
+        } catch (SQLException e) {
+            throw new SQLException("another instance has been bringing the store's tables up to date for "
+                    + LOCK_WAIT_SECONDS + " s, or the turn could not be taken: " + e.getMessage(), e);
         }
         try {
             migrateInTurn(c, kind, connector);
         } finally {
-            InstanceLock.unlock(c, TURN);
-            c.setAutoCommit(autoCommit);
+            try {
+                InstanceLock.unlock(c, TURN);
+                c.setAutoCommit(autoCommit);
+            } catch (SQLException e) {
+                LOG.debug("the schema's turn is given back with the session: {}", e.getMessage());
+            }
         }
     }
 

@@ -73,6 +73,7 @@ abstract class StoreUpgradeContract {
         migrateTo(location, version);
         Map<String, List<Map<String, String>>> before;
         try (Connection c = connect(location)) {
+            assertThat(StoreSchema.atLatest(c)).isFalse();
             EarlierSchemas.fill(c, version);
             before = rows(c);
         }
@@ -98,6 +99,9 @@ abstract class StoreUpgradeContract {
         Store.openWithoutThreads(location).close();
         List<String> history = history(location);
         Map<String, List<String>> tables = describe(location);
+        try (Connection c = connect(location)) {
+            assertThat(StoreSchema.atLatest(c)).as("a reopen needs no Flyway").isTrue();
+        }
         Store.openWithoutThreads(location).close();
         // Every migration ran, the last one's version is the one the store takes for today's.
         assertThat(history(location)).isEqualTo(history).hasSize(StoreSchema.LATEST)
