@@ -1,10 +1,9 @@
 package org.reconmuc.component.muc.iq;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Set;
 import org.dom4j.Element;
 import org.reconmuc.component.jid.RealJid;
+import org.reconmuc.component.limits.BoundedMap;
 import org.reconmuc.component.muc.Room;
 import org.reconmuc.component.muc.occupants.Occupant;
 import org.xmpp.packet.IQ;
@@ -30,12 +29,7 @@ public final class IqProxy {
     private record Pending(RealJid requester, String originalId, JID requesterOccupant, RealJid responder, JID askedAt) {
     }
 
-    private final Map<String, Pending> pending = new LinkedHashMap<>(16, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Pending> eldest) {
-            return size() > MAX_PENDING;
-        }
-    };
+    private final BoundedMap<String, Pending> pending = BoundedMap.oldestOut(MAX_PENDING);
     private long counter;
 
     void forward(Room room, IQ request, Occupant sender, Occupant recipient) {

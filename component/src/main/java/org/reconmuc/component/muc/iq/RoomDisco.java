@@ -15,6 +15,8 @@ import org.reconmuc.component.muc.options.RoomAccess;
 import org.reconmuc.component.muc.options.RoomConfig;
 import org.reconmuc.component.muc.options.RoomOption;
 import org.reconmuc.component.muc.options.RoomOptions;
+import org.xmpp.forms.DataForm;
+import org.xmpp.forms.FormField;
 import org.xmpp.packet.IQ;
 
 /** Service discovery of one room (XEP-0045 §6.4 room info, §6.5 room items). */
@@ -59,24 +61,24 @@ final class RoomDisco {
         if (room.hasOccupantIds()) {
             feature(query, OccupantIds.NAMESPACE);
         }
-        Element form = query.addElement("x", Namespaces.DATA_FORMS);
-        form.addAttribute("type", "result");
-        field(form, "FORM_TYPE", "hidden", Namespaces.MUC_ROOMINFO);
-        field(form, "muc#roominfo_occupants", "text-single", Integer.toString(room.occupants().size()));
+        DataForm info = new DataForm(DataForm.Type.result);
+        info.addField("FORM_TYPE", null, FormField.Type.hidden).addValue(Namespaces.MUC_ROOMINFO);
+        info.addField("muc#roominfo_occupants", null, FormField.Type.text_single).addValue(room.occupants().size());
         String subject = room.subject() == null ? "" : room.subject().getSubject();
-        field(form, "muc#roominfo_subject", "text-single", subject == null ? "" : subject);
+        info.addField("muc#roominfo_subject", null, FormField.Type.text_single).addValue(subject == null ? "" : subject);
+        query.add(info.getElement());
         for (RoomOption<?> option : RoomOptions.ALL) {
-            option.describe(c, query, form);
+            option.describe(c, query, info.getElement());
         }
-        room.events().fire(RoomEvent.DISCO_INFO, new RoomEvent.Describing(room, query, form));
+        room.events().fire(RoomEvent.DISCO_INFO, new RoomEvent.Describing(room, query, info.getElement()));
         // XEP-0128: the relaxed-consistency limits a client must respect.
-        Element limits = query.addElement("x", Namespaces.DATA_FORMS);
-        limits.addAttribute("type", "result");
-        field(limits, "FORM_TYPE", "hidden", XmlNamespaces.LIMITS_FORM_TYPE);
-        field(limits, "max-filter-entries", "text-single", Integer.toString(room.context().config().maxFilterEntries()));
-        field(limits, "max-time", "text-single", Integer.toString(room.context().config().maxTimeSeconds()));
-        field(limits, "max-volume", "text-single", Integer.toString(room.consistency().historyCapacity()));
-        field(limits, "history-size", "text-single", Integer.toString(room.consistency().historyCapacity()));
+        DataForm limits = new DataForm(DataForm.Type.result);
+        limits.addField("FORM_TYPE", null, FormField.Type.hidden).addValue(XmlNamespaces.LIMITS_FORM_TYPE);
+        limits.addField("max-filter-entries", null, FormField.Type.text_single).addValue(room.context().config().maxFilterEntries());
+        limits.addField("max-time", null, FormField.Type.text_single).addValue(room.context().config().maxTimeSeconds());
+        limits.addField("max-volume", null, FormField.Type.text_single).addValue(room.consistency().historyCapacity());
+        limits.addField("history-size", null, FormField.Type.text_single).addValue(room.consistency().historyCapacity());
+        query.add(limits.getElement());
         room.output().send(result);
     }
 
@@ -159,9 +161,5 @@ final class RoomDisco {
 
     private static void feature(Element query, String var) {
         RoomOption.feature(query, var);
-    }
-
-    private static void field(Element form, String var, String type, String value) {
-        RoomOption.field(form, var, type, null, value);
     }
 }

@@ -14,6 +14,7 @@ import org.dom4j.Element;
 import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.jid.OccupantJid;
 import org.reconmuc.component.jid.RealJid;
+import org.reconmuc.component.limits.TokenBucket;
 import org.reconmuc.component.muc.ModerationOptions;
 import org.reconmuc.component.muc.Namespaces;
 import org.reconmuc.component.muc.Room;
@@ -22,7 +23,6 @@ import org.reconmuc.component.muc.RoomEvent;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.muc.StanzaErrors;
 import org.reconmuc.component.muc.iq.IqProxy;
-import org.reconmuc.component.muc.messages.RateLimiter;
 import org.reconmuc.component.muc.messages.RoomArchive;
 import org.reconmuc.component.muc.options.Affiliation;
 import org.reconmuc.component.muc.options.HistoryLengthOption;
@@ -91,7 +91,7 @@ public final class RoomPresence {
     public Occupant carryIn(OccupantJid jid, List<RealJid> sessions, Presence presence, Role role, boolean shown) {
         long now = room.now().toEpochMilli();
         Occupant occupant = new Occupant(jid, sessions.get(0), presence, role,
-                new RateLimiter(room.context().config().messagesPerSecond(), room.context().config().messageBurst(), now));
+                new TokenBucket(room.context().config().messagesPerSecond(), room.context().config().messageBurst(), now));
         for (RealJid s : sessions.subList(1, sessions.size())) {
             occupant.putSession(s, presence);
         }
@@ -257,7 +257,7 @@ public final class RoomPresence {
         } else {
             long now = room.now().toEpochMilli();
             occupant = new Occupant(target, session, MucPresences.sanitize(presence), room.defaultRole(affiliation),
-                    new RateLimiter(room.context().config().messagesPerSecond(), room.context().config().messageBurst(), now));
+                    new TokenBucket(room.context().config().messagesPerSecond(), room.context().config().messageBurst(), now));
             occupantsByNick.put(target.nick(), occupant);
             room.consistency().joined(occupant);
         }
