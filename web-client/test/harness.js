@@ -147,3 +147,36 @@ export async function startPeer({ c2s, room, nick, user = nick.toLowerCase(), lo
     },
   };
 }
+
+/**
+ * A crowd: `bots` light bots of irc-replay's `fill` (irc-replay/target/irc-replay.jar) logged in to
+ * Prosody's c2s port and kept in `room` (bot 0 creates it, and so owns it) until stop(). Extra
+ * `options` are fill's (e.g. ['--relaxed-share', '0.9']). Resolves once fill says `filled N`.
+ */
+export async function fillRoom({ c2s, room, bots, options = [], log = () => {}, dir, timeoutMs = 300000 }) {
+  const jar = path.join(ROOT, 'irc-replay/target/irc-replay.jar');
+  if (!existsSync(jar)) throw new Error(`no ${jar}: mvn -B -o -q -pl irc-replay -am package -DskipTests`);
+  const args = ['-jar', jar, 'fill', '--endpoint', `127.0.0.1:${c2s}`, '--room', room, '--bots', String(bots), ...options];
+  if (dir) args.push('--worker-errors', dir);
+  const p = spawn('java', args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const errors = [];
+  p.stderr.on('data', (d) => errors.push(d.toString()));
+  const started = Date.now();
+  await new Promise((resolve, reject) => {
+    const t = setTimeout(() => { p.kill('SIGKILL'); reject(new Error(`fill: not filled within ${timeoutMs} ms: ${errors.join('').slice(-2000)}`)); }, timeoutMs);
+    readline.createInterface({ input: p.stdout }).on('line', (l) => {
+      if (!l.startsWith('[worker')) log(`fill> ${l}`);
+      if (l === `filled ${bots}`) { clearTimeout(t); resolve(); }
+    });
+    p.once('exit', (code) => { clearTimeout(t); reject(new Error(`fill exited (${code}) before the room was filled: ${errors.join('').slice(-2000)}`)); });
+  });
+  log(`fill: ${bots} bots in ${room} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return {
+    process: p,
+    async stop() {
+      if (p.exitCode !== null) return;
+      p.stdin.end(); // fill holds the bots until its input closes
+      await Promise.race([new Promise((r) => p.once('exit', r)), sleep(20000).then(() => p.kill('SIGKILL'))]);
+    },
+  };
+}
