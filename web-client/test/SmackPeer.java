@@ -25,6 +25,7 @@ import org.reconmuc.smack.reply.element.ReplyElement;
  *   reply PARENT TOPIC TEXT    an XEP-0461 reply to the last message whose body is PARENT (a
  *                              single word: its room stanza-id is looked up among what it received)
  *   replay COUNT PAUSE_MS      the next COUNT lines "TEXT" read from stdin, sent PAUSE_MS apart
+ *   last                       the body of the last groupchat message received ("ok last BODY")
  *   quit
  *
  * and answering each with one line: "ok ..." or "error ...". Started as
@@ -46,7 +47,11 @@ public final class SmackPeer {
         c.connect().login();
         MultiUserChat muc = MultiUserChatManager.getInstanceFor(c).getMultiUserChat(JidCreate.entityBareFrom(room));
         Map<String, String> stanzaIds = new ConcurrentHashMap<>();
+        java.util.concurrent.atomic.AtomicReference<String> last = new java.util.concurrent.atomic.AtomicReference<>();
         muc.addMessageListener(m -> {
+            if (m.getBody() != null) {
+                last.set(m.getBody());
+            }
             StanzaIdElement sid = m.getExtension(StanzaIdElement.class);
             if (m.getBody() != null && sid != null && room.equals(sid.getBy())) {
                 for (String word : m.getBody().split("\\s+")) {
@@ -94,6 +99,7 @@ public final class SmackPeer {
                         }
                         System.out.println("ok replayed " + count);
                     }
+                    case "last" -> System.out.println("ok last " + String.valueOf(last.get()).replace('\n', ' '));
                     case "quit" -> {
                         muc.leave();
                         c.disconnect();
