@@ -4,12 +4,15 @@
 # with irc-replay's light bots that talk all along, and headless Chromium opening it through Converse's
 # "Add groupchat" dialogue, timed from the click of "Join" to the room's last message on screen.
 #
-#   web-client/bench-big-room.sh [--bots 19950] [--joins 3] [--rate 1] [--out DIR]
+#   web-client/bench-big-room.sh [--bots 19950] [--joins 3] [--storms 1,60] [--out DIR]
 #
 # --bots: 19,950 by default, the most one Prosody process holds beside the page and Carol here (20,000
-# open files per process, a hard limit). Writes DIR/result.json (the figures, the load before and after)
-# and a screenshot; DIR defaults to benchmarks/results/<today>-web-big-room. Takes ~5 min, most of it
-# the fill (~250 logins a second). Run it on an idle machine: the load is in the result.
+# open files per process, a hard limit). --joins N: joins while the room is quiet (no digest due);
+# --storms K,L…: a join for each K, clicked while the room sends a digest of K messages to every relaxed
+# bot. Writes DIR/result.json (the figures, the stanzas' times, the load before and after) and
+# screenshots; DIR defaults to benchmarks/results/<today>-web-big-room. Takes ~20 min, most of it the
+# fill (~100 logins a second) and waiting for the room to be quiet between joins. Run it on an idle
+# machine: the load is in the result.
 # RECONMUC_MVN_OFFLINE=1 builds the jars with mvn -o.
 set -euo pipefail
 WEB="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

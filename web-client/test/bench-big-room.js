@@ -3,12 +3,16 @@
 //
 // A real Prosody and the component (as the browser tests start them); Carol (test/SmackPeer.java)
 // makes the room; irc-replay's light bots fill it (90 % relaxed, 60-s digests, level none) and speak
-// the IRC logs at --rate messages a second all along. Then, --joins times, a fresh page logs in,
-// and the user opens the room as a person does — the rooms list's "Add groupchat", the room's
-// address, "Join" — right after Carol says a marker; the page counts from the click of "Join" to
-// the marker shown (the room's last message, from its archive), frame by frame
-// (requestAnimationFrame), with the stanzas' times on the way. Writes README.md, result.json and a
-// screenshot to --out.
+// 60 lines of the IRC logs (2 a second). A person then opens the room as a person does — the rooms
+// list's "Add groupchat", the room's address, "Join" — right after Carol says a marker; the page
+// counts from the click of "Join" to the frame the marker is painted in (the room's last message,
+// from its archive), with the stanzas' times in the page and on the socket. Two cases:
+//   --joins N (3): the room quiet, no digest due: each join waits until the component and Prosody
+//     are idle (the digests of what was said before have gone);
+//   --storms K,L… (1,60): a join for each K, clicked 46 s after Carol began saying K messages, when
+//     the room sends them in a digest to every relaxed occupant (due 45–60 s after the first, §5.7
+//     rule 2.2): 17,955 batches of K messages.
+// Each on a fresh page (a new browser context, a new user). Writes result.json and screenshots to --out.
 import path from 'node:path';
 import os from 'node:os';
 import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
@@ -16,15 +20,16 @@ import { execFileSync } from 'node:child_process';
 import { startServers, startPeer, fillRoom, runDir, until, ROOT, DOMAIN } from './harness.js';
 import { launch, openPage } from './browser.js';
 
-const opts = { bots: 19950, joins: 3, rate: 1, out: null, room: `crowd@${DOMAIN}` };
+const opts = { bots: 19950, joins: 3, storms: '1,60', out: null, room: `crowd@${DOMAIN}` };
 for (let i = 2; i + 1 < process.argv.length; i += 2) {
   const [k, v] = [process.argv[i].replace(/^--/, ''), process.argv[i + 1]];
-  if (!(k in opts)) throw new Error(`unknown option --${k} (bots, joins, rate, out, room)`);
+  if (!(k in opts)) throw new Error(`unknown option --${k} (bots, joins, storms, out, room)`);
   opts[k] = typeof opts[k] === 'number' ? Number(v) : v;
 }
 if (!opts.out) throw new Error('--out DIR is needed');
 const log = (s) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').trim();
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** CPU seconds (user + system) of a process and its children that were waited for. */
 function cpuSeconds(pid) {
@@ -85,8 +90,11 @@ function instrument(page, room, marker) {
   }, room, marker);
 }
 
-/** One person: logs in, opens the room through Converse's "Add groupchat" dialogue, and is timed. */
-async function join(browser, servers, carol, n) {
+/**
+ * One person: logs in, opens the room through Converse's "Add groupchat" dialogue, and is timed.
+ * `beforeClick` runs once the dialogue is filled in (a storm join waits there for the digests).
+ */
+async function join(browser, servers, carol, n, kind, beforeClick = async () => {}) {
   const nick = `Visitor${n}`;
   const marker = `marker-${n} the last word before ${nick} came`;
   const page = await openPage(browser, `${servers.pageUrl}?jid=visitor${n}@insecure.localhost&password=pw&nick=${nick}`, log);
@@ -95,8 +103,14 @@ async function join(browser, servers, carol, n) {
   await page.waitForSelector('converse-add-muc-modal form.add-chatroom input[name="nickname"]', { visible: true, timeout: 30000 });
   await page.type('converse-add-muc-modal converse-autocomplete input', opts.room);
   await page.$eval('converse-add-muc-modal input[name="nickname"]', (el, v) => { el.value = v; }, nick);
+  await beforeClick();
+  const said = Date.now();
   await carol.cmd(`send - ${marker}`);
-  await until('the marker back at Carol', async () => (await carol.cmd('last')).includes(marker), 30000);
+  // How far behind the room and the server are: Carol's message back to her. A quiet join clicks once it
+  // is back (it is then in the archive); a storm join at once, not to miss the digests.
+  const back = until('the marker back at Carol', async () => (await carol.cmd('last')).includes(marker), 120000, 20)
+    .then(() => Date.now() - said, () => null);
+  if (kind === 'quiet') await back;
   await instrument(page, opts.room, marker);
   // The same stanzas as the browser's network stack saw them (Chromium's DevTools protocol): when they
   // crossed the socket, whatever the page's main thread was busy with.
@@ -112,7 +126,11 @@ async function join(browser, servers, carol, n) {
     await cdp.send('Profiler.start');
   }
   await page.click('converse-add-muc-modal input[type="submit"][name="join"]');
-  await until('the marker shown', () => page.evaluate(() => window.__bench.marker != null), 120000);
+  let failed = null;
+  await until('the marker shown', () => page.evaluate(() => window.__bench.marker != null), 120000).catch(async (e) => {
+    failed = e.message;
+    await page.screenshot({ path: path.join(opts.out, `${nick}-not-shown.png`) });
+  });
   // The occupant list: the room's size and a first page.
   await until('the first page of occupants', () => page.evaluate((r) => document.querySelectorAll(
     `converse-muc[jid="${r}"] .reconmuc-occupant`).length >= 100, opts.room), 60000).catch(() => null);
@@ -139,7 +157,10 @@ async function join(browser, servers, carol, n) {
   await cdp.detach();
   const result = {
     visitor: nick,
+    kind,
+    failed,
     load_at_click: load,
+    marker_back_to_carol_ms: await back,
     click_to_marker_ms: since(b.marker),
     click_to_first_message_ms: since(b.firstMessage),
     messages_shown: b.shown,
@@ -153,8 +174,9 @@ async function join(browser, servers, carol, n) {
       || (e.what === 'archive message received' && all.findLastIndex((x) => x.what === e.what) === i))
       .map((e) => ({ what: e.what, ms: since(e.t) })),
   };
-  log(`${nick}: click -> the last messages ${result.click_to_marker_ms} ms (${result.occupant_heading}; load ${load})`);
-  if (n === 1) await page.screenshot({ path: path.join(opts.out, 'visitor-in-the-big-room.png') });
+  log(`${nick} (${kind}): click -> the last messages ${result.click_to_marker_ms} ms (${result.occupant_heading}; load ${load})`
+    + `${failed ? ` ${failed}` : ''}`);
+  if (n === 1 || kind !== 'quiet') await page.screenshot({ path: path.join(opts.out, `${nick}-${kind.replace(/ /g, '-')}.png`) });
   await page.browserContext().close();
   return result;
 }
@@ -165,24 +187,58 @@ async function main() {
   const before = loadavg();
   log(`load before: ${before}`);
   const dir = runDir('bench-big-room');
-  const servers = await startServers(dir);
+  // The component's default room limit is 10,000 occupants: above the room, as irc-replay's scale sets it.
+  const servers = await startServers(dir, { componentArgs: ['--max-occupants', String(Math.max(2 * opts.bots, 1000))] });
   let fill; let carol; let browser;
   const results = [];
-  let filled; let cpu;
+  let filled;
   try {
     carol = await startPeer({ c2s: servers.c2s, room: opts.room, nick: 'Carol' }); // makes the room, and owns it
     const t0 = Date.now();
+    const talk = ['--messages', '60', '--rate', '2'];
     fill = await fillRoom({ c2s: servers.c2s, room: opts.room, bots: opts.bots, dir, log, timeoutMs: 1800000,
-      options: ['--relaxed-share', '0.9', '--presence-level', 'none', '--messages', String(Math.max(600, opts.rate * 1800)),
-        '--rate', String(opts.rate)] });
+      options: ['--relaxed-share', '0.9', '--presence-level', 'none', ...talk] });
     filled = (Date.now() - t0) / 1000;
-    log(`filled ${opts.bots} in ${filled.toFixed(0)} s; letting the room talk for 20 s`);
-    await new Promise((r) => setTimeout(r, 20000));
+    log(`filled ${opts.bots} in ${filled.toFixed(0)} s`);
     browser = await launch();
     const pids = { prosody: servers.prosody.pid, component: servers.component.pid };
-    const cpu0 = Object.fromEntries(Object.entries(pids).map(([k, p]) => [k, cpuSeconds(p)]));
-    for (let n = 1; n <= opts.joins; n++) results.push(await join(browser, servers, carol, n));
-    cpu = Object.fromEntries(Object.entries(pids).map(([k, p]) => [k, +(cpuSeconds(p) - cpu0[k]).toFixed(1)]));
+    const cpuOf = () => Object.values(pids).reduce((sum, p) => sum + (cpuSeconds(p) ?? 0), 0);
+    // Quiet: 100 s after the last thing said (its digests are due 45–60 s after it), then until the
+    // component and Prosody together use less than 0.3 CPU-s a second for 5 s running.
+    const quiet = async (since) => {
+      await sleep(Math.max(0, since + 100000 - Date.now()));
+      const start = Date.now();
+      for (let calm = 0, last = cpuOf(); calm < 5; ) {
+        await sleep(1000);
+        const now = cpuOf();
+        calm = now - last < 0.3 ? calm + 1 : 0;
+        last = now;
+      }
+      log(`quiet after ${((Date.now() - start) / 1000).toFixed(0)} s more`);
+    };
+    let lastSaid = Date.now() + 30000; // the bots' 60 lines at 2 a second
+    let n = 0;
+    for (let q = 0; q < opts.joins; q++) {
+      await quiet(lastSaid);
+      const cpu0 = Object.fromEntries(Object.entries(pids).map(([k, p]) => [k, cpuSeconds(p)]));
+      const r = await join(browser, servers, carol, ++n, 'quiet');
+      lastSaid = Date.now();
+      r.cpu_seconds = Object.fromEntries(Object.entries(pids).map(([k, p]) => [k, +(cpuSeconds(p) - cpu0[k]).toFixed(1)]));
+      results.push(r);
+    }
+    for (const size of String(opts.storms).split(',').filter(Boolean).map(Number)) {
+      await quiet(lastSaid);
+      const cpu0 = Object.fromEntries(Object.entries(pids).map(([k, p]) => [k, cpuSeconds(p)]));
+      const r = await join(browser, servers, carol, ++n, `digest of ${size}`, async () => {
+        const first = Date.now();
+        // Within the room's 10 messages a second per occupant.
+        await carol.cmd(`replay ${size} 120`, Array.from({ length: size }, (_, i) => `word ${i + 1} of ${size} before visitor ${n} comes`));
+        await sleep(Math.max(0, first + 46000 - Date.now()));
+      });
+      lastSaid = Date.now();
+      r.cpu_seconds = Object.fromEntries(Object.entries(pids).map(([k, p]) => [k, +(cpuSeconds(p) - cpu0[k]).toFixed(1)]));
+      results.push(r);
+    }
   } finally {
     if (browser) await browser.close();
     if (carol) await carol.quit();
@@ -191,7 +247,12 @@ async function main() {
   }
   const after = loadavg();
   log(`load after: ${after}`);
-  const times = results.map((r) => r.click_to_marker_ms).sort((a, b) => a - b);
+  const figures = (kind) => {
+    const each = results.filter((r) => r.kind === kind).map((r) => r.click_to_marker_ms);
+    const sorted = each.filter((t) => t != null).sort((x, y) => x - y);
+    return { each, median: sorted[Math.floor((sorted.length - 1) / 2)] ?? null, max: sorted.at(-1) ?? null,
+      not_shown_within_120_s: each.filter((t) => t == null).length };
+  };
   const summary = {
     date: started.toISOString(),
     command: `web-client/bench-big-room.sh ${process.argv.slice(2).join(' ')}`.trim(),
@@ -200,13 +261,13 @@ async function main() {
     load_before: before,
     load_after: after,
     room: { bots: opts.bots, occupants_at_first_join: opts.bots + 2, relaxed_share: 0.9, bot_presence_level: 'none',
-      messages_per_second: opts.rate, fill_seconds: Math.round(filled) },
-    cpu_seconds_during_the_joins: cpu,
-    click_to_last_messages_ms: { each: results.map((r) => r.click_to_marker_ms), median: times[Math.floor(times.length / 2)], max: times.at(-1) },
+      bots_said: '60 lines of the IRC logs at 2 a second after the fill', fill_seconds: Math.round(filled) },
+    click_to_last_messages_ms: Object.fromEntries([...new Set(results.map((r) => r.kind))].map((k) => [k, figures(k)])),
     joins: results,
   };
   writeFileSync(path.join(opts.out, 'result.json'), `${JSON.stringify(summary, null, 2)}\n`);
-  log(`wrote ${path.relative(ROOT, opts.out)}/result.json: click -> last messages ${summary.click_to_last_messages_ms.each.join(', ')} ms`);
+  log(`wrote ${path.relative(ROOT, opts.out)}/result.json: click -> last messages: ${Object.entries(summary.click_to_last_messages_ms)
+    .map(([k, f]) => `${k} ${f.each.join(', ')} ms`).join('; ')}`);
 }
 
 main().catch((e) => { console.error(e); process.exit(1); });

@@ -1,7 +1,7 @@
 // Starts the real parts of a browser test on free loopback ports: Prosody (deploy/prosody/
 // templates, with WebSocket and the page), the component jar, and Smack peers; stops them again.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync, copyFileSync, readdirSync, existsSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, appendFileSync, copyFileSync, readdirSync, existsSync, mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,13 +13,17 @@ export const DOMAIN = 'reconmuc.localhost';
 const SECRET = 's3cret-web-test';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-export function freePort() {
-  return new Promise((resolve, reject) => {
+/** `n` distinct free ports: held open together while chosen, so that no two are the same. */
+export async function freePorts(n) {
+  const servers = await Promise.all(Array.from({ length: n }, () => new Promise((resolve, reject) => {
     const s = net.createServer();
     s.unref();
     s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-  });
+    s.listen(0, '127.0.0.1', () => resolve(s));
+  })));
+  const ports = servers.map((s) => s.address().port);
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  return ports;
 }
 
 function portOpen(port) {
@@ -57,7 +61,7 @@ export function runDir(name) {
 /** Prosody + the component, attached. Returns { c2s, http, component, pageUrl, stop }. */
 export async function startServers(dir, { jar = path.join(ROOT, 'component/target/reconmuc-component.jar'), componentArgs = [] } = {}) {
   if (!existsSync(jar)) throw new Error(`no component jar at ${jar}: mvn -B -o -q -pl component -am package -DskipTests`);
-  const [c2s, comp, http] = [await freePort(), await freePort(), await freePort()];
+  const [c2s, comp, http] = await freePorts(3);
   const pdir = path.join(dir, 'prosody');
   for (const d of ['data', 'certs', 'plugins']) mkdirSync(path.join(pdir, d), { recursive: true });
   for (const f of readdirSync(path.join(ROOT, 'deploy/prosody/plugins'))) {
@@ -74,8 +78,11 @@ export async function startServers(dir, { jar = path.join(ROOT, 'component/targe
   const start = (cmd, args, log) => {
     const out = [];
     const p = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    p.stdout.on('data', (d) => { out.push(d); writeFileSync(log, Buffer.concat(out)); });
-    p.stderr.on('data', (d) => { out.push(d); writeFileSync(log, Buffer.concat(out)); });
+    writeFileSync(log, '');
+    // Appended as it comes: Prosody logs every login, and rewriting the whole log each time made
+    // filling a room of 20,000 crawl (the server waiting on its full stdout).
+    p.stdout.on('data', (d) => { out.push(d); appendFileSync(log, d); });
+    p.stderr.on('data', (d) => { out.push(d); appendFileSync(log, d); });
     p.text = () => Buffer.concat(out).toString();
     procs.push(p);
     return p;
