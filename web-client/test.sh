@@ -5,6 +5,7 @@
 #   3. node --test: the browser tests - headless Chromium + puppeteer-core against a real Prosody
 #      (WebSocket, the page) and the real component, with a Smack client (test/SmackPeer.java): the plugin,
 #      and, at the same time, Converse.js's own XEP-0437 room activity indicators (muc_subscribe_to_rai)
+#      and a big room of 1,500 light bots (irc-replay's fill; BIG_ROOM_BOTS changes the number)
 # Needs: node >= 18, npm, chromium (scripts/install-deps.sh --test), a JDK 17 and Maven.
 # RECONMUC_MVN_OFFLINE=1 builds the jar and the Smack class path with mvn -o.
 # Run directories: web-client/target/web-test-*; screenshots: web-client/screenshots/.
@@ -27,24 +28,26 @@ command -v chromium >/dev/null 2>&1 || [[ -n "${CHROMIUM:-}" ]] || die "chromium
 
 MVN=(mvn -B -q)
 [[ "${RECONMUC_MVN_OFFLINE:-}" == 1 ]] && MVN+=(-o)
-say "web-client: the component jar and the Smack client's class path"
-(cd "$ROOT" && "${MVN[@]}" -pl component,reconmuc-smack,servers -am package -DskipTests \
+say "web-client: the component jar, the light bots' jar and the Smack client's class path"
+(cd "$ROOT" && "${MVN[@]}" -pl component,reconmuc-smack,servers,irc-replay -am package -DskipTests \
    dependency:build-classpath -Dmdep.outputFile=target/web-test.cp)
 
 cd "$WEB"
 say "web-client: npm ci"
 PUPPETEER_SKIP_DOWNLOAD=1 "${NPM[@]}" ci --no-audit --no-fund --loglevel=error
 say "web-client: node --test (vectors, then the browser)"
-node --test test/decoder.test.js test/protocol.test.js test/room-order.test.js
-# The two browser tests at once (each has its own Prosody, component, Chromium, ports and run
-# directory), in two node processes: Debian's Node.js 18 has no --test-concurrency.
+node --test test/decoder.test.js test/protocol.test.js test/room-order.test.js test/occupant-pages.test.js
+# The three browser tests at once (each has its own Prosody, component, Chromium, ports and run
+# directory), in three node processes: Debian's Node.js 18 has no --test-concurrency.
 mkdir -p target
-node --test test/browser.test.js >target/browser.test.log 2>&1 &
-browser=$!
-node --test test/rai.test.js >target/rai.test.log 2>&1 &
-rai=$!
-browser_rc=0 rai_rc=0
-wait "$browser" || browser_rc=$?
-wait "$rai" || rai_rc=$?
-cat target/browser.test.log target/rai.test.log
-(( browser_rc == 0 && rai_rc == 0 )) || die "web-client: a browser test failed (browser.test.js exit $browser_rc, rai.test.js exit $rai_rc)"
+declare -A pids
+for t in browser rai big-room; do
+  node --test "test/$t.test.js" >"target/$t.test.log" 2>&1 &
+  pids[$t]=$!
+done
+failed=()
+for t in browser rai big-room; do
+  wait "${pids[$t]}" || failed+=("$t.test.js")
+  cat "target/$t.test.log"
+done
+(( ${#failed[@]} == 0 )) || die "web-client: a browser test failed: ${failed[*]}"

@@ -4,7 +4,9 @@
 // time, volume, aggregation (auto|plain|deflate|compact|compact-live|compact-deflate|compact-deflate-live), smacks=off (no XEP-0198:
 // the browser test puts forged stanzas on the socket, which stream management would count), rai=on (Converse's
 // muc_subscribe_to_rai: a room of the user's that is not shown is left, and marked when the service says it had activity),
-// bookmarks=off (Converse opens a room from the address's #converse/room?jid=… only once bookmarks are read, if it reads them).
+// bookmarks=off (Converse opens a room from the address's #converse/room?jid=… only once bookmarks are read, if it reads them),
+// big (a room of more occupants is big: joined at a presence level, its occupant list a page at a time; 1000),
+// level (the presence level of a big room: moderators or none).
 import converse from 'converse.js';
 import './reconmuc-plugin.js';
 
@@ -45,4 +47,6 @@ converse.initialize({
   reconmuc_time: num('time'),
   reconmuc_volume: num('volume'),
   reconmuc_aggregation: q.get('aggregation') || 'auto',
+  ...(q.get('big') ? { reconmuc_big_room: num('big') } : {}),
+  ...(q.get('level') ? { reconmuc_big_room_level: q.get('level') } : {}),
 });

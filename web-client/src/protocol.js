@@ -9,8 +9,11 @@ export const FEATURE_COMPACT = `${NS.RECONMUC}#compact`;
 export const FEATURE_COMPACT_LIVE = `${NS.RECONMUC}#compact-live`;
 export const FEATURE_COMPACT_DEFLATE = `${NS.RECONMUC}#compact-deflate`;
 export const FEATURE_COMPACT_DEFLATE_LIVE = `${NS.RECONMUC}#compact-deflate-live`;
+export const FEATURE_PRESENCES = `${NS.RECONMUC}#presences`;
 export const LIMITS_FORM_TYPE = `${NS.RECONMUC}#limits`;
 const DISCO_INFO = 'http://jabber.org/protocol/disco#info';
+const DISCO_ITEMS = 'http://jabber.org/protocol/disco#items';
+const RSM = 'http://jabber.org/protocol/rsm';
 const DATA_FORMS = 'jabber:x:data';
 
 /** A topic value normalised (§5.3 rule 2), or null when empty or longer than 64 characters. */
@@ -128,6 +131,74 @@ export function readDiscoInfo(iq) {
     compactDeflateLive: features.includes(FEATURE_COMPACT_DEFLATE_LIVE),
     limits,
   };
+}
+
+/** Past this many occupants (the room's disco#info `muc#roominfo_occupants`) a room is big. */
+export const BIG_ROOM = 1000;
+/** The time bound asked for in a big room when the user gave none: a digest a minute. */
+export const BIG_ROOM_TIME = 60;
+/** The presence level asked for in a big room (§5.17): see bigRoomLevel. */
+export const BIG_ROOM_LEVEL = 'moderators';
+
+/**
+ * The presence level to join a room with (§5.17), or null to join as any XEP-0045 client does: a
+ * room is big when it advertises more than `threshold` occupants; only a room that honours levels
+ * (`urn:reconmuc:0#presences`, §7 rule 6) is asked. `moderators` rather than `none`: a person in a
+ * crowd wants to see who can act there (and the list stays true for them, §5.17 rule 3), and a room
+ * has a handful of moderators, so the join costs about what `none` costs; everyone else is listed on
+ * demand, a page of disco#items at a time.
+ */
+export function bigRoomLevel(occupants, honoursLevels, threshold = BIG_ROOM, level = BIG_ROOM_LEVEL) {
+  const n = Number.parseInt(occupants ?? '', 10);
+  return honoursLevels && Number.isFinite(n) && n > threshold ? level : null;
+}
+
+/** The <presences/> element a join carries to ask for a presence level (§4.13, §5.17). */
+export function presencesElement(level) {
+  return `<presences xmlns='${NS.RECONMUC}' level='${esc(level)}'/>`;
+}
+
+/**
+ * The requirements stated on entering (§4.1) within the room's `limits` (readDiscoInfo's): `asked`
+ * holds the user's topic, time and volume (null where not given). A small room: the topic as the
+ * filter, the time (30 s) and volume (20) asked for. A big room: a digest — no filter unless the
+ * user follows a topic, the time bound asked for or else BIG_ROOM_TIME, and the room's largest
+ * volume unless the user gave one, so that the digest comes by the clock, not every 20 messages.
+ */
+export function requirementsOnEntering(limits, { topic = null, time = null, volume = null } = {}, big = false) {
+  const caps = [limits.historySize, limits.maxVolume].filter((v) => v != null);
+  const volumeCap = caps.length ? Math.min(...caps) : null;
+  const maxTime = limits.maxTime ?? 86400;
+  const t = normaliseTopic(topic || '');
+  const wantedVolume = volume ?? (big ? volumeCap ?? 20 : 20);
+  return {
+    filter: t ? [{ element: 'topic', value: t, active: true }] : [],
+    time: Math.max(1, Math.min(time ?? (big ? BIG_ROOM_TIME : 30), maxTime)),
+    volume: Math.max(1, Math.min(wantedVolume, volumeCap ?? 20)),
+  };
+}
+
+/**
+ * A disco#items request for one page of a room's occupants (XEP-0045 §6.5, XEP-0059): at most
+ * `max`, after the occupant `after` (the last nick of the page before; none: from the start).
+ */
+export function occupantPageRequest(room, id, after = null, max = 100) {
+  return `<iq xmlns='jabber:client' type='get' to='${esc(room)}' id='${esc(id)}'><query xmlns='${DISCO_ITEMS}'>`
+    + `<set xmlns='${RSM}'><max>${max}</max>${after != null ? `<after>${esc(after)}</after>` : ''}</set></query></iq>`;
+}
+
+/**
+ * A page of occupants in a disco#items result: { items: [{ jid, nick }], count, last } — count the
+ * room's size the page states (XEP-0059 <count/>), or null; last its last nick, or null.
+ */
+export function readOccupantPage(iq) {
+  const query = elements(iq, 'query', DISCO_ITEMS)[0];
+  if (!query) return { items: [], count: null, last: null };
+  const items = elements(query, 'item', DISCO_ITEMS).map((i) => ({ jid: attr(i, 'jid'), nick: attr(i, 'name') ?? '' }));
+  const set = elements(query, 'set', RSM)[0];
+  const text = (name) => { const e = set && elements(set, name, RSM)[0]; return e ? textOf(e) : null; };
+  const count = Number.parseInt(text('count') ?? '', 10);
+  return { items, count: Number.isFinite(count) ? count : null, last: text('last') ?? items.at(-1)?.nick ?? null };
 }
 
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&apos;');

@@ -4,11 +4,15 @@
 // active topic, reads every batch form with ./batch-decoder.js and hands each retained message to
 // Converse as the room's message at its original time, marked "delayed"; replies to the user and
 // mentions of the user are highlighted. A room without the feature stays a plain MUC room.
+// A big room (its disco#info, read before joining, counts more than reconmuc_big_room occupants) is
+// joined at the presence level `moderators` (§5.17) with a digest for requirements, and its occupant
+// list is loaded a page of disco#items at a time as the user scrolls (./occupant-pages.js).
 // Batches that break the protocol's rules are refused whole (logged, counted) and the page goes on.
 import { BatchDecoder, MalformedBatchError, NS, describeItem, serialize } from './batch-decoder.js';
 import { parseXml, element } from './xml.js';
 import * as P from './protocol.js';
 import { retainedTime } from './room-order.js';
+import { OccupantPages } from './occupant-pages.js';
 import converse from 'converse.js';
 const PLUGIN = 'reconmuc';
 
@@ -36,6 +40,7 @@ class RoomState {
 }
 
 const rooms = new Map();
+const bigRooms = new Map(); // room JID -> { level, pages: OccupantPages }, decided before joining
 const fromBatch = new WeakSet(); // message elements this plugin built from batch items
 const serializer = () => new XMLSerializer();
 const toTree = (el) => parseXml(serializer().serializeToString(el), { defaultNs: 'jabber:client' });
@@ -53,12 +58,14 @@ converse.plugins.add(PLUGIN, {
 
     api.settings.extend({
       reconmuc_topic: null, // the topic followed on entering
-      reconmuc_time: 30, // the time bound asked for, seconds (capped by the room's max-time)
-      reconmuc_volume: 20, // the volume bound asked for (capped by the room's max-volume)
+      reconmuc_time: null, // the time bound asked for, seconds (capped by the room's max-time); null: 30, in a big room 60
+      reconmuc_volume: null, // the volume bound asked for (capped by the room's max-volume); null: 20, in a big room the most it takes
       reconmuc_aggregation: 'auto', // auto: compact-deflate-live, else compact-deflate where offered (§5.9 rule 9), else deflate
+      reconmuc_big_room: P.BIG_ROOM, // a room of more occupants than this is big
+      reconmuc_big_room_level: P.BIG_ROOM_LEVEL, // the presence level a big room is joined at (moderators or none)
     });
 
-    globalThis.reconmuc = { rooms, version: 1 };
+    globalThis.reconmuc = { rooms, bigRooms, version: 1 };
 
     const own = (muc) => `${muc.get('jid')}/${muc.get('nick')}`;
 
@@ -110,17 +117,11 @@ converse.plugins.add(PLUGIN, {
           render(muc);
           return;
         }
-        const { historySize, maxVolume, maxTime } = d.limits;
-        const volumeCap = Math.min(...[historySize, maxVolume].filter((v) => v != null));
-        const volume = Math.max(1, Math.min(api.settings.get('reconmuc_volume') ?? 20, Number.isFinite(volumeCap) ? volumeCap : 20));
-        const time = Math.max(1, Math.min(api.settings.get('reconmuc_time') ?? 30, maxTime ?? 86400));
-        const topic = P.normaliseTopic(api.settings.get('reconmuc_topic') || '') || null;
-        state.active = topic;
-        if (topic) state.topic(topic);
-        await sendRequirements(muc, state, {
-          filter: topic ? [{ element: 'topic', value: topic, active: true }] : [],
-          time, volume, aggregation: chooseAggregation(d),
-        });
+        const asked = ['topic', 'time', 'volume'].reduce((a, k) => ({ ...a, [k]: api.settings.get(`reconmuc_${k}`) ?? null }), {});
+        const requirements = P.requirementsOnEntering(d.limits, asked, bigRooms.has(jid));
+        state.active = requirements.filter[0]?.value ?? null;
+        if (state.active) state.topic(state.active);
+        await sendRequirements(muc, state, { ...requirements, aggregation: chooseAggregation(d) });
         state.status = 'relaxed';
       } catch (e) {
         state.status = 'error';
@@ -358,11 +359,107 @@ converse.plugins.add(PLUGIN, {
       const r = state.requirements || {};
       const status = document.createElement('div');
       status.className = 'reconmuc-status';
-      status.textContent = `${state.active ? `#${state.active} at once` : 'No topic followed'}; the rest within `
+      const b = bigRooms.get(jid);
+      status.textContent = `${b ? `Big room, presences of ${b.level === 'none' ? 'nobody' : 'moderators'} only · ` : ''}`
+        + `${state.active ? `#${state.active} at once` : 'No topic followed'}; the rest within `
         + `${r.time}s or ${r.volume} messages (${r.aggregation}) · ${state.batches.length} batches, `
         + `${state.delayed} delayed${state.refused.length ? ` · ${state.refused.length} refused` : ''}`;
       bar.append(topics, status);
     }
+
+    // ---- a big room: joined at a presence level, its occupants listed a page at a time ------------
+    // Converse reads the room's disco#info before it builds the join presence (MUC.join): its
+    // muc#roominfo_occupants is the room's size, and its features say whether it honours levels.
+    api.listen.on('constructedMUCPresence', (muc, stanza) => {
+      const jid = muc.get('jid');
+      const size = muc.config?.get('occupants');
+      const level = P.bigRoomLevel(size, Boolean(muc.features?.get(P.FEATURE_PRESENCES)),
+        api.settings.get('reconmuc_big_room'), api.settings.get('reconmuc_big_room_level'));
+      if (!level) {
+        bigRooms.delete(jid);
+        return stanza;
+      }
+      const el = stanza.tree?.() ?? stanza;
+      el.appendChild(el.ownerDocument.importNode(toElement(P.presencesElement(level)), true));
+      bigRooms.set(jid, { level, pages: new OccupantPages(Number.parseInt(size, 10)) });
+      log('info', `${jid} has ${size} occupants: joining at presence level ${level}, the occupant list a page at a time`);
+      document.querySelector(`converse-muc-occupants[jid="${CSS.escape(jid)}"]`)?.requestUpdate();
+      return el;
+    });
+
+    /** Loads the next page of a big room's occupants while the end of the list is in view (and then checks again). */
+    async function loadOccupantsInView(el, big) {
+      const list = el.querySelector('.reconmuc-occupant-pages');
+      if (!list || list.clientHeight === 0 || list.scrollTop + list.clientHeight < list.scrollHeight - list.clientHeight / 2) return;
+      const next = big.pages.next();
+      if (!next || big.pages.failed || !api.connection.connected()) return;
+      big.pages.loading = true;
+      el.requestUpdate();
+      const jid = el.jid;
+      const result = await api.sendIQ(toElement(P.occupantPageRequest(jid, api.connection.get().getUniqueId('occupants'),
+        next.after, next.max)), 10000, false);
+      if (bigRooms.get(jid) !== big) return; // left or joined again meanwhile
+      if (result?.getAttribute('type') === 'result') {
+        big.pages.accept(P.readOccupantPage(toTree(result)), next.max);
+      } else if (result?.querySelector('item-not-found') && next.after != null) {
+        big.pages.missing();
+      } else if (result?.querySelector('error[type="wait"], policy-violation, resource-constraint') && big.pages.retries < 5) {
+        // Too many requests for the room's liking at once (its per-sender rate, e.g. Converse's vCard queries): again in a moment.
+        big.pages.loading = false;
+        big.pages.retries += 1;
+        setTimeout(() => el.requestUpdate(), 1000 * big.pages.retries);
+        return;
+      } else {
+        big.pages.loading = false;
+        big.pages.failed = result?.querySelector('text')?.textContent || 'no answer';
+        log('warn', `could not list the occupants of ${jid}: ${big.pages.failed}`);
+      }
+      el.requestUpdate(); // its update calls this again: one more page if the end is still in view
+    }
+
+    const count = (n) => (Number.isFinite(n) ? n.toLocaleString('en') : '?');
+
+    /** The occupant list of a big room: its size, the moderators (whose presences come), and everyone, as loaded. */
+    function bigOccupantList(el, big) {
+      const { html } = converse.env;
+      const muc = el.model;
+      const { pages } = big;
+      const moderators = muc.occupants.models.filter((o) => o.get('role') === 'moderator');
+      const more = pages.failed ? `Could not load more: ${pages.failed}` : pages.complete ? ''
+        : pages.loading ? 'Loading…' : 'Scroll for more';
+      return html`
+        <div class="occupants reconmuc-big-occupants">
+          <div class="occupants-header">
+            <div class="occupants-header--title">
+              <span class="occupants-heading sidebar-heading reconmuc-occupant-count">${count(pages.count)} participants</span>
+              <i class="hide-occupants" @click=${(ev) => el.closeSidebar(ev)}>
+                <converse-icon class="fa fa-times" size="1em"></converse-icon></i>
+            </div>
+          </div>
+          <ul class="items-list occupant-list reconmuc-occupant-pages" @scroll=${() => loadOccupantsInView(el, big)}>
+            <li class="reconmuc-occupants-section">${big.level === 'none' ? 'You' : 'Moderators'}</li>
+            ${(big.level === 'none' ? muc.occupants.models.filter((o) => o === muc.getOwnOccupant()) : moderators)
+              .map((occ) => html`<converse-muc-occupant-list-item .muc=${muc} .model=${occ}></converse-muc-occupant-list-item>`)}
+            <li class="reconmuc-occupants-section">Everyone · ${count(pages.nicks.length)} of ${count(pages.count)} listed</li>
+            ${pages.nicks.map((nick) => html`<li class="list-item reconmuc-occupant">${nick}</li>`)}
+            <li class="reconmuc-occupants-more">${more}</li>
+          </ul>
+        </div>`;
+    }
+
+    customElements.whenDefined('converse-muc-occupants').then(() => {
+      const Occupants = customElements.get('converse-muc-occupants');
+      const { render: renderAll, updated } = Occupants.prototype;
+      Occupants.prototype.render = function reconmucOccupants() {
+        const big = bigRooms.get(this.jid);
+        return big ? bigOccupantList(this, big) : renderAll.call(this);
+      };
+      Occupants.prototype.updated = function reconmucOccupantsUpdated(...args) {
+        updated?.apply(this, args);
+        const big = bigRooms.get(this.jid);
+        if (big) loadOccupantsInView(this, big);
+      };
+    });
 
     api.listen.on('chatRoomInitialized', (muc) => {
       const check = () => {

@@ -27,6 +27,7 @@ import org.reconmuc.smack.reply.element.ReplyElement;
  *                              for that message up to 10 s (another client's message may still be
  *                              on its way here when the command comes)
  *   replay COUNT PAUSE_MS      the next COUNT lines "TEXT" read from stdin, sent PAUSE_MS apart
+ *   last                       the body of the last groupchat message received ("ok last BODY")
  *   quit
  *
  * and answering each with one line: "ok ..." or "error ...". Started as
@@ -72,7 +73,11 @@ public final class SmackPeer {
         c.connect().login();
         MultiUserChat muc = MultiUserChatManager.getInstanceFor(c).getMultiUserChat(JidCreate.entityBareFrom(room));
         StanzaIdsByWord stanzaIds = new StanzaIdsByWord();
+        java.util.concurrent.atomic.AtomicReference<String> last = new java.util.concurrent.atomic.AtomicReference<>();
         muc.addMessageListener(m -> {
+            if (m.getBody() != null) {
+                last.set(m.getBody());
+            }
             StanzaIdElement sid = m.getExtension(StanzaIdElement.class);
             if (m.getBody() != null && sid != null && room.equals(sid.getBy())) {
                 stanzaIds.received(m.getBody(), sid.getId());
@@ -119,6 +124,7 @@ public final class SmackPeer {
                         }
                         System.out.println("ok replayed " + count);
                     }
+                    case "last" -> System.out.println("ok last " + String.valueOf(last.get()).replace('\n', ' '));
                     case "quit" -> {
                         muc.leave();
                         c.disconnect();

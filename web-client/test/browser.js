@@ -22,10 +22,12 @@ export async function openPage(browser, url, log) {
     const Original = window.WebSocket;
     window.__sockets = [];
     window.__sent = []; // the frames the page sent
+    window.__in = []; // the frames the page received
     window.WebSocket = class extends Original {
       constructor(...args) {
         super(...args);
         window.__sockets.push(this);
+        this.addEventListener('message', (e) => window.__in.push(String(e.data)));
       }
 
       send(data) {

@@ -57,6 +57,11 @@ test('relaxed consistency in Converse.js: at once, batched, released, replies, b
     assert.equal((await state(erin)).requirements.aggregation, 'compact-deflate-live');
     assert.deepEqual((await state(alice)).requirements.filter, [{ element: 'topic', value: 'cats', active: true }]);
     assert.equal((await state(bob)).requirements.aggregation, 'deflate');
+    // A small room is joined as before: no presence level, the whole occupant list as Converse keeps it.
+    const join = (await alice.evaluate(() => window.__sent)).find((f) => f.startsWith('<presence') && f.includes(`${ROOM}/Alice`));
+    assert.ok(join && !join.includes('urn:reconmuc:0'), `a plain XEP-0045 join: ${join}`);
+    assert.equal(await alice.evaluate((r) => globalThis.reconmuc.bigRooms.has(r)
+      || document.querySelector(`converse-muc[jid="${r}"] .reconmuc-occupant-pages`) !== null, ROOM), false);
 
     // 1. The follower of a topic gets its messages at once; the rest wait for a batch.
     //    cat1 and dog1 go early in one second, so that the compact batches' whole-second stamp of dog1

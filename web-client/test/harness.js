@@ -1,7 +1,7 @@
 // Starts the real parts of a browser test on free loopback ports: Prosody (deploy/prosody/
 // templates, with WebSocket and the page), the component jar, and Smack peers; stops them again.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync, copyFileSync, readdirSync, existsSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, appendFileSync, copyFileSync, readdirSync, existsSync, mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,13 +13,17 @@ export const DOMAIN = 'reconmuc.localhost';
 const SECRET = 's3cret-web-test';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-export function freePort() {
-  return new Promise((resolve, reject) => {
+/** `n` distinct free ports: held open together while chosen, so that no two are the same. */
+export async function freePorts(n) {
+  const servers = await Promise.all(Array.from({ length: n }, () => new Promise((resolve, reject) => {
     const s = net.createServer();
     s.unref();
     s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-  });
+    s.listen(0, '127.0.0.1', () => resolve(s));
+  })));
+  const ports = servers.map((s) => s.address().port);
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  return ports;
 }
 
 function portOpen(port) {
@@ -57,7 +61,7 @@ export function runDir(name) {
 /** Prosody + the component, attached. Returns { c2s, http, component, pageUrl, stop }. */
 export async function startServers(dir, { jar = path.join(ROOT, 'component/target/reconmuc-component.jar'), componentArgs = [] } = {}) {
   if (!existsSync(jar)) throw new Error(`no component jar at ${jar}: mvn -B -o -q -pl component -am package -DskipTests`);
-  const [c2s, comp, http] = [await freePort(), await freePort(), await freePort()];
+  const [c2s, comp, http] = await freePorts(3);
   const pdir = path.join(dir, 'prosody');
   for (const d of ['data', 'certs', 'plugins']) mkdirSync(path.join(pdir, d), { recursive: true });
   for (const f of readdirSync(path.join(ROOT, 'deploy/prosody/plugins'))) {
@@ -74,8 +78,11 @@ export async function startServers(dir, { jar = path.join(ROOT, 'component/targe
   const start = (cmd, args, log) => {
     const out = [];
     const p = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    p.stdout.on('data', (d) => { out.push(d); writeFileSync(log, Buffer.concat(out)); });
-    p.stderr.on('data', (d) => { out.push(d); writeFileSync(log, Buffer.concat(out)); });
+    writeFileSync(log, '');
+    // Appended as it comes: Prosody logs every login, and rewriting the whole log each time made
+    // filling a room of 20,000 crawl (the server waiting on its full stdout).
+    p.stdout.on('data', (d) => { out.push(d); appendFileSync(log, d); });
+    p.stderr.on('data', (d) => { out.push(d); appendFileSync(log, d); });
     p.text = () => Buffer.concat(out).toString();
     procs.push(p);
     return p;
@@ -144,6 +151,39 @@ export async function startPeer({ c2s, room, nick, user = nick.toLowerCase(), lo
       if (p.exitCode !== null) return;
       p.stdin.write('quit\n');
       await Promise.race([new Promise((r) => p.once('exit', r)), sleep(5000).then(() => p.kill('SIGKILL'))]);
+    },
+  };
+}
+
+/**
+ * A crowd: `bots` light bots of irc-replay's `fill` (irc-replay/target/irc-replay.jar) logged in to
+ * Prosody's c2s port and kept in `room` (bot 0 creates it, and so owns it) until stop(). Extra
+ * `options` are fill's (e.g. ['--relaxed-share', '0.9']). Resolves once fill says `filled N`.
+ */
+export async function fillRoom({ c2s, room, bots, options = [], log = () => {}, dir, timeoutMs = 300000 }) {
+  const jar = path.join(ROOT, 'irc-replay/target/irc-replay.jar');
+  if (!existsSync(jar)) throw new Error(`no ${jar}: mvn -B -o -q -pl irc-replay -am package -DskipTests`);
+  const args = ['-jar', jar, 'fill', '--endpoint', `127.0.0.1:${c2s}`, '--room', room, '--bots', String(bots), ...options];
+  if (dir) args.push('--worker-errors', dir);
+  const p = spawn('java', args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const errors = [];
+  p.stderr.on('data', (d) => errors.push(d.toString()));
+  const started = Date.now();
+  await new Promise((resolve, reject) => {
+    const t = setTimeout(() => { p.kill('SIGKILL'); reject(new Error(`fill: not filled within ${timeoutMs} ms: ${errors.join('').slice(-2000)}`)); }, timeoutMs);
+    readline.createInterface({ input: p.stdout }).on('line', (l) => {
+      if (!l.startsWith('[worker')) log(`fill> ${l}`);
+      if (l === `filled ${bots}`) { clearTimeout(t); resolve(); }
+    });
+    p.once('exit', (code) => { clearTimeout(t); reject(new Error(`fill exited (${code}) before the room was filled: ${errors.join('').slice(-2000)}`)); });
+  });
+  log(`fill: ${bots} bots in ${room} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return {
+    process: p,
+    async stop() {
+      if (p.exitCode !== null) return;
+      p.stdin.end(); // fill holds the bots until its input closes
+      await Promise.race([new Promise((r) => p.once('exit', r)), sleep(20000).then(() => p.kill('SIGKILL'))]);
     },
   };
 }

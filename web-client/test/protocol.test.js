@@ -3,7 +3,8 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { parseXml, serialize, withoutIndentation, elements } from '../src/xml.js';
 import { topicsOf, isAddressedTo, replyOf, readDiscoInfo, requirementsElement, readRequirements, topicSwitch,
-  normaliseTopic, roomStanzaId, tagOutgoing } from '../src/protocol.js';
+  normaliseTopic, roomStanzaId, tagOutgoing, bigRoomLevel, presencesElement, requirementsOnEntering, occupantPageRequest,
+  readOccupantPage } from '../src/protocol.js';
 import { list, read } from './vectors.js';
 
 const ROOM = 'chat@conference.example.org';
@@ -110,4 +111,40 @@ test('results: effective requirements and standard', () => {
   assert.deepEqual(readRequirements(stanza('requirements-result-standard')), { standard: true });
   assert.deepEqual(readRequirements(stanza('requirements-result-defaults')).filter, []);
   assert.equal(elements(stanza('error-bad-request-unknown-aggregation-response'), 'error').length, 1);
+});
+
+test('a big room: joined at level moderators where the room honours levels and counts more than the threshold', () => {
+  assert.equal(bigRoomLevel('1001', true), 'moderators');
+  assert.equal(bigRoomLevel('1000', true), null, 'the threshold itself is not big');
+  assert.equal(bigRoomLevel('20000', false), null, 'a room without urn:reconmuc:0#presences is joined as XEP-0045 says');
+  assert.equal(bigRoomLevel(undefined, true), null, 'a room that does not say its size');
+  assert.equal(bigRoomLevel('60', true, 50, 'none'), 'none');
+  // The element the join carries is the vector's.
+  const vector = elements(stanza('presence-join-presences-moderators'), 'presences', 'urn:reconmuc:0')[0];
+  assert.equal(canon(parseXml(presencesElement('moderators'))), canon(vector));
+});
+
+test('requirements on entering: as before in a small room, a digest by the clock in a big one', () => {
+  const limits = readDiscoInfo(stanza('disco-info-result-room')).limits; // history 100, max-time 3600
+  assert.deepEqual(requirementsOnEntering(limits, {}), { filter: [], time: 30, volume: 20 });
+  assert.deepEqual(requirementsOnEntering(limits, { topic: '#Cats', time: 600, volume: 3 }),
+    { filter: [{ element: 'topic', value: 'cats', active: true }], time: 600, volume: 3 });
+  assert.deepEqual(requirementsOnEntering(limits, {}, true), { filter: [], time: 60, volume: 100 });
+  assert.deepEqual(requirementsOnEntering(limits, { time: 4, volume: 500 }, true), { filter: [], time: 4, volume: 100 });
+  assert.deepEqual(requirementsOnEntering({ ...limits, maxTime: 30 }, {}, true).time, 30, 'within max-time');
+  assert.deepEqual(requirementsOnEntering({ historySize: null, maxVolume: null, maxTime: null }, {}, true),
+    { filter: [], time: 60, volume: 20 }, 'a room that states no volume limit');
+});
+
+test('a page of occupants: the XEP-0059 request and its result', () => {
+  const first = parseXml(occupantPageRequest('big@muc.example', 'p1'));
+  const set = elements(elements(first, 'query', 'http://jabber.org/protocol/disco#items')[0], 'set', 'http://jabber.org/protocol/rsm')[0];
+  assert.equal(serialize(withoutIndentation(set)), '<set xmlns="http://jabber.org/protocol/rsm"><max>100</max></set>');
+  assert.match(occupantPageRequest('big@muc.example', 'p2', "O'Brien<3"), /<after>O&apos;Brien&lt;3<\/after>/);
+  const page = readOccupantPage(parseXml("<iq xmlns='jabber:client' type='result'><query xmlns='http://jabber.org/protocol/disco#items'>"
+    + "<item jid='big@muc.example/a' name='a'/><item jid='big@muc.example/b' name='b'/>"
+    + "<set xmlns='http://jabber.org/protocol/rsm'><first index='0'>a</first><last>b</last><count>20000</count></set></query></iq>"));
+  assert.deepEqual(page, { items: [{ jid: 'big@muc.example/a', nick: 'a' }, { jid: 'big@muc.example/b', nick: 'b' }], count: 20000, last: 'b' });
+  assert.deepEqual(readOccupantPage(parseXml("<iq xmlns='jabber:client' type='result'><query xmlns='http://jabber.org/protocol/disco#items'/></iq>")),
+    { items: [], count: null, last: null });
 });

@@ -13,13 +13,21 @@ import org.jivesoftware.smack.ConnectionListener;
 import org.jivesoftware.smack.SmackException;
 import org.jivesoftware.smack.XMPPConnection;
 import org.jivesoftware.smack.XMPPException;
+import org.jivesoftware.smack.packet.IQ;
 import org.jivesoftware.smack.packet.Message;
 import org.jivesoftware.smack.packet.MessageBuilder;
+import org.jivesoftware.smack.packet.StanzaError;
 import org.jivesoftware.smack.tcp.XMPPTCPConnection;
 import org.jivesoftware.smack.tcp.XMPPTCPConnectionConfiguration;
+import org.jivesoftware.smackx.disco.ServiceDiscoveryManager;
+import org.jivesoftware.smackx.disco.packet.DiscoverInfo;
+import org.jivesoftware.smackx.disco.packet.DiscoverItems;
 import org.jivesoftware.smackx.muc.MucEnterConfiguration;
 import org.jivesoftware.smackx.muc.MultiUserChat;
 import org.jivesoftware.smackx.muc.MultiUserChatManager;
+import org.jivesoftware.smackx.rsm.packet.RSMSet;
+import org.jivesoftware.smackx.xdata.FormField;
+import org.jivesoftware.smackx.xdata.packet.DataForm;
 import org.jxmpp.jid.EntityBareJid;
 import org.jxmpp.jid.EntityFullJid;
 import org.jxmpp.jid.impl.JidCreate;
@@ -38,6 +46,8 @@ import org.reconmuc.smack.RoomSupport;
 import org.reconmuc.smack.element.Aggregation;
 import org.reconmuc.smack.element.ConsistencyRequirements;
 import org.reconmuc.smack.element.FilterEntry;
+import org.reconmuc.smack.element.PresenceLevel;
+import org.reconmuc.smack.element.PresencesElement;
 import org.reconmuc.smack.element.TopicElement;
 import org.reconmuc.smack.reply.element.ReplyElement;
 import org.reconmuc.smack.socket.MeteredSocketFactory;
@@ -47,10 +57,19 @@ import org.reconmuc.smack.socket.MeteredSocketFactory;
  * what arrives goes to the {@link SessionListener}. After the connection is lost it reconnects with
  * a fresh connection (after 1, 2, 4 … 30 s), re-joins the room asking for the history it missed,
  * and states the requirements again (they died with the old occupant, reconmuc.md §5.10).
+ *
+ * <p>A big room — its disco#info, read before joining, counts more than {@link #bigRoomThreshold}
+ * occupants, and it honours presence levels (reconmuc.md §5.17) — is joined at the level
+ * {@code moderators}: the room sends the moderators' presences and the user's own, not tens of
+ * thousands; its digest comes by the clock (the room's largest volume); and its occupants are
+ * listed on demand, a page of disco#items at a time ({@link #occupantPage}).
  */
 public final class JoomSession implements AutoCloseable {
     private static final int HISTORY_ON_JOIN = 50;
     private static final long REPLY_TIMEOUT_MS = 15_000;
+    /** Past this many occupants a room is big, unless {@link #setBigRoomThreshold} says otherwise. */
+    public static final int BIG_ROOM = 1000;
+    private static final String ROOM_INFO = "http://jabber.org/protocol/muc#roominfo";
 
     private final SessionListener listener;
     private final Clock clock;
@@ -75,6 +94,9 @@ public final class JoomSession implements AutoCloseable {
     private JoomRequirements wanted;
     private volatile Instant lastMessageAt;
     private volatile boolean closed;
+    private volatile int bigRoomThreshold = BIG_ROOM;
+    /** The presence level the room was joined at: null (all, as XEP-0045) unless it is big. */
+    private volatile PresenceLevel presenceLevel;
 
     public JoomSession(SessionListener listener) {
         this(listener, Clock.systemUTC());
@@ -161,8 +183,40 @@ public final class JoomSession implements AutoCloseable {
         return mode;
     }
 
+    /** Rooms of more occupants than this are big (default {@link #BIG_ROOM}). */
+    public void setBigRoomThreshold(int occupants) {
+        bigRoomThreshold = occupants;
+    }
+
+    /** The room's size and whether it honours presence levels, from its disco#info; null when it cannot say (e.g. not made yet). */
+    private RoomSize roomSize(XMPPConnection c) {
+        try {
+            DiscoverInfo info = ServiceDiscoveryManager.getInstanceFor(c).discoverInfo(room);
+            DataForm form = DataForm.from(info, ROOM_INFO);
+            FormField field = form == null ? null : form.getField("muc#roominfo_occupants");
+            Integer size = field == null || field.getFirstValue() == null ? null : Integer.valueOf(field.getFirstValue().strip());
+            return new RoomSize(size, info.containsFeature(PresencesElement.FEATURE));
+        } catch (NumberFormatException e) {
+            return null; // a room that states a size it cannot write has stated none
+        } catch (XMPPException | SmackException e) {
+            return null; // no such room yet, or no answer: joined as any XEP-0045 client joins
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** What a room's disco#info says of its size: its occupants (null: not said), and whether it honours levels (§7 rule 6). */
+    private record RoomSize(Integer occupants, boolean honoursLevels) {
+        boolean big(int threshold) {
+            return honoursLevels && occupants != null && occupants > threshold;
+        }
+    }
+
     /** Joins on {@code c}; {@code since} asks for the history after that time (a re-join). */
     private void enter(XMPPTCPConnection c, Instant since) throws SessionException {
+        RoomSize size = roomSize(c);
+        presenceLevel = size != null && size.big(bigRoomThreshold) ? PresenceLevel.MODERATORS : null;
         MultiUserChat m = MultiUserChatManager.getInstanceFor(c).getMultiUserChat(room);
         m.addMessageListener(msg -> deliver(msg, Arrival.LIVE));
         m.addParticipantListener(presence -> reportOccupants());
@@ -194,6 +248,10 @@ public final class JoomSession implements AutoCloseable {
             } else {
                 enter.requestMaxStanzasHistory(HISTORY_ON_JOIN);
             }
+            PresenceLevel level = presenceLevel;
+            if (level != null) {
+                enter.withPresence(p -> p.addExtension(new PresencesElement(level)));
+            }
             MultiUserChat.MucCreateConfigFormHandle created = m.createOrJoin(enter.build());
             if (created != null) {
                 created.makeInstant(); // a new room: accept the default configuration
@@ -204,6 +262,9 @@ public final class JoomSession implements AutoCloseable {
             throw new SessionException(ErrorWords.join(e, room.toString()), e);
         }
         muc = m;
+        if (presenceLevel != null) {
+            listener.bigRoom(size.occupants());
+        }
         reportOccupants();
         try {
             support = reconMuc.discoverSupport(room);
@@ -253,6 +314,9 @@ public final class JoomSession implements AutoCloseable {
 
     private synchronized void state() throws SessionException {
         JoomRequirements next = wanted.within(support.largestVolume(), support.largestTime());
+        if (presenceLevel != null && support.largestVolume() != null) {
+            next = next.withBounds(next.timeSeconds(), support.largestVolume()); // a digest by the clock, not every 20 messages
+        }
         RequirementsUpdate update = RequirementsUpdate.between(stated, next);
         if (update.isEmpty()) {
             return;
@@ -370,6 +434,51 @@ public final class JoomSession implements AutoCloseable {
 
     public Mode mode() {
         return mode;
+    }
+
+    /** The presence level the room was joined at: null (everyone's, XEP-0045) unless it is big. */
+    public PresenceLevel presenceLevel() {
+        return presenceLevel;
+    }
+
+    /** What the room was last asked for, or null. */
+    public synchronized JoomRequirements stated() {
+        return stated;
+    }
+
+    /** One page of a room's occupants: their nicks, the room's size now (null: unknown), and whether the page was to start after someone who left. */
+    public record OccupantPage(List<String> nicks, Integer roomSize, boolean afterMissing) {
+    }
+
+    /**
+     * The occupants after {@code after} (null: from the start), at most {@code max}: a disco#items
+     * request with an XEP-0059 {@code <set/>} (XEP-0045 §6.5); the room's size from its disco#info,
+     * since Smack reads no {@code <count/>} in a disco#items result.
+     */
+    public OccupantPage occupantPage(String after, int max) throws SessionException {
+        XMPPTCPConnection c = connection;
+        DiscoverItems ask = new DiscoverItems();
+        ask.setTo(room);
+        ask.setType(IQ.Type.get);
+        ask.addExtension(after == null ? new RSMSet(max)
+                : new RSMSet(max, after, RSMSet.PageDirection.after));
+        try {
+            DiscoverItems page = c.createStanzaCollectorAndSend(ask).nextResultOrThrow();
+            List<String> nicks = page.getItems().stream().map(i -> i.getName() != null ? i.getName()
+                    : i.getEntityID().getResourceOrEmpty().toString()).toList();
+            RoomSize size = roomSize(c);
+            return new OccupantPage(nicks, size == null ? null : size.occupants(), false);
+        } catch (XMPPException.XMPPErrorException e) {
+            if (after != null && e.getStanzaError().getCondition() == StanzaError.Condition.item_not_found) {
+                return new OccupantPage(List.of(), null, true);
+            }
+            throw new SessionException("The room did not list its occupants: " + ErrorWords.general(e), e);
+        } catch (SmackException e) {
+            throw new SessionException("The room did not list its occupants: " + ErrorWords.general(e), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SessionException("Interrupted while listing the room's occupants", e);
+        }
     }
 
     /** The room's limits and support, as discovered on joining. */

@@ -10,8 +10,12 @@ public interface SessionListener {
     /** A groupchat message with a body arrived (live, in the join history, or in a batch). */
     void message(ChatMessage message);
 
-    /** The room's occupants, by nick, sorted. */
+    /** The room's occupants, by nick, sorted: in a big room, those whose presences it sends (the moderators and the user). */
     default void occupants(List<String> nicks) {
+    }
+
+    /** The room is big (of {@code occupants}, null when it did not say): everyone is listed on demand, {@link JoomSession#occupantPage}. */
+    default void bigRoom(Integer occupants) {
     }
 
     default void state(ConnectionState state) {

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import javax.swing.SwingUtilities;
 import org.reconmuc.joom.model.Settings;
 import org.reconmuc.joom.model.SettingsStore;
+import org.reconmuc.joom.session.JoomSession;
 
 /**
  * Joom's entry point: {@code java -jar joom.jar [options]}, or {@code scripts/joom.sh}. Without
@@ -26,7 +27,9 @@ public final class JoomApp {
               --nick NICK           nick in the room
               --topic TOPIC         the active topic to start with
               --time SECONDS        relaxed mode: how long other topics may wait (default 60)
-              --volume N            relaxed mode: how many may wait (default 20)
+              --volume N            relaxed mode: how many may wait (default 20; in a big room the most the room takes)
+              --big-room N          a room of more occupants is big: joined at presence level moderators, its
+                                    occupants listed a page at a time as you scroll (default 1000)
               --connect             connect at once, without the dialog
               --scale FACTOR        user-interface scale, e.g. 2 on a HiDPI screen (default: the system's)
               --config-dir DIR      where settings.properties lives (default ~/.config/joom)
@@ -40,7 +43,10 @@ public final class JoomApp {
     }
 
     /** What the command line asks for, on top of the saved settings. */
-    record Launch(Settings settings, String password, boolean connect, String scale, Path configDir) {
+    record Launch(Settings settings, String password, boolean connect, String scale, Path configDir, int bigRoom) {
+        Launch(Settings settings, String password, boolean connect, String scale, Path configDir) {
+            this(settings, password, connect, scale, configDir, JoomSession.BIG_ROOM);
+        }
     }
 
     public static void main(String[] args) {
@@ -86,6 +92,7 @@ public final class JoomApp {
         String password = System.getenv("JOOM_PASSWORD");
         boolean connect = false;
         String scale = null;
+        int bigRoom = JoomSession.BIG_ROOM;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -115,6 +122,7 @@ public final class JoomApp {
                         case "--time" -> s = s.withBounds(number(v, a), s.volume());
                         case "--volume" -> s = s.withBounds(s.timeSeconds(), number(v, a));
                         case "--scale" -> scale = v;
+                        case "--big-room" -> bigRoom = number(v, a);
                         case "--config-dir" -> {
                             // read above
                         }
@@ -126,7 +134,7 @@ public final class JoomApp {
         if (s.nick().isBlank()) {
             s = s.withRoom(s.room(), ConnectDialog.defaultNick(s.jid()));
         }
-        return new Launch(s, password == null ? "" : password, connect, scale, configDir);
+        return new Launch(s, password == null ? "" : password, connect, scale, configDir, bigRoom);
     }
 
     private static int number(String v, String option) {
@@ -144,7 +152,7 @@ public final class JoomApp {
     /** Opens a window (on the Swing thread) and connects or shows the connect dialog. */
     static JoomWindow open(Launch launch, SettingsStore store) {
         FlatLightLaf.setup();
-        JoomWindow window = new JoomWindow(new JoomController(launch.settings(), store));
+        JoomWindow window = new JoomWindow(new JoomController(launch.settings(), store, launch.bigRoom()));
         window.setVisible(true);
         if (launch.connect()) {
             connect(window, launch.settings(), launch.password());

@@ -11,6 +11,7 @@ import org.reconmuc.joom.model.ConnectionState;
 import org.reconmuc.joom.model.JoomRequirements;
 import org.reconmuc.joom.model.JoomRoom;
 import org.reconmuc.joom.model.Mode;
+import org.reconmuc.joom.model.OccupantPages;
 import org.reconmuc.joom.model.Settings;
 import org.reconmuc.joom.model.SettingsStore;
 import org.reconmuc.joom.session.ConnectOptions;
@@ -34,6 +35,9 @@ final class JoomController implements SessionListener {
 
         void occupants(List<String> nicks);
 
+        /** A big room's occupants, as listed so far (a page at a time, {@link #loadMoreOccupants}). */
+        void occupantPages(OccupantPages pages);
+
         /** A problem in plain words (a banner; the app keeps running). */
         void problem(String plainWords);
     }
@@ -50,11 +54,20 @@ final class JoomController implements SessionListener {
     private Settings settings;
     private ConnectionState state = ConnectionState.DISCONNECTED;
     private Mode mode;
+    /** A big room's occupant list as loaded: null in a room that is not big. */
+    private OccupantPages occupantPages;
+    private boolean loadingOccupants;
 
     JoomController(Settings settings, SettingsStore store) {
+        this(settings, store, JoomSession.BIG_ROOM);
+    }
+
+    /** {@code bigRoom}: rooms of more occupants are big (joined at presence level moderators, their occupants listed a page at a time). */
+    JoomController(Settings settings, SettingsStore store, int bigRoom) {
         this.settings = settings;
         this.store = store;
         this.room = new JoomRoom(settings.nick());
+        session.setBigRoomThreshold(bigRoom);
     }
 
     void setView(View view) {
@@ -77,6 +90,7 @@ final class JoomController implements SessionListener {
     CompletableFuture<Mode> connect(Settings s, String password) {
         settings = s;
         room = new JoomRoom(s.nick());
+        occupantPages = null;
         view.roomChanged(room);
         room.activate(s.topic());
         JoomRequirements wanted = s.requirements(room.activeTopic());
@@ -86,7 +100,10 @@ final class JoomController implements SessionListener {
                 session.connect(ConnectOptions.of(s.server(), s.port(), s.jid(), password, s.anonymous()));
                 Mode m = session.join(s.room(), s.nick(), wanted);
                 save();
-                SwingUtilities.invokeLater(() -> done.complete(m));
+                SwingUtilities.invokeLater(() -> {
+                    view.state(state, mode); // now with what the room was asked for
+                    done.complete(m);
+                });
             } catch (SessionException e) {
                 SwingUtilities.invokeLater(() -> done.completeExceptionally(e));
             }
@@ -139,6 +156,39 @@ final class JoomController implements SessionListener {
         });
     }
 
+    /**
+     * Loads the next page of a big room's occupants, unless one is on its way or the list is
+     * complete: the view asks when the end of its list comes into view.
+     */
+    void loadMoreOccupants() {
+        OccupantPages pages = occupantPages;
+        if (pages == null || pages.complete() || loadingOccupants) {
+            return;
+        }
+        loadingOccupants = true;
+        String after = pages.after();
+        worker.execute(() -> {
+            try {
+                JoomSession.OccupantPage page = session.occupantPage(after, OccupantPages.PAGE);
+                SwingUtilities.invokeLater(() -> {
+                    loadingOccupants = false;
+                    if (occupantPages == pages) { // not a room joined again meanwhile
+                        occupantPages = page.afterMissing() ? pages.afterMissing()
+                                : pages.withPage(page.nicks(), page.roomSize(), OccupantPages.PAGE);
+                        view.occupantPages(occupantPages);
+                    }
+                });
+            } catch (SessionException e) {
+                SwingUtilities.invokeLater(() -> loadingOccupants = false);
+                problem(e.getMessage());
+            }
+        });
+    }
+
+    OccupantPages occupantPages() {
+        return occupantPages;
+    }
+
     private interface Work {
         void run() throws SessionException;
     }
@@ -179,6 +229,15 @@ final class JoomController implements SessionListener {
     @Override
     public void occupants(List<String> nicks) {
         SwingUtilities.invokeLater(() -> view.occupants(nicks));
+    }
+
+    @Override
+    public void bigRoom(Integer occupants) {
+        SwingUtilities.invokeLater(() -> {
+            occupantPages = OccupantPages.of(occupants);
+            loadingOccupants = false;
+            view.occupantPages(occupantPages);
+        });
     }
 
     @Override

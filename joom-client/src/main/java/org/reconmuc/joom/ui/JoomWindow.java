@@ -57,6 +57,7 @@ import org.reconmuc.joom.model.ChatMessage;
 import org.reconmuc.joom.model.ConnectionState;
 import org.reconmuc.joom.model.JoomRoom;
 import org.reconmuc.joom.model.Mode;
+import org.reconmuc.joom.model.OccupantPages;
 import org.reconmuc.joom.model.TopicView;
 
 /**
@@ -74,7 +75,13 @@ final class JoomWindow extends JFrame implements JoomController.View, JoomRoom.L
     private final DefaultListModel<TopicView> topics = new DefaultListModel<>();
     final JList<TopicView> topicList = new JList<>(topics);
     private final DefaultListModel<String> occupants = new DefaultListModel<>();
-    private final JLabel occupantsTitle = heading("Occupants");
+    final JList<String> occupantList = new JList<>(occupants);
+    final JScrollPane occupantScroll = new JScrollPane(occupantList);
+    final JLabel occupantsTitle = heading("Occupants");
+    /** Those whose presences the room sends (in a big room: the moderators and the user). */
+    private List<String> present = List.of();
+    /** A big room's occupants as listed so far, or null in a room that is not big. */
+    private OccupantPages bigRoom;
     private final DefaultListModel<ChatMessage> conversation = new DefaultListModel<>();
     final JList<ChatMessage> conversationList = new JList<>(conversation);
     private final DefaultListModel<ChatMessage> timeline = new DefaultListModel<>();
@@ -156,7 +163,9 @@ final class JoomWindow extends JFrame implements JoomController.View, JoomRoom.L
         topicPanel.add(newTopicRow, BorderLayout.SOUTH);
         JPanel occupantPanel = new JPanel(new BorderLayout());
         occupantPanel.add(occupantsTitle, BorderLayout.NORTH);
-        occupantPanel.add(new JScrollPane(new JList<>(occupants)), BorderLayout.CENTER);
+        occupantPanel.add(occupantScroll, BorderLayout.CENTER);
+        // A big room's list grows a page at a time as its end comes into view.
+        occupantScroll.getVerticalScrollBar().addAdjustmentListener(e -> loadOccupantsInView());
         JSplitPane left = new JSplitPane(JSplitPane.VERTICAL_SPLIT, topicPanel, occupantPanel);
         left.setResizeWeight(0.6);
         left.setBorder(null);
@@ -410,6 +419,7 @@ final class JoomWindow extends JFrame implements JoomController.View, JoomRoom.L
     @Override
     public void roomChanged(JoomRoom newRoom) {
         room = newRoom;
+        bigRoom = null;
         room.addListener(this);
         setReplyTarget(null);
         roomTitle.setText(controller.settings().room());
@@ -424,8 +434,10 @@ final class JoomWindow extends JFrame implements JoomController.View, JoomRoom.L
         if (mode == null) {
             statusMode.setText("");
         } else if (mode == Mode.RELAXED) {
-            statusMode.setText("Relaxed mode: the active topic at once, the rest within " + controller.settings().timeSeconds()
-                    + " s or " + controller.settings().volume() + " messages, compressed");
+            var stated = controller.session().stated();
+            statusMode.setText((controller.session().presenceLevel() != null ? "Big room, moderators' presences only. " : "")
+                    + "Relaxed mode: the active topic at once, the rest within " + controller.settings().timeSeconds()
+                    + " s or " + (stated != null ? stated.volume() : controller.settings().volume()) + " messages, compressed");
         } else {
             statusMode.setText("Standard mode: the room sends everything at once; Joom filters the topics");
         }
@@ -434,9 +446,52 @@ final class JoomWindow extends JFrame implements JoomController.View, JoomRoom.L
 
     @Override
     public void occupants(List<String> nicks) {
+        present = List.copyOf(nicks);
+        if (bigRoom != null) {
+            showBigRoom(true);
+            return;
+        }
         occupants.clear();
-        nicks.forEach(occupants::addElement);
+        occupants.addAll(nicks);
         occupantsTitle.setText("Occupants (" + nicks.size() + ")");
+    }
+
+    @Override
+    public void occupantPages(OccupantPages pages) {
+        boolean fresh = bigRoom == null || pages.nicks().size() < bigRoom.nicks().size();
+        bigRoom = pages;
+        showBigRoom(fresh);
+        SwingUtilities.invokeLater(this::loadOccupantsInView); // once laid out: is the end still in view?
+    }
+
+    /**
+     * A big room's list: those whose presences come (★: the moderators and the user), then everyone
+     * as loaded. {@code rebuild}: from scratch; otherwise only the newly listed nicks are appended.
+     */
+    private void showBigRoom(boolean rebuild) {
+        int listed = bigRoom.nicks().size();
+        if (rebuild) {
+            occupants.clear();
+            occupants.addAll(present.stream().map(n -> "★ " + n).toList());
+            occupants.addAll(bigRoom.nicks());
+        } else {
+            int shown = occupants.size() - present.size();
+            occupants.addAll(bigRoom.nicks().subList(Math.min(shown, listed), listed));
+        }
+        String size = bigRoom.count() == null ? "?" : String.format(java.util.Locale.ROOT, "%,d", bigRoom.count());
+        occupantsTitle.setText("<html>Occupants (" + size + ")<br><small>" + listed + " listed"
+                + (bigRoom.complete() ? "" : ", more as you scroll") + "</small></html>");
+    }
+
+    /** Asks for the next page of a big room's occupants while the end of the list is in view. */
+    private void loadOccupantsInView() {
+        if (bigRoom == null || bigRoom.complete()) {
+            return;
+        }
+        javax.swing.BoundedRangeModel m = occupantScroll.getVerticalScrollBar().getModel();
+        if (m.getValue() + m.getExtent() >= m.getMaximum() - m.getExtent() / 2) {
+            controller.loadMoreOccupants();
+        }
     }
 
     @Override

@@ -39,11 +39,14 @@ import org.reconmuc.joom.model.TopicView;
  * one room of a real Prosody with ReConMUC, plays the conversation of the issue's "Done when", checks
  * what each window shows, and saves screenshots. Exit 0 when every check holds.
  *
- * <p>Arguments: {@code full|hidpi host c2sPort loginDomain room screenshotDir workDir}.
+ * <p>Arguments: {@code full|hidpi|big host c2sPort loginDomain room screenshotDir workDir}; {@code big}: a room
+ * the test filled with light bots, which Alice's Joom joins as a big room (more than {@link #BIG_ROOM} occupants).
  */
 public final class JoomWindowDriver {
     private static final Duration AT_ONCE = Duration.ofSeconds(3);
     private static final int TIME_BOUND = 6;
+    /** The threshold the big-room run gives Joom: the test's crowd is a few hundred, not thousands. */
+    static final int BIG_ROOM = 100;
 
     private final String host;
     private final int port;
@@ -67,6 +70,8 @@ public final class JoomWindowDriver {
             JoomWindowDriver d = new JoomWindowDriver(args);
             if (args[0].equals("hidpi")) {
                 d.hidpi();
+            } else if (args[0].equals("big")) {
+                d.bigRoom();
             } else {
                 d.conversation();
             }
@@ -183,13 +188,78 @@ public final class JoomWindowDriver {
         ImageIO.write(image, "png", shots.resolve("07-hidpi-alice.png").toFile());
     }
 
+    /**
+     * A big room (light bots; bot 0 made it and is its only moderator): Alice's Joom reads its size
+     * before joining, joins at presence level moderators and asks for a digest by the clock; she gets
+     * the history, her topic at once and the rest in a batch; her occupant list shows the room's size
+     * and grows a page at a time as she scrolls to its end.
+     */
+    private void bigRoom() throws Exception {
+        MultiUserChat carol = carol("big");
+        carol.sendMessage("Before Alice came: anyone for the film club? #movies");
+        JoomWindow alice = open("Alice", "movies", BIG_ROOM);
+        await("connected in relaxed mode", Duration.ofSeconds(30),
+                () -> alice.controller.state() == ConnectionState.CONNECTED && alice.controller.mode() == Mode.RELAXED);
+        org.reconmuc.joom.session.JoomSession session = alice.controller.session();
+        check(session.presenceLevel() == org.reconmuc.smack.element.PresenceLevel.MODERATORS, "joined at presence level moderators");
+        check(session.stated().volume() == session.support().largestVolume(), "a digest by the clock: volume " + session.stated().volume()
+                + ", the room's largest " + session.support().largestVolume());
+        check(session.stated().timeSeconds() == TIME_BOUND && "movies".equals(session.stated().activeTopic()),
+                "her bound and topic: " + session.stated());
+        await("the moderator's presence and her own, no one else's", AT_ONCE, () -> starred(alice).size() == 2);
+        check(onEdt(() -> starred(alice)).contains("★ Alice"), "her own among them: " + onEdt(() -> starred(alice)));
+        await("the history", AT_ONCE, () -> has(alice.room().timeline(), "Before Alice came"));
+
+        await("a first page of occupants", Duration.ofSeconds(10), () -> alice.controller.occupantPages().nicks().size() == 100);
+        int size = onEdt(() -> alice.controller.occupantPages().count()); // the room's size as the page came
+        Thread.sleep(500);
+        check(onEdt(() -> alice.controller.occupantPages().nicks().size()) == 100, "only the page in view is loaded");
+        check(onEdt(() -> alice.occupantsTitle.getText()).startsWith("<html>Occupants (" + String.format(java.util.Locale.ROOT, "%,d", size)
+                + ")<br><small>100 listed, more as you scroll"), "the title: " + onEdt(() -> alice.occupantsTitle.getText()));
+        shot(alice, "08-alice-big-room");
+        for (int n : List.of(200, size)) {
+            onEdt(() -> {
+                javax.swing.JScrollBar bar = alice.occupantScroll.getVerticalScrollBar();
+                bar.setValue(bar.getMaximum());
+                return null;
+            });
+            await(n + " occupants listed after scrolling to the end", Duration.ofSeconds(10),
+                    () -> alice.controller.occupantPages().nicks().size() == n);
+        }
+        check(onEdt(() -> alice.controller.occupantPages().complete()), "the whole list, " + size);
+
+        carol.sendMessage("Screening on Friday #movies");
+        carol.sendMessage("Did you hear about Dave? #gossip");
+        await("her topic at once", AT_ONCE, () -> has(alice.room().conversation(), "Screening on Friday"));
+        check(!onEdt(() -> has(alice.room().timeline(), "Did you hear about Dave")), "the rest retained");
+        await("the rest in the digest, by the clock", Duration.ofSeconds(TIME_BOUND + 6),
+                () -> has(alice.room().timeline(), "Did you hear about Dave"));
+        check(arrival(alice, "Did you hear about Dave") == Arrival.BATCHED, "in a batch");
+        System.out.println("Alice's status: " + onEdt(alice::statusText));
+    }
+
+    /** The occupant list's ★ entries: those whose presences the room sends (call on the Swing thread). */
+    private static List<String> starred(JoomWindow w) {
+        List<String> out = new java.util.ArrayList<>();
+        for (int i = 0; i < w.occupantList.getModel().getSize(); i++) {
+            if (w.occupantList.getModel().getElementAt(i).startsWith("★ ")) {
+                out.add(w.occupantList.getModel().getElementAt(i));
+            }
+        }
+        return out;
+    }
+
     // ---- helpers -----------------------------------------------------------------------------
 
     private JoomWindow open(String nick, String topic) throws Exception {
+        return open(nick, topic, org.reconmuc.joom.session.JoomSession.BIG_ROOM);
+    }
+
+    private JoomWindow open(String nick, String topic, int bigRoom) throws Exception {
         Path config = Files.createDirectories(work.resolve(nick.toLowerCase()));
         Settings s = Settings.DEFAULTS.withAccount(host, port, nick.toLowerCase() + "@" + domain, false).withRoom(room, nick)
                 .withBounds(TIME_BOUND, 20).withTopic(topic);
-        JoomApp.Launch launch = new JoomApp.Launch(s, "secret", true, null, config);
+        JoomApp.Launch launch = new JoomApp.Launch(s, "secret", true, null, config, bigRoom);
         return onEdt(() -> JoomApp.open(launch, new SettingsStore(config)));
     }
 

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.reconmuc.joom.testing.LightBots;
 import org.reconmuc.joom.testing.LiveRooms;
 import org.reconmuc.joom.testing.Xvfb;
 
@@ -25,6 +26,8 @@ import org.reconmuc.joom.testing.Xvfb;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class JoomWindowIT {
     private static final Path SHOTS = Path.of("target", "joom-screenshots");
+    /** The big room's crowd: a few hundred, so that a Joom told "big is past 100" lists it in three pages. */
+    private static final int BOTS = 250;
 
     private LiveRooms live;
 
@@ -40,15 +43,20 @@ class JoomWindowIT {
         }
     }
 
-    /** Runs the driver in {@code mode} on a fresh Xvfb screen; returns its output. */
+    /** Runs the driver in {@code mode} on a fresh Xvfb screen in a new room; returns its output. */
     private String drive(String mode, int width, int height, String... jvmOptions) throws Exception {
+        return drive(mode, live.newRoom("joom-window-" + mode), width, height, jvmOptions);
+    }
+
+    /** Runs the driver in {@code mode} on a fresh Xvfb screen in {@code room}; returns its output. */
+    private String drive(String mode, String room, int width, int height, String... jvmOptions) throws Exception {
         Path log = Path.of("target", "joom-window-" + mode + ".log");
         try (Xvfb x = Xvfb.start(width, height, Path.of("target", "xvfb-" + mode + ".log"))) {
             List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-cp", System.getProperty("java.class.path"), "-Djava.awt.headless=false"));
             command.addAll(List.of(jvmOptions));
             command.addAll(List.of(JoomWindowDriver.class.getName(), mode, live.server.host(),
-                    Integer.toString(live.server.c2sPort()), live.server.loginDomain(), live.newRoom("joom-window-" + mode),
+                    Integer.toString(live.server.c2sPort()), live.server.loginDomain(), room,
                     SHOTS.toString(), Files.createDirectories(Path.of("target", "joom-window-" + mode)).toString()));
             ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
             pb.environment().put("DISPLAY", x.display());
@@ -74,6 +82,22 @@ class JoomWindowIT {
             BufferedImage image = ImageIO.read(SHOTS.resolve(shot + ".png").toFile());
             assertThat(image.getWidth()).as(shot).isBetween(700, 1366);
             assertThat(image.getHeight()).as(shot).isBetween(400, 768);
+        }
+    }
+
+    /**
+     * A big room at a modest size: {@value #BOTS} light bots (irc-replay's fill) and Joom told that
+     * rooms past {@value JoomWindowDriver#BIG_ROOM} occupants are big. What the driver checks: the
+     * join at presence level moderators (only the moderator's presence and her own come), a digest
+     * by the clock, the history, and the occupant list a page at a time as it is scrolled.
+     */
+    @Test
+    void inABigRoomJoomJoinsAtLevelModeratorsWithADigestAndListsTheOccupantsAPageAtATime() throws Exception {
+        String room = live.newRoom("joom-big-room");
+        try (LightBots crowd = LightBots.fill(live, room, BOTS, Path.of("target", "joom-big-room-bots", "fill.err"))) {
+            String out = drive("big", room, 1366, 768);
+            assertThat(out).contains("ok: joined at presence level moderators", "ok: only the page in view is loaded",
+                    "ok: the whole list, " + (BOTS + 2), "ok: the rest in the digest, by the clock", "DRIVER OK");
         }
     }
 

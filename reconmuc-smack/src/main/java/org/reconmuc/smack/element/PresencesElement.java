@@ -16,6 +16,8 @@ public final class PresencesElement implements ExtensionElement {
     public static final String ELEMENT = "presences";
     public static final String NAMESPACE = XmlNamespaces.RECONMUC;
     public static final QName QNAME = new QName(NAMESPACE, ELEMENT);
+    /** The feature of a room that honours presence levels (reconmuc.md §7 rule 6). */
+    public static final String FEATURE = NAMESPACE + "#presences";
 
     private final PresenceLevel level;
 
