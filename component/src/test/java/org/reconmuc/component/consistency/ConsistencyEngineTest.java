@@ -143,7 +143,7 @@ class ConsistencyEngineTest {
     }
 
     @Test
-    void pastSixtyFourReadersOnOneBoundTheirFlushesSpreadOverItsLastQuarterAndNoneComesLate() {
+    void pastSixtyFourReadersOnOneBoundTheirFlushesSpreadOverItsLastHalfAndNoneComesLate() {
         int spread = ConsistencyEngine.SPREAD_SLOTS * 10;
         for (int i = 0; i < ConsistencyEngine.SPREAD_ABOVE + spread; i++) {
             engine.relax("reader" + i, wants(null, 60, 100));
@@ -157,17 +157,17 @@ class ConsistencyEngineTest {
             flushedAt.merge(at - start, take().size(), Integer::sum);
         }
         assertThat(flushedAt).hasSize(ConsistencyEngine.SPREAD_SLOTS);
-        assertThat(flushedAt.keySet()).allMatch(t -> t >= 45_000 && t <= 60_000);
+        assertThat(flushedAt.keySet()).allMatch(t -> t >= 30_000 && t <= 60_000);
         assertThat(flushedAt.get(60_000L)).as("the first 64, and the spread ones of slot 0")
                 .isEqualTo(ConsistencyEngine.SPREAD_ABOVE + 10);
         assertThat(flushedAt.values().stream().mapToInt(Integer::intValue).sum())
                 .isEqualTo(ConsistencyEngine.SPREAD_ABOVE + spread);
-        assertThat(flushedAt).containsEntry(60_000L - 15 * 15_000 / 16, 10);
+        assertThat(flushedAt).containsEntry(60_000L - 31 * 30_000 / 32, 10);
 
         // Each keeps its share: the next message they retain is due as early again.
         post(null);
         long second = now;
-        engine.onTime(second + 60_000 - 15 * 15_000 / 16, out);
+        engine.onTime(second + 60_000 - 31 * 30_000 / 32, out);
         assertThat(take()).hasSize(10);
     }
 
