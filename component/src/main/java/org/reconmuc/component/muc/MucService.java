@@ -14,6 +14,7 @@ import org.dom4j.Element;
 import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.activity.ActivitySubscriptions;
 import org.reconmuc.component.activity.RaiElement;
+import org.reconmuc.component.cluster.ClusteredService;
 import org.reconmuc.component.cluster.LeaseHost;
 import org.reconmuc.component.cluster.LeasedRooms;
 import org.reconmuc.component.cluster.RoomOwnership;
@@ -52,7 +53,7 @@ import org.xmpp.packet.Presence;
  * {@link #processPacket} waits while {@link ServiceConfig#maxPendingStanzas()} stanzas wait in
  * mailboxes: when a slow server holds the rooms back, the connection stops reading from it.
  */
-public final class MucService implements Component, ConnectionListener {
+public final class MucService implements ClusteredService, ConnectionListener {
     private static final Logger LOG = LoggerFactory.getLogger(MucService.class);
     public static final String NAME = "ReConMUC";
     public static final String VERSION = "0.1.0";
@@ -217,6 +218,7 @@ public final class MucService implements Component, ConnectionListener {
      * One of several instances: its connections changed (one came or went), so the address its
      * block list is followed from may reach another instance now: it finds one of its own again.
      */
+    @Override
     public void connectionsChanged() {
         if (rtbl != null) {
             rtbl.followFromHome();
@@ -301,6 +303,7 @@ public final class MucService implements Component, ConnectionListener {
     }
 
     /** A stanza that came through connection {@code via} (one of several). */
+    @Override
     public void processPacket(Packet packet, int via) {
         if (LOG.isTraceEnabled()) {
             LOG.trace("in: {}", packet.toXML());
@@ -531,6 +534,7 @@ public final class MucService implements Component, ConnectionListener {
      * when their first stanza arrives (persistent ones loaded from the shared store), and given up
      * when the lease is lost. Call before the first stanza; the rooms are not restored at start.
      */
+    @Override
     public LeasedRooms<?> serveUnderLeases(RoomOwnership owner) {
         leased = LeasedRooms.withReadThread(new RoomLeaseHost(this), owner, store, clock, config);
         return leased;
@@ -543,6 +547,7 @@ public final class MucService implements Component, ConnectionListener {
     }
 
     /** The rooms served under leases; null while the service runs alone. */
+    @Override
     public LeasedRooms<?> leasedRooms() {
         return leased;
     }

@@ -24,11 +24,11 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.reconmuc.component.cluster.LeaseStore;
 import org.dom4j.DocumentException;
+import org.reconmuc.component.config.StoreLocation;
 import org.reconmuc.component.protocol.TakenBack;
 import org.reconmuc.component.transport.Outbox;
-import org.reconmuc.component.store.StoreLocation.Kind;
+import org.reconmuc.component.config.StoreLocation.Kind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -201,7 +201,7 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
                     + " listed INT DEFAULT 0 NOT NULL)");
             s.execute("CREATE TABLE IF NOT EXISTS reconmuc_instance (id VARCHAR(255) NOT NULL PRIMARY KEY,"
                     + " heartbeat_ms BIGINT NOT NULL, started_ms BIGINT NOT NULL, connections INT NOT NULL)");
-            // A bucket (one of ejabberd's connection slots) moving between instances (cluster.LeaseStore.HandOver).
+            // A bucket (one of ejabberd's connection slots) moving between instances (LeaseStore.HandOver).
             s.execute("CREATE TABLE IF NOT EXISTS reconmuc_handover (id VARCHAR(255) NOT NULL PRIMARY KEY,"
                     + " giver VARCHAR(255) NOT NULL, connection INT NOT NULL, taker VARCHAR(255),"
                     + " state VARCHAR(16) NOT NULL, asked_ms BIGINT NOT NULL)");

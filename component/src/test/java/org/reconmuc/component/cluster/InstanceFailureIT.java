@@ -36,7 +36,7 @@ import org.reconmuc.component.muc.MucService;
 import org.reconmuc.component.muc.RoomThreads;
 import org.reconmuc.component.store.InstanceLock;
 import org.reconmuc.component.store.Store;
-import org.reconmuc.component.store.StoreLocation;
+import org.reconmuc.component.config.StoreLocation;
 import org.reconmuc.component.testing.Await;
 import org.reconmuc.component.transport.ExternalComponentConnection;
 import org.reconmuc.servers.PostgresServer;

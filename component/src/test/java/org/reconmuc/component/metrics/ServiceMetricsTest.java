@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.reconmuc.component.store.ArchivedMessage;
 import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.Store;
-import org.reconmuc.component.store.StoreLocation;
+import org.reconmuc.component.config.StoreLocation;
 import org.xmpp.packet.Message;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.muc.MucService;

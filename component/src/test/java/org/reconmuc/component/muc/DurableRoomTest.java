@@ -26,7 +26,7 @@ import org.reconmuc.component.muc.messages.RoomArchiveFuzzTest;
 import org.reconmuc.component.muc.occupants.OccupantIds;
 import org.reconmuc.component.muc.options.PresenceBroadcastOption;
 import org.reconmuc.component.store.Store;
-import org.reconmuc.component.store.StoreLocation;
+import org.reconmuc.component.config.StoreLocation;
 import org.xmpp.packet.IQ;
 import org.xmpp.packet.Message;
 import org.xmpp.packet.Packet;

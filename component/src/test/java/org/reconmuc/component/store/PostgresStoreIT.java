@@ -6,6 +6,7 @@ import java.sql.Statement;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.reconmuc.component.config.StoreLocation;
 import org.reconmuc.servers.PostgresServer;
 
 /**

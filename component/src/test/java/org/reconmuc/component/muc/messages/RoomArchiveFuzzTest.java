@@ -22,7 +22,7 @@ import org.reconmuc.component.muc.MucBench;
 import org.reconmuc.component.muc.Namespaces;
 import org.reconmuc.component.muc.options.PersistentOption;
 import org.reconmuc.component.store.Store;
-import org.reconmuc.component.store.StoreLocation;
+import org.reconmuc.component.config.StoreLocation;
 import org.reconmuc.component.testing.HostileXml;
 import org.xmpp.packet.IQ;
 import org.xmpp.packet.Message;

@@ -1,4 +1,4 @@
-package org.reconmuc.component.cluster;
+package org.reconmuc.component.store;
 
 import java.sql.SQLException;
 import java.util.List;
@@ -6,10 +6,10 @@ import java.util.Map;
 
 /**
  * Where this instance's leasing state is kept, shared by the instances of one service (the JDBC
- * code in {@code store}): room leases, the instances and their heartbeats, and the buckets moving
+ * code of this package): room leases, the instances and their heartbeats, and the buckets moving
  * between them. Each method is one transaction, so that two instances never both win the same
- * step; which step to take, and when, is decided in this package ({@link ClusterNode},
- * {@link BucketHandOvers}, {@link RoomLeasing}, {@link LeasedRooms}). Times are the callers' milliseconds (the
+ * step; which step to take, and when, is decided in package {@code cluster} ({@code ClusterNode},
+ * {@code BucketHandOvers}, {@code RoomLeasing}, {@code LeasedRooms}). Times are the callers' milliseconds (the
  * instances' clocks must agree to well within a lease).
  *
  * <p>One store connection of its own, used by one thread at a time; a failed statement drops the
@@ -40,7 +40,7 @@ public interface LeaseStore extends AutoCloseable {
 
     /**
      * A bucket moving from {@code giver}'s connection number {@code connection} (-1: any it
-     * adopted) to the instance that took the hand-over; its steps are {@link BucketHandOvers}'.
+     * adopted) to the instance that took the hand-over; its steps are {@code cluster.BucketHandOvers}'.
      */
     record HandOver(String id, String giver, int connection) {
     }

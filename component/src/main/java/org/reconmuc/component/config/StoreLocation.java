@@ -1,4 +1,4 @@
-package org.reconmuc.component.store;
+package org.reconmuc.component.config;
 
 import java.nio.file.Path;
 import java.util.Locale;
@@ -15,7 +15,7 @@ public record StoreLocation(Kind kind, String jdbcUrl) {
         NONE, SQLITE, H2, POSTGRESQL;
 
         /** The column type for stanzas and forms (any length). */
-        String textType() {
+        public String textType() {
             return this == H2 ? "CHARACTER LARGE OBJECT" : "TEXT";
         }
     }
