@@ -53,7 +53,7 @@ import org.xmpp.packet.Presence;
  * {@link #processPacket} waits while {@link ServiceConfig#maxPendingStanzas()} stanzas wait in
  * mailboxes: when a slow server holds the rooms back, the connection stops reading from it.
  */
-public final class MucService implements ClusteredService, ConnectionListener {
+public final class MucService implements ClusteredService, ConnectionListener, Outbox {
     private static final Logger LOG = LoggerFactory.getLogger(MucService.class);
     public static final String NAME = "ReConMUC";
     public static final String VERSION = "0.1.0";
@@ -403,7 +403,7 @@ public final class MucService implements ClusteredService, ConnectionListener {
 
     private RoomEntry newRoom(RoomJid jid) {
         RoomMailbox mailbox = new RoomMailbox(executor, jid);
-        RoomJournal journal = store.journal(jid.toString(), toServer);
+        RoomJournal journal = store.journal(jid.toString(), this);
         Room room = new Room(jid, new RoomContext() {
             @Override
             public ServiceConfig config() {
@@ -413,21 +413,6 @@ public final class MucService implements ClusteredService, ConnectionListener {
             @Override
             public Clock clock() {
                 return clock;
-            }
-
-            @Override
-            public Outbox outbox() {
-                return new Outbox() {
-                    @Override
-                    public void send(OutgoingStanza stanza) {
-                        journal.send(stanza);
-                    }
-
-                    @Override
-                    public void broadcast(RenderedStanza stanza, List<String> recipients) {
-                        journal.broadcast(stanza, recipients);
-                    }
-                };
             }
 
             @Override
@@ -626,7 +611,9 @@ public final class MucService implements ClusteredService, ConnectionListener {
         send(OutgoingStanza.of(packet));
     }
 
-    private void send(OutgoingStanza stanza) {
+    /** Where the rooms' journals hand what they send: to the server. */
+    @Override
+    public void send(OutgoingStanza stanza) {
         if (LOG.isTraceEnabled()) {
             LOG.trace("out: {}", stanza.xml());
         }
@@ -636,24 +623,18 @@ public final class MucService implements ClusteredService, ConnectionListener {
         }
     }
 
-    /** Where the rooms' journals hand what they send: to the server, a broadcast kept whole. */
-    private final Outbox toServer = new Outbox() {
-        @Override
-        public void send(OutgoingStanza stanza) {
-            MucService.this.send(stanza);
+    /** A room's broadcast, kept whole: the connection sends it once where the server offers multicast. */
+    @Override
+    public void broadcast(RenderedStanza stanza, List<String> recipients) {
+        if (LOG.isTraceEnabled()) {
+            LOG.trace("out to {}: {}", recipients, stanza.to((String) null).xml());
         }
+        Outbox out = outbox;
+        if (out != null) {
+            out.broadcast(stanza, recipients);
+        }
+    }
 
-        @Override
-        public void broadcast(RenderedStanza stanza, List<String> recipients) {
-            if (LOG.isTraceEnabled()) {
-                LOG.trace("out to {}: {}", recipients, stanza.to((String) null).xml());
-            }
-            Outbox out = outbox;
-            if (out != null) {
-                out.broadcast(stanza, recipients);
-            }
-        }
-    };
 
     public ServiceConfig config() {
         return config;

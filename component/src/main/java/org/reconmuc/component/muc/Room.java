@@ -94,7 +94,7 @@ public final class Room {
         this.jid = jid;
         this.context = context;
         this.events = context.events();
-        this.output = new RoomOutput(context.outbox());
+        this.output = new RoomOutput(context.journal());
         int historySize = context.config().historySize();
         this.config = RoomConfig.defaults(configLimits());
         this.history = new MessageLog<>(historySize, ids, jid.toString());

@@ -8,7 +8,6 @@ import org.reconmuc.component.muc.rtbl.BlockList;
 import org.reconmuc.component.relaxed.RelaxedCounters;
 import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.Store;
-import org.reconmuc.component.transport.Outbox;
 
 /** What a room needs from its service: settings, time, a way out, and a way to be forgotten. */
 public interface RoomContext {
@@ -16,10 +15,7 @@ public interface RoomContext {
 
     Clock clock();
 
-    /** Where the room's stanzas go: through its {@link #journal()}, which holds them for pending writes. */
-    Outbox outbox();
-
-    /** The room's writes to the store, and the gate its stanzas pass. */
+    /** The room's writes to the store, and the gate its stanzas pass: the room's outbox. */
     RoomJournal journal();
 
     /** The store (archive queries of persistent rooms). */

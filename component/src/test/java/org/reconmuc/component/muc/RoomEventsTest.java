@@ -81,11 +81,6 @@ class RoomEventsTest {
         }
 
         @Override
-        public Outbox outbox() {
-            return journal::send;
-        }
-
-        @Override
         public RoomJournal journal() {
             return journal;
         }
