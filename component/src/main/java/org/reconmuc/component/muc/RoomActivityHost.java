@@ -5,14 +5,6 @@ import org.reconmuc.component.activity.ActivityHost;
 import org.reconmuc.component.activity.RoomActivity;
 import org.reconmuc.component.consistency.Reader;
 import org.reconmuc.component.jid.RealJid;
-import org.reconmuc.component.muc.occupants.Occupant;
-import org.reconmuc.component.muc.options.Affiliation;
-import org.reconmuc.component.muc.options.MembersOnlyOption;
-import org.reconmuc.component.muc.options.PasswordOption;
-import org.reconmuc.component.muc.options.PersistentOption;
-import org.reconmuc.component.muc.options.PublicOption;
-import org.reconmuc.component.muc.options.RoomAccess;
-import org.reconmuc.component.muc.options.RoomConfig;
 import org.xmpp.packet.Message;
 
 /**

@@ -4,7 +4,6 @@ import java.util.Set;
 import org.dom4j.Element;
 import org.dom4j.QName;
 import org.reconmuc.codec.XmlNamespaces;
-import org.reconmuc.component.muc.occupants.Occupant;
 import org.reconmuc.component.protocol.MessageMarks;
 import org.reconmuc.component.relaxed.MessageLog;
 

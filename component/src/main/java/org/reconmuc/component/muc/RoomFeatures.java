@@ -2,7 +2,6 @@ package org.reconmuc.component.muc;
 
 import java.util.List;
 import java.util.stream.Stream;
-import org.reconmuc.component.muc.options.RoomOptions;
 
 /**
  * The features every room has, and the events they attach to. The room options come first, in

@@ -6,7 +6,6 @@ import org.dom4j.QName;
 import org.reconmuc.component.config.ServiceConfig.RoomLocking;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
-import org.reconmuc.component.muc.options.Affiliation;
 import org.xmpp.packet.Presence;
 
 /**

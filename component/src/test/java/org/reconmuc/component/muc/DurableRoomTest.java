@@ -23,8 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.muc.messages.ArchiveTest;
 import org.reconmuc.component.muc.messages.RoomArchiveFuzzTest;
-import org.reconmuc.component.muc.occupants.OccupantIds;
-import org.reconmuc.component.muc.options.PresenceBroadcastOption;
 import org.reconmuc.component.store.Store;
 import org.reconmuc.component.config.StoreLocation;
 import org.xmpp.packet.IQ;

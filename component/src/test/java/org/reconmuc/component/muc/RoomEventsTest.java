@@ -19,7 +19,6 @@ import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
-import org.reconmuc.component.muc.options.Affiliation;
 import org.reconmuc.component.muc.rtbl.BlockList;
 import org.reconmuc.component.relaxed.RelaxedCounters;
 import org.reconmuc.component.store.RoomJournal;

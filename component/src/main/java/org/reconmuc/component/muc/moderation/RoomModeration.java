@@ -1,6 +1,9 @@
 package org.reconmuc.component.muc.moderation;
 
 import org.reconmuc.component.config.ServiceConfig.RoomEventRate;
+import org.reconmuc.component.muc.budget.RoomEventBudget;
+import org.reconmuc.component.muc.delay.HeldMessages;
+import org.reconmuc.component.muc.slowmode.SlowMode;
 
 /**
  * The moderation state of one room: its slow mode's senders, its event budget, its held messages.

@@ -3,6 +3,7 @@ package org.reconmuc.component.muc.moderation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
+import org.reconmuc.component.muc.slowmode.SlowMode;
 
 /** What a slow room remembers of its senders: only those still within the duration, once many have spoken. */
 class SlowModeMemoryTest {

@@ -8,8 +8,16 @@ import java.util.List;
 import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.dom4j.QName;
+import org.reconmuc.component.muc.HistoryLengthOption;
+import org.reconmuc.component.muc.MaxUsersOption;
 import org.reconmuc.component.muc.MucBench;
 import org.reconmuc.component.muc.Namespaces;
+import org.reconmuc.component.muc.PasswordOption;
+import org.reconmuc.component.muc.RoomConfig;
+import org.reconmuc.component.muc.RoomConfigForm;
+import org.reconmuc.component.muc.RoomOption;
+import org.reconmuc.component.muc.RoomOptions;
+import org.reconmuc.component.muc.RoomOwnerLists;
 import org.reconmuc.component.muc.RoomPersistence;
 import org.reconmuc.component.testing.HostileXml;
 

@@ -1,0 +1,37 @@
+package org.reconmuc.component.muc;
+
+import java.util.List;
+import org.reconmuc.component.muc.delay.ModerationDelayOption;
+import org.reconmuc.component.muc.slowmode.SlowModeOption;
+
+/**
+ * Every room option, in the order of the owner's form. Adding an option is one class (a
+ * {@link RoomOption}) and its line here; the form, the store, disco#info and the access rule
+ * ({@link RoomAccess}) take it from this list.
+ */
+public final class RoomOptions {
+    public static final List<RoomOption<?>> ALL = List.of(
+            NameOption.NAME,
+            DescriptionOption.DESCRIPTION,
+            LanguageOption.LANGUAGE,
+            PersistentOption.PERSISTENT,
+            PublicOption.PUBLIC,
+            MembersOnlyOption.MEMBERS_ONLY,
+            ModeratedOption.MODERATED,
+            SlowModeOption.SLOW_MODE,
+            ModerationDelayOption.MODERATION_DELAY,
+            PasswordOption.PASSWORD,
+            WhoisOption.WHOIS,
+            ChangeSubjectOption.CHANGE_SUBJECT,
+            AllowInvitesOption.ALLOW_INVITES,
+            AllowRegisterOption.ALLOW_REGISTER,
+            AllowPmOption.ALLOW_PM,
+            MaxUsersOption.MAX_USERS,
+            HistoryLengthOption.HISTORY_LENGTH,
+            PresenceBroadcastOption.PRESENCE_BROADCAST,
+            LoggingOption.LOGGING,
+            LiveStanzaIdsOption.LIVE_STANZA_IDS);
+
+    private RoomOptions() {
+    }
+}
