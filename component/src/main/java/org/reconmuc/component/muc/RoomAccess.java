@@ -61,7 +61,7 @@ public final class RoomAccess {
                     ? "You are banned from this room, and so from its archive" : "You are banned from this room");
         }
         Asking asking = new Asking(act, affiliation, occupant, password);
-        for (RoomOption<?> option : RoomOptions.ALL) {
+        for (RoomOption<?> option : room.config().options()) {
             Refusal refusal = option.refuses(room.config(), asking);
             if (refusal != null) {
                 return refusal;

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.dom4j.DocumentException;
@@ -93,7 +94,7 @@ public final class RoomArchive {
             room.output().error(iq, r.condition, r.getMessage());
             return;
         }
-        Set<String> held = ModerationOptions.heldFromArchive(room, requester);
+        Set<String> held = room.fire(RoomEvent.ARCHIVE_QUERY, new RoomEvent.ArchiveQuery(room, requester, new HashSet<>())).leftOut();
         Answer answer = new Answer(room.jid().jid(), iq, realJids, held);
         for (String id : new String[] {query.after(), query.before()}) {
             if (id != null && held.contains(id)) {

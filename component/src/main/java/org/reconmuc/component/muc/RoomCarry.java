@@ -106,7 +106,7 @@ public final class RoomCarry {
      */
     public void fannedOut(long seq) {
         if (active() && LoggingOption.archivesInStore(room)) {
-            journal().fannedOut(ModerationOptions.fannedOutUpTo(room, seq));
+            journal().fannedOut(room.fire(RoomEvent.FANNED_OUT, new RoomEvent.Watermark(room, seq)).upTo());
         }
     }
 

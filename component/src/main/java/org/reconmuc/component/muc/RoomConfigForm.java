@@ -23,7 +23,7 @@ public final class RoomConfigForm {
         x.addAttribute("type", "form");
         x.addElement("title").setText("Configuration of the room");
         RoomOption.field(x, "FORM_TYPE", "hidden", null, Namespaces.MUC_ROOMCONFIG);
-        for (RoomOption<?> option : RoomOptions.ALL) {
+        for (RoomOption<?> option : c.options()) {
             render(x, c, option, limits);
         }
         return x;
@@ -40,7 +40,7 @@ public final class RoomConfigForm {
      */
     public static RoomConfig apply(RoomConfig current, Element submitted, RoomConfig.Limits limits) {
         RoomConfig after = read(current, submitted, limits);
-        for (RoomOption<?> option : RoomOptions.ALL) {
+        for (RoomOption<?> option : current.options()) {
             if (option.differs(current, after)) {
                 after = option.settle(current, after);
             }
@@ -70,7 +70,7 @@ public final class RoomConfigForm {
             throw new IllegalArgumentException("FORM_TYPE must be " + Namespaces.MUC_ROOMCONFIG);
         }
         RoomConfig c = current;
-        for (RoomOption<?> option : RoomOptions.ALL) {
+        for (RoomOption<?> option : current.options()) {
             c = read(c, option, values, limits);
         }
         return c;

@@ -54,10 +54,10 @@ final class RoomDisco {
         field(form, "muc#roominfo_occupants", "text-single", Integer.toString(room.occupants().size()));
         String subject = room.subject() == null ? "" : room.subject().getSubject();
         field(form, "muc#roominfo_subject", "text-single", subject == null ? "" : subject);
-        for (RoomOption<?> option : RoomOptions.ALL) {
+        for (RoomOption<?> option : c.options()) {
             option.describe(c, query, form);
         }
-        room.events().fire(RoomEvent.DISCO_INFO, new RoomEvent.Describing(room, query, form));
+        room.fire(RoomEvent.DISCO_INFO, new RoomEvent.Describing(room, query, form));
         // XEP-0128: the relaxed-consistency limits a client must respect.
         Element limits = query.addElement("x", Namespaces.DATA_FORMS);
         limits.addAttribute("type", "result");

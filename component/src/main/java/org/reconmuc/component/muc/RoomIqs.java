@@ -5,8 +5,6 @@ import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.jid.OccupantJid;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
-import org.reconmuc.component.muc.avatar.RoomAvatar;
-import org.reconmuc.component.muc.takebacks.RoomTakeBacks;
 import org.reconmuc.component.protocol.RequirementsRequest;
 import org.reconmuc.component.protocol.TakenBack;
 import org.xmpp.packet.IQ;
@@ -58,17 +56,12 @@ public final class RoomIqs {
             RoomOwner.handle(room, iq, session, sender);
         } else if (Namespaces.PING.equals(ns) && get) {
             room.output().send(IQ.createResultIQ(iq));
-        } else if (RoomAvatar.NAMESPACE.equals(ns) && RoomAvatar.ELEMENT.equals(query.getName())) {
-            RoomAvatars.handle(room, iq, session);
-        } else if (XmlNamespaces.MODERATE.equals(ns) && TakenBack.MODERATE.equals(query.getName())
-                || TakenBack.isLegacyModerateRequest(query)) {
-            RoomTakeBacks.moderate(room, iq, sender);
         } else if (RoomArchive.NAMESPACE.equals(ns) && "query".equals(query.getName())) {
             RoomArchive.handle(room, iq, session, sender);
         } else if (XmlNamespaces.isRequirementsNamespace(ns)
                 && RequirementsRequest.ELEMENT.equals(query.getName())) {
             room.requirements().handle(iq, sender);
-        } else {
+        } else if (!room.fire(RoomEvent.IQ_REQUEST, new RoomEvent.Request(room, iq, session, sender)).taken()) {
             room.output().error(iq, Condition.SERVICE_UNAVAILABLE, "The room does not support <" + query.getName()
                     + " xmlns='" + ns + "'/> in an IQ of type " + iq.getType());
         }

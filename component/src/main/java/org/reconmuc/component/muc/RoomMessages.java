@@ -1,14 +1,11 @@
 package org.reconmuc.component.muc;
 
-
+import java.util.ArrayList;
 import java.util.List;
 import org.dom4j.Element;
 import org.reconmuc.component.jid.OccupantJid;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
-import org.reconmuc.component.muc.takebacks.RoomTakeBacks;
-import org.reconmuc.component.muc.delay.ModerationDelayOption;
-import org.reconmuc.component.muc.slowmode.SlowModeOption;
 import org.reconmuc.component.protocol.MessageMarks;
 import org.reconmuc.component.relaxed.MessageLog;
 import org.xmpp.packet.JID;
@@ -50,6 +47,12 @@ public final class RoomMessages {
         }
     }
 
+    /**
+     * A groupchat message (§7.4) or subject change (§8.1). The core decides what is its own to
+     * decide — whether the sender is an occupant, within its own rate, with voice, and whether the
+     * room can take a message now (its store) — then the features may refuse it (in their order:
+     * see {@link RoomEvents}), keep it from some occupants, and hold it back from others.
+     */
     private static void groupchat(Room room, Message message, Occupant sender) {
         if (sender == null) {
             room.output().error(message, Condition.NOT_ACCEPTABLE, "You are not an occupant of this room");
@@ -62,12 +65,15 @@ public final class RoomMessages {
             room.output().error(message, Condition.FORBIDDEN, "You have no voice in this moderated room");
             return;
         }
-        int slowMode = room.config().get(SlowModeOption.SLOW_MODE);
-        if (slowMode > 0 && ModerationOptions.slowModeRefuses(room, message, sender, slowMode)) {
+        boolean subjectChange = message.getElement().element("subject") != null && message.getBody() == null;
+        // Reactions (XEP-0444) are logged like messages with a body: they refer to one, so they are
+        // retained and ordered after it (reconmuc.md §5.6 rule 10), and archived.
+        boolean logs = message.getBody() != null || MessageMarks.reactsTo(message.getElement()) != null;
+        if (!subjectChange && logs && room.persistence().refusesMessages()) {
+            room.persistence().refuse(message);
             return;
         }
-        boolean subjectChange = message.getElement().element("subject") != null && message.getBody() == null;
-        RoomEvent.Speaking speaking = room.events().fire(subjectChange ? RoomEvent.SUBJECT_CHANGE : RoomEvent.SPEAKING,
+        RoomEvent.Speaking speaking = room.fire(subjectChange ? RoomEvent.SUBJECT_CHANGE : RoomEvent.SPEAKING,
                 new RoomEvent.Speaking(room, sender, message));
         if (speaking.refused()) {
             speaking.sendRefusal(room, message);
@@ -84,17 +90,8 @@ public final class RoomMessages {
             room.output().toOccupants(room.occupants(), out);
             return;
         }
-        // Reactions (XEP-0444) are logged like messages with a body: they refer to one, so they are
-        // retained and ordered after it (reconmuc.md §5.6 rule 10), and archived.
-        boolean logs = message.getBody() != null || MessageMarks.reactsTo(message.getElement()) != null;
-        if (room.persistence().refusesMessages() && logs) {
-            room.persistence().refuse(message);
-            return;
-        }
-        List<Occupant> withheldFrom = RoomTakeBacks.before(room, message, out, sender);
-        if (withheldFrom == null) {
-            return;
-        }
+        List<Occupant> withheldFrom = room.fire(RoomEvent.SENDING,
+                new RoomEvent.Sending(room, sender, message, out, new ArrayList<>())).withheldFrom();
         if (!logs) {
             // Chat states and markers are not logged, so nothing can refer to them: no stanza-id.
             room.fanout().postUnretained(out, withheldFrom);
@@ -103,13 +100,10 @@ public final class RoomMessages {
         MessageLog.Entry<Occupant> logged = room.history().log(out, room.now(), sender);
         logged.withholdFrom(withheldFrom);
         room.persistence().appended(logged);
-        int delay = room.config().get(ModerationDelayOption.MODERATION_DELAY);
-        if (delay > 0 || room.moderating()) {   // else nothing is held, and nothing is to be
-            ModerationOptions.holdBack(room, logged, sender, message, delay);
-        }
+        room.fire(RoomEvent.LOGGED, new RoomEvent.Logged(room, logged, sender, message));
         room.fanout().post(logged, out, message);
         room.carry().fannedOut(logged.seq());
-        room.events().fire(RoomEvent.BROADCAST, new RoomEvent.Broadcast(room, logged));
+        room.fire(RoomEvent.BROADCAST, new RoomEvent.Broadcast(room, logged));
     }
 
     private static void privateMessage(Room room, Message message, Occupant sender, OccupantJid target) {
@@ -193,7 +187,7 @@ public final class RoomMessages {
         if (reason != null) {
             oi.addElement("reason").setText(reason);
         }
-        for (RoomOption<?> option : RoomOptions.ALL) {
+        for (RoomOption<?> option : room.config().options()) {
             option.inviting(room, sender, new RealJid(invitee), ox);
         }
         out.setBody(sender.nick() + " invites you to the room " + room.jid()

@@ -1,8 +1,6 @@
 package org.reconmuc.component.muc;
 
 import java.util.List;
-import org.reconmuc.component.muc.delay.ModerationDelayOption;
-import org.reconmuc.component.muc.slowmode.SlowModeOption;
 
 /**
  * Every room option, in the order of the owner's form. Adding an option is one class (a
@@ -18,8 +16,6 @@ public final class RoomOptions {
             PublicOption.PUBLIC,
             MembersOnlyOption.MEMBERS_ONLY,
             ModeratedOption.MODERATED,
-            SlowModeOption.SLOW_MODE,
-            ModerationDelayOption.MODERATION_DELAY,
             PasswordOption.PASSWORD,
             WhoisOption.WHOIS,
             ChangeSubjectOption.CHANGE_SUBJECT,

@@ -75,7 +75,7 @@ public final class RoomOwner {
             // What the archive keeps and who may read it may have changed (reconmuc.md §5.9 rule 8.4).
             room.consistency().configurationChanged();
         }
-        for (RoomOption<?> option : RoomOptions.ALL) {
+        for (RoomOption<?> option : after.options()) {
             option.changed(room, before, after);
         }
     }
@@ -84,7 +84,7 @@ public final class RoomOwner {
     private static void announce(Room room, RoomConfig before, RoomConfig after) {
         Set<Integer> codes = new LinkedHashSet<>();
         codes.add(CONFIG_CHANGED);
-        for (RoomOption<?> option : RoomOptions.ALL) {
+        for (RoomOption<?> option : after.options()) {
             option.addChangeCodes(before, after, codes);
         }
         Message notice = new Message();

@@ -193,7 +193,7 @@ public final class RoomPresence {
 
     /** Whether a feature refuses {@code occupant}'s change of presence ({@link RoomEvent#PRESENCE_CHANGE}); if so the refusal is sent. */
     private boolean refusedChange(Occupant occupant, Presence presence) {
-        RoomEvent.Changing changing = room.events().fire(RoomEvent.PRESENCE_CHANGE, new RoomEvent.Changing(room, occupant));
+        RoomEvent.Changing changing = room.fire(RoomEvent.PRESENCE_CHANGE, new RoomEvent.Changing(room, occupant));
         if (changing.refused()) {
             changing.sendRefusal(room, presence);
         }
@@ -219,7 +219,7 @@ public final class RoomPresence {
             room.output().error(presence, Condition.CONFLICT, "The nickname '" + target.nick() + "' is reserved in this room");
             return;
         }
-        RoomEvent.Entering entering = room.events().fire(RoomEvent.ENTERING,
+        RoomEvent.Entering entering = room.fire(RoomEvent.ENTERING,
                 new RoomEvent.Entering(room, session, presence, affiliation, sameNick == null));
         if (entering.refused()) {
             entering.sendRefusal(room, presence);
@@ -250,7 +250,7 @@ public final class RoomPresence {
         room.context().journal().occupantIn(session.toString(), occupant.nick());
         room.consistency().entered(RoomArchive.readableFrom(room));
         sendRoomStateTo(occupant, session, presence, selfCodes, historyRequest);
-        room.events().fire(RoomEvent.ENTERED, new RoomEvent.Session(room, occupant, session));
+        room.fire(RoomEvent.ENTERED, new RoomEvent.Session(room, occupant, session));
         if (sameNick == null && showsToOthers(occupant)) {
             for (List<Occupant> view : viewsOf(occupant, levels.wanting(occupant, others(occupant)))) {
                 room.output().toOccupants(view, presenceOf(occupant, view.get(0), Set.of()));
@@ -277,7 +277,7 @@ public final class RoomPresence {
         }
         Set<Integer> codes = new LinkedHashSet<>();
         codes.add(MucPresences.SELF);
-        for (RoomOption<?> option : RoomOptions.ALL) {
+        for (RoomOption<?> option : room.config().options()) {
             option.addEntryCodes(room.config(), codes);
         }
         codes.addAll(selfCodes);
@@ -316,13 +316,13 @@ public final class RoomPresence {
         }
         return room.history().newest(max, request.maxChars(),
                 request.within() == null ? null : room.now().minus(request.within()), request.since())
-                .stream().filter(e -> ModerationOptions.inHistory(room, e)).toList();
+                .stream().filter(e -> !room.hiddenFrom(e.seq(), null)).toList();
     }
 
     private void leave(Occupant occupant, RealJid session, Presence presence) {
         occupant.removeSession(session);
         occupantsBySession.remove(session);
-        room.events().fire(RoomEvent.LEAVING, new RoomEvent.Session(room, occupant, session));
+        room.fire(RoomEvent.LEAVING, new RoomEvent.Session(room, occupant, session));
         room.context().journal().occupantOut(session.toString());
         room.consistency().sessionLeft(session);
         Presence goodbye = new Presence(Presence.Type.unavailable);

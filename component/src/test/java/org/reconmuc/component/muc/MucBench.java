@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import org.dom4j.DocumentException;
 import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
+import org.reconmuc.component.RoomFeatures;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.store.Store;
 import org.reconmuc.component.store.StoreException;
@@ -88,7 +89,7 @@ public final class MucBench {
                         Outbox.super.broadcast(stanza, recipients);
                     }
                 },
-                (delay, task) -> timers.add(new Timed(clock.millis() + delay, task)), store);
+                (delay, task) -> timers.add(new Timed(clock.millis() + delay, task)), store, RoomFeatures.ALL);
         try {
             if (restore) {
                 service.restoreRooms();

@@ -6,8 +6,10 @@ import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.dom4j.QName;
 import org.reconmuc.codec.XmlNamespaces;
-import org.reconmuc.component.muc.ModerationOptions;
 import org.reconmuc.component.muc.Room;
+import org.reconmuc.component.muc.RoomEvent;
+import org.reconmuc.component.muc.RoomFeature;
+import org.reconmuc.component.muc.RoomOption;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.muc.Occupant;
 import org.reconmuc.component.muc.OccupantIds;
@@ -30,51 +32,103 @@ import org.xmpp.packet.Message;
  * holds the tombstone.
  */
 public final class RoomTakeBacks {
+    /**
+     * Taking back as a feature: a taking back of someone else's message, or a correction of a
+     * retracted one, is refused before the checks that count what they let through (slow mode, the
+     * room's budget); once the message passed them all, the taking back is done and whoever must not
+     * get it is named; a moderator's retraction is an IQ; disco#info says which versions it speaks.
+     */
+    public static final RoomFeature FEATURE = events -> {
+        events.on(RoomEvent.SPEAKING, speaking -> refuseOthers(speaking.room(), speaking.message(), speaking.sender(), speaking));
+        events.on(RoomEvent.SENDING, sending -> sending.withheldFrom().addAll(
+                takeBack(sending.room(), sending.message(), sending.out(), sending.sender())));
+        events.on(RoomEvent.IQ_REQUEST, request -> {
+            Element query = request.query();
+            if (XmlNamespaces.MODERATE.equals(query.getNamespaceURI()) && TakenBack.MODERATE.equals(query.getName())
+                    || TakenBack.isLegacyModerateRequest(query)) {
+                request.take();
+                moderate(request.room(), request.iq(), request.sender());
+            }
+        });
+        events.on(RoomEvent.DISCO_INFO, info -> {
+            for (String feature : new String[] {XmlNamespaces.RETRACT, XmlNamespaces.RETRACT_0, XmlNamespaces.MODERATE,
+                    XmlNamespaces.MODERATE_0}) {
+                RoomOption.feature(info.query(), feature);
+            }
+        });
+    };
+
     private RoomTakeBacks() {
     }
 
     /**
-     * Before a groupchat message {@code out} (from {@code sender}, already stamped) is logged: if it
-     * takes back an earlier one, does so and returns who must not get {@code out}; returns null if
-     * it must be refused (the error was sent): it names someone else's message (§5.14 rule 4).
+     * A groupchat message {@code original} from {@code sender} that takes back someone else's
+     * message (reconmuc.md §5.14 rule 4), or corrects a retracted one, is refused.
      */
-    public static List<Occupant> before(Room room, Message original, Message out, Occupant sender) {
+    private static void refuseOthers(Room room, Message original, Occupant sender, RoomEvent.Refusable event) {
         MessageLog<Occupant> log = room.history();
         String retracted = TakenBack.retracts(original.getElement());
         if (retracted != null) {
             MessageLog.Entry<Occupant> target = named(room, log.seqOf(retracted), retracted, sender);
             if (target != null && !wroteIt(target, sender)) {
-                room.output().error(original, Condition.FORBIDDEN,
-                        "You may retract only your own messages (moderators: use XEP-0425 moderation)");
-                return null;
+                event.refuse(Condition.FORBIDDEN, "You may retract only your own messages (moderators: use XEP-0425 moderation)");
             }
-            return target == null || target.retracted() ? List.of() : retract(room, target, null, null);
+            return;
         }
         String corrected = TakenBack.corrects(original.getElement());
         if (corrected != null) {
             MessageLog.Entry<Occupant> target = named(room, 0, corrected, sender);
             if (target != null && !wroteIt(target, sender)) {
-                room.output().error(original, Condition.FORBIDDEN, "You may correct only your own messages");
-                return null;
-            }
-            if (target != null && target.retracted()) {
+                event.refuse(Condition.FORBIDDEN, "You may correct only your own messages");
+            } else if (target != null && target.retracted()) {
                 // A correction would bring back, in clients that apply it, what was retracted or moderated.
-                room.output().error(original, Condition.NOT_ALLOWED,
+                event.refuse(Condition.NOT_ALLOWED,
                         "That message was retracted or moderated: it can no longer be corrected; send a new one");
-                return null;
             }
-            if (target == null) {
-                return List.of();
-            }
-            ModerationOptions.corrected(room, target.seq());
-            List<Occupant> holders = ModerationOptions.holders(room, target.seq());
-            if (!holders.isEmpty()) {
-                // Those who hold it get it as it ended up; history and the archive keep both.
-                log.correct(target.seq(), new Message(TakenBack.finalForm(target.broadcast().getElement(), out.getElement()), true));
-            }
-            return holders;
         }
-        return List.of();
+    }
+
+    /**
+     * A groupchat message {@code out} (from {@code sender}, already stamped) that passed every check
+     * is about to be logged: if it takes back an earlier one, does so and returns who must not get
+     * {@code out}.
+     */
+    private static List<Occupant> takeBack(Room room, Message original, Message out, Occupant sender) {
+        MessageLog<Occupant> log = room.history();
+        String retracted = TakenBack.retracts(original.getElement());
+        if (retracted != null) {
+            MessageLog.Entry<Occupant> target = named(room, log.seqOf(retracted), retracted, sender);
+            return target == null || target.retracted() ? List.of() : retract(room, target, null, null);
+        }
+        String corrected = TakenBack.corrects(original.getElement());
+        if (corrected == null) {
+            return List.of();
+        }
+        MessageLog.Entry<Occupant> target = named(room, 0, corrected, sender);
+        if (target == null) {
+            return List.of();
+        }
+        room.fire(RoomEvent.CORRECTED, new RoomEvent.Corrected(room, target.seq()));
+        List<Occupant> holders = holders(room, target.seq());
+        if (!holders.isEmpty()) {
+            // Those who hold it get it as it ended up; history and the archive keep both.
+            log.correct(target.seq(), new Message(TakenBack.finalForm(target.broadcast().getElement(), out.getElement()), true));
+        }
+        return holders;
+    }
+
+    /**
+     * Who has not been sent message {@code seq} and may still be (reconmuc.md §5.14): the relaxed
+     * occupants that retain it, and those a feature withholds it from ({@link RoomEvent#HOLDERS}) —
+     * a retraction, moderation or correction of it must not reach them.
+     */
+    private static List<Occupant> holders(Room room, long seq) {
+        return room.fire(RoomEvent.HOLDERS, new RoomEvent.Holders(room, seq, room.fanout().holders(seq))).holders();
+    }
+
+    /** Whether message {@code seq} is hidden from {@code reader} ({@link RoomEvent#HIDDEN}): to it, the message does not exist yet. */
+    private static boolean hidden(Room room, long seq, Occupant reader) {
+        return room.fire(RoomEvent.HIDDEN, new RoomEvent.Sight(room, seq, reader)).hidden();
     }
 
     /**
@@ -87,10 +141,10 @@ public final class RoomTakeBacks {
     private static MessageLog.Entry<Occupant> named(Room room, long bySeq, String id, Occupant sender) {
         MessageLog<Occupant> log = room.history();
         if (bySeq > 0) {
-            return ModerationOptions.heldFrom(room, bySeq, sender) ? null : log.get(bySeq);
+            return hidden(room, bySeq, sender) ? null : log.get(bySeq);
         }
         List<MessageLog.Entry<Occupant>> named = log.sentWithId(id).stream()
-                .filter(e -> !ModerationOptions.heldFrom(room, e.seq(), sender)).toList();
+                .filter(e -> !hidden(room, e.seq(), sender)).toList();
         return named.stream().filter(e -> wroteIt(e, sender)).findFirst().orElse(named.isEmpty() ? null : named.get(0));
     }
 
@@ -107,9 +161,9 @@ public final class RoomTakeBacks {
         return sender.bareJid().jid().equals(target.restoredAuthor());
     }
 
-    /** Turns {@code target} into its tombstone (history and archive); returns those it had not reached (see {@link ModerationOptions#holders}). */
+    /** Turns {@code target} into its tombstone (history and archive); returns those it had not reached (see {@link #holders}). */
     private static List<Occupant> retract(Room room, MessageLog.Entry<Occupant> target, Element moderated, String reason) {
-        List<Occupant> holders = ModerationOptions.holders(room, target.seq());
+        List<Occupant> holders = holders(room, target.seq());
         Instant now = room.now();
         Element tombstone = TakenBack.tombstone(target.broadcast().getElement(), now, moderated, reason);
         room.history().retract(target.seq(), new Message(tombstone, true));
@@ -121,7 +175,7 @@ public final class RoomTakeBacks {
      * XEP-0425: a moderator's {@code <moderate id><retract/><reason/></moderate>} (0.3) or
      * {@code <apply-to id><moderate><retract/><reason/></moderate></apply-to>} (0.2) to the room's bare JID.
      */
-    public static void moderate(Room room, IQ iq, Occupant requester) {
+    private static void moderate(Room room, IQ iq, Occupant requester) {
         boolean legacy = TakenBack.isLegacyModerateRequest(iq.getChildElement());
         Element moderate = legacy ? TakenBack.asModerateRequest(iq.getChildElement()) : iq.getChildElement();
         if (iq.getType() != IQ.Type.set) {
