@@ -14,7 +14,7 @@ import org.xmpp.packet.JID;
  * result or an error, goes to the asker and nowhere else: an error from the asked client (RFC 6120
  * §8.4's service-unavailable for what it does not know) says nothing about its session.
  */
-public final class IqProxy {
+final class IqProxy {
     /** Bounded: an unanswered query is forgotten after this many newer ones. */
     private static final int MAX_PENDING = 1024;
     /**

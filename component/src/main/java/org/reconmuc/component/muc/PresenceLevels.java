@@ -27,7 +27,7 @@ import org.xmpp.packet.Presence;
  * needs: the presences a newcomer at it would get that it lacks, and an unavailable presence for
  * each it held and no longer follows.
  */
-public final class PresenceLevels {
+final class PresenceLevels {
     private final RoomPresence presence;
     /** How many occupants asked for less than everyone (while none has, nothing is filtered). */
     private int narrowed;

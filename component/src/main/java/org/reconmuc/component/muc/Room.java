@@ -91,7 +91,7 @@ public final class Room {
         return jid;
     }
 
-    public RoomListing listing() {
+    RoomListing listing() {
         return listing;
     }
 
@@ -174,7 +174,7 @@ public final class Room {
         }
     }
 
-    public boolean hasOccupantIds() {
+    boolean hasOccupantIds() {
         return occupantIds != null;
     }
 
@@ -245,7 +245,7 @@ public final class Room {
     }
 
     /** Whether the room keeps an archive of its messages ({@link RoomEvent#ARCHIVING}). */
-    public boolean archiving() {
+    boolean archiving() {
         return fire(RoomEvent.ARCHIVING, new RoomEvent.Question(this, true)).answer();
     }
 
@@ -258,7 +258,7 @@ public final class Room {
         return context.clock().instant();
     }
 
-    public RoomContext context() {
+    RoomContext context() {
         return context;
     }
 
@@ -267,11 +267,11 @@ public final class Room {
     }
 
     /** The service's bounds and defaults for the room's options. */
-    public RoomConfig.Limits configLimits() {
+    RoomConfig.Limits configLimits() {
         return RoomConfig.Limits.of(context.config());
     }
 
-    public void setConfig(RoomConfig newConfig) {
+    void setConfig(RoomConfig newConfig) {
         this.config = newConfig;
         fire(RoomEvent.CONFIGURED, new RoomEvent.Configured(this));
         persistence.recordChanged();
@@ -282,11 +282,11 @@ public final class Room {
     }
 
     /** True while the room handles the stanza that created it. */
-    public boolean justCreated() {
+    boolean justCreated() {
         return justCreated;
     }
 
-    public RelaxedState<Occupant> consistency() {
+    RelaxedState<Occupant> consistency() {
         return consistency;
     }
 
@@ -296,7 +296,7 @@ public final class Room {
     }
 
     /** The consistency-requirements IQs (reconmuc.md §5.1, §5.2, §5.8). */
-    public RoomRequirements requirements() {
+    RoomRequirements requirements() {
         return requirements;
     }
 
@@ -312,23 +312,23 @@ public final class Room {
         return ids;
     }
 
-    public RoomRegistration registration() {
+    RoomRegistration registration() {
         return registration;
     }
 
-    public RoomLock lock() {
+    RoomLock lock() {
         return lock;
     }
 
-    public IqProxy iqProxy() {
+    IqProxy iqProxy() {
         return iqProxy;
     }
 
-    public Message subject() {
+    Message subject() {
         return subject;
     }
 
-    public void setSubject(Message subjectBroadcast) {
+    void setSubject(Message subjectBroadcast) {
         Message stored = subjectBroadcast.createCopy();
         stored.setTo((String) null);
         this.subject = stored;
@@ -336,7 +336,7 @@ public final class Room {
         persistence.recordChanged();
     }
 
-    public Instant subjectSetAt() {
+    Instant subjectSetAt() {
         return subjectSetAt;
     }
 
@@ -382,7 +382,7 @@ public final class Room {
     }
 
     /** What the room's next owner needs to carry on with its occupants (several instances). */
-    public RoomCarry carry() {
+    RoomCarry carry() {
         return carry;
     }
 
@@ -390,7 +390,7 @@ public final class Room {
         return presence.occupantBySession(session);
     }
 
-    public Occupant occupantByNick(String nick) {
+    Occupant occupantByNick(String nick) {
         return presence.occupantByNick(nick);
     }
 
@@ -405,15 +405,23 @@ public final class Room {
     }
 
     /** Who is in the room and how the others see them. */
-    public RoomPresence presence() {
+    RoomPresence presence() {
         return presence;
+    }
+
+    /**
+     * Removes {@code occupant} on a feature's order (a block list that now names it): every session
+     * of it and everyone else receive its unavailable presence with {@code statusCode} and {@code reason}.
+     */
+    public void remove(Occupant occupant, int statusCode, String reason) {
+        presence.removeOccupant(occupant, statusCode, null, reason);
     }
 
     public Affiliation affiliationOf(RealJid user) {
         return affiliations.getOrDefault(user.bare(), Affiliation.NONE);
     }
 
-    public Map<RealJid, Affiliation> affiliations() {
+    Map<RealJid, Affiliation> affiliations() {
         return affiliations;
     }
 
@@ -421,7 +429,7 @@ public final class Room {
      * Sets one user's affiliation; a user left with none, or banned, loses its reserved nickname
      * (XEP-0045 §17.4). Only that user's rows are written, not the whole table.
      */
-    public void setAffiliation(RealJid user, Affiliation affiliation) {
+    void setAffiliation(RealJid user, Affiliation affiliation) {
         if (affiliation == Affiliation.NONE) {
             affiliations.remove(user.bare());
         } else {
@@ -433,7 +441,7 @@ public final class Room {
         persistence.affiliationChanged(user);
     }
 
-    public Role defaultRole(Affiliation affiliation) {
+    Role defaultRole(Affiliation affiliation) {
         return switch (affiliation) {
             case OWNER, ADMIN -> Role.MODERATOR;
             case MEMBER -> Role.PARTICIPANT;
@@ -446,7 +454,7 @@ public final class Room {
      * Destroys the room (XEP-0045 §10.9): each occupant receives only its own unavailable
      * presence, carrying the destroy notice; nobody is told of the others leaving.
      */
-    public void destroy(Element destroyNotice) {
+    void destroy(Element destroyNotice) {
         persistence.destroying();
         presence.removeEveryone(destroyNotice);
         destroyed = true;

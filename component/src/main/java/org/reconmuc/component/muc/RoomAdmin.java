@@ -16,7 +16,7 @@ import org.xmpp.packet.Presence;
  * and affiliations (ban, member, admin, owner; §9.1–9.5, §10.3–10.7), and their lists.
  * A request naming several items is checked whole before anything changes.
  */
-public final class RoomAdmin {
+final class RoomAdmin {
 
     /** Thrown while checking a request; becomes the error reply. */
     private static final class Refused extends Exception {

@@ -42,7 +42,7 @@ import org.xmpp.packet.Presence;
  * after its position that it was not sent early), and sends standard occupants again, with the
  * same stanza-id, what came after the watermark. Nothing is written when the service runs alone.
  */
-public final class RoomCarry {
+final class RoomCarry {
     private static final Logger LOG = LoggerFactory.getLogger(RoomCarry.class);
     private static final String ELEMENT = "occupant";
 

@@ -13,7 +13,7 @@ import org.reconmuc.component.relaxed.MessageLog;
  * moderation, a sender or a status the room never gave. The room removes them, and says itself
  * who wrote the message an XEP-0461 reply names.
  */
-public final class RoomClaims {
+final class RoomClaims {
     /** Namespaces nothing but a server or a room sends in a message: none of it is an occupant's to claim. */
     private static final Set<String> ROOMS_ONLY = Set.of(
             Namespaces.MUC_USER,              // XEP-0045 statuses, invitations as the room relays them

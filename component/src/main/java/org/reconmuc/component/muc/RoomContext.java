@@ -8,7 +8,7 @@ import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.Store;
 
 /** What a room needs from its service: settings, time, a way out, and a way to be forgotten. */
-public interface RoomContext {
+interface RoomContext {
     ServiceConfig config();
 
     Clock clock();

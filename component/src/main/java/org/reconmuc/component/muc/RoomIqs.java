@@ -10,7 +10,7 @@ import org.reconmuc.component.protocol.TakenBack;
 import org.xmpp.packet.IQ;
 
 /** Routes an IQ addressed to a room, or to an occupant of it, to the feature that answers it. */
-public final class RoomIqs {
+final class RoomIqs {
 
     private RoomIqs() {
     }

@@ -15,7 +15,7 @@ import org.xmpp.packet.Message;
  * Messages to a room (XEP-0045 §7.4 groupchat, §7.5 private messages, §8.1 subject,
  * §7.8.2 mediated invitations). Groupchat messages get a room-assigned XEP-0359 stanza-id.
  */
-public final class RoomMessages {
+final class RoomMessages {
 
     private RoomMessages() {
     }

@@ -33,7 +33,7 @@ import org.xmpp.packet.Presence;
  * large rooms, real JIDs), rendered once for all the viewers who see it alike. It owns the
  * occupants; the room's other features read them through {@link Room}.
  */
-public final class RoomPresence {
+final class RoomPresence {
     private static final Logger LOG = LoggerFactory.getLogger(RoomPresence.class);
 
     /**

@@ -22,7 +22,7 @@ import org.xmpp.packet.JID;
  * {@code none} or {@code outcast} (§17.4), which is how an owner or admin clears one they see
  * in the member list ({@link RoomAdmin}).
  */
-public final class RoomRegistration {
+final class RoomRegistration {
     public static final String NAMESPACE = "jabber:iq:register";
     static final String FORM_TYPE = "http://jabber.org/protocol/muc#register";
     static final String ROOMNICK = "muc#register_roomnick";

@@ -11,7 +11,7 @@ import org.xmpp.packet.Message;
  * {@code muc#request} form, the room passes it to every moderator as a form to approve, and a
  * moderator who submits it back with {@code muc#request_allow} true grants the visitor voice.
  */
-public final class VoiceRequests {
+final class VoiceRequests {
     static final String FORM_TYPE = "http://jabber.org/protocol/muc#request";
 
     private VoiceRequests() {

@@ -70,7 +70,7 @@ public final class RealTimeBlockList {
         for (Occupant o : new ArrayList<>(room.occupants())) {
             if (o.role() != Role.MODERATOR && !room.affiliationOf(o.bareJid()).atLeast(Affiliation.MEMBER)
                     && list.lists(o.bareJid().jid())) {
-                room.presence().removeOccupant(o, MucPresences.KICKED, null, BlockList.REMOVAL_REASON);
+                room.remove(o, MucPresences.KICKED, BlockList.REMOVAL_REASON);
             }
         }
     }
