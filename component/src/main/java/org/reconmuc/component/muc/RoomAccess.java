@@ -7,7 +7,7 @@ import org.xmpp.packet.Packet;
 /**
  * The room's one access rule: whether a user may enter, stay, read the archive, see the
  * occupants, invite, register or send a private message. Outcasts may do none of it; then each
- * of the {@link RoomOptions}, in order, may refuse ({@link RoomOption#refuses}); the first
+ * of the room's options ({@link RoomConfig#options()}), in order, may refuse ({@link RoomOption#refuses}); the first
  * refusal is the answer. Every caller asks here, so the exemptions are the same everywhere:
  *
  * <ul>

@@ -10,7 +10,7 @@ import org.dom4j.QName;
 
 /**
  * The owner's configuration form (XEP-0004 data form, FORM_TYPE {@code muc#roomconfig}): each of
- * the {@link RoomOptions} renders and reads its own fields. The rendered form is also how a
+ * the configuration's options ({@link RoomConfig#options()}) renders and reads its own fields. The rendered form is also how a
  * persistent room's configuration is stored ({@link RoomPersistence}).
  */
 public final class RoomConfigForm {

@@ -17,7 +17,8 @@ import org.reconmuc.component.jid.RealJid;
  * ({@link RoomAccess}); and what the room does when an owner changes it.
  *
  * <p>Every hook but {@link #read} and {@link #render} does nothing unless the option says
- * otherwise. An option is a singleton listed in {@link RoomOptions}; its value lives in
+ * otherwise. An option is a singleton, one of XEP-0045's listed in {@link RoomOptions} or a feature of its
+ * own (one line of the service's features, after them); its value lives in
  * {@link RoomConfig}.
  *
  * @param <T> the value's type; values are immutable and compared with {@code equals}

@@ -1,9 +1,8 @@
-package org.reconmuc.component.muc.moderation;
+package org.reconmuc.component.muc.slowmode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
-import org.reconmuc.component.muc.slowmode.SlowMode;
 
 /** What a slow room remembers of its senders: only those still within the duration, once many have spoken. */
 class SlowModeMemoryTest {
