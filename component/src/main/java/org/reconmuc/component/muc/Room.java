@@ -1,12 +1,12 @@
 package org.reconmuc.component.muc;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.dom4j.Element;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.jid.RoomJid;
@@ -219,7 +219,7 @@ public final class Room {
     }
 
     /** A task of a feature's for every room ({@link ServiceHooks#eachRoom}), on the room's thread: then the room settles as after a stanza. */
-    void run(java.util.function.Consumer<Room> task) {
+    void run(Consumer<Room> task) {
         if (!destroyed) {
             task.accept(this);
             settle();

@@ -6,7 +6,6 @@ import org.reconmuc.component.jid.OccupantJid;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.protocol.RequirementsRequest;
-import org.reconmuc.component.protocol.TakenBack;
 import org.xmpp.packet.IQ;
 
 /** Routes an IQ addressed to a room, or to an occupant of it, to the feature that answers it. */

@@ -4,7 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.dom4j.DocumentException;
 import org.dom4j.Element;
-import org.dom4j.QName;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.protocol.Dom4jText;
 import org.reconmuc.component.relaxed.MessageLog;
