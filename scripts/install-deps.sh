@@ -38,6 +38,8 @@ packages=(prosody prosody-modules lua-zlib lua-unbound)
 # measurement (VethLinkIT); xvfb and a font: Joom's window test; postgresql: PostgresStoreIT starts its
 # own cluster as a local process (PostgresServer; the package's own cluster is not used).
 [[ "$mode" == test ]] && packages+=(ejabberd iproute2 ethtool xvfb fonts-dejavu-core postgresql)
+# prometheus: promtool tests the alert rules in deploy/prometheus (scripts/test.sh).
+[[ "$mode" == test ]] && packages+=(prometheus)
 [[ "$mode" == cluster ]] && packages+=(ejabberd postgresql)
 # The web client's tests: Debian's Chromium (driven by puppeteer-core; no browser is downloaded), and
 # Node.js with npm only where they are missing. A Node.js from elsewhere (nodesource's package, which

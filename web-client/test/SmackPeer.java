@@ -2,8 +2,8 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.jivesoftware.smack.ConnectionConfiguration.SecurityMode;
 import org.jivesoftware.smack.packet.Message;
 import org.jivesoftware.smack.packet.MessageBuilder;
@@ -22,8 +22,10 @@ import org.reconmuc.smack.reply.element.ReplyElement;
  * reconmuc-smack's elements, in standard mode, driven line by line on stdin:
  *
  *   send TOPIC TEXT            a groupchat message tagged with TOPIC ('-': no topic)
- *   reply PARENT TOPIC TEXT    an XEP-0461 reply to the last message whose body is PARENT (a
- *                              single word: its room stanza-id is looked up among what it received)
+ *   reply PARENT TOPIC TEXT    an XEP-0461 reply to the last message whose body has the word
+ *                              PARENT: its room stanza-id, from what this client received, waiting
+ *                              for that message up to 10 s (another client's message may still be
+ *                              on its way here when the command comes)
  *   replay COUNT PAUSE_MS      the next COUNT lines "TEXT" read from stdin, sent PAUSE_MS apart
  *   quit
  *
@@ -31,6 +33,30 @@ import org.reconmuc.smack.reply.element.ReplyElement;
  *   java -cp CLASSPATH SmackPeer.java HOST C2S_PORT DOMAIN USER ROOM NICK
  */
 public final class SmackPeer {
+    /** How long a reply waits for its parent to arrive here. */
+    private static final long PARENT_WAIT_MILLIS = 10_000;
+
+    /** The room stanza-id of the last message received with each word of its body; the listener's thread writes, the command's waits. */
+    private static final class StanzaIdsByWord {
+        private final Map<String, String> ids = new HashMap<>();
+
+        synchronized void received(String body, String stanzaId) {
+            for (String word : body.split("\\s+")) {
+                ids.put(word, stanzaId);
+            }
+            notifyAll();
+        }
+
+        /** The stanza-id for {@code word}, waiting for it up to {@code millis}; null if none came. */
+        synchronized String await(String word, long millis) throws InterruptedException {
+            long deadline = System.nanoTime() + millis * 1_000_000;
+            for (long left = millis; !ids.containsKey(word) && left > 0; left = (deadline - System.nanoTime()) / 1_000_000) {
+                wait(left);
+            }
+            return ids.get(word);
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         String host = args[0];
         int port = Integer.parseInt(args[1]);
@@ -45,13 +71,11 @@ public final class SmackPeer {
         c.setReplyTimeout(10_000);
         c.connect().login();
         MultiUserChat muc = MultiUserChatManager.getInstanceFor(c).getMultiUserChat(JidCreate.entityBareFrom(room));
-        Map<String, String> stanzaIds = new ConcurrentHashMap<>();
+        StanzaIdsByWord stanzaIds = new StanzaIdsByWord();
         muc.addMessageListener(m -> {
             StanzaIdElement sid = m.getExtension(StanzaIdElement.class);
             if (m.getBody() != null && sid != null && room.equals(sid.getBy())) {
-                for (String word : m.getBody().split("\\s+")) {
-                    stanzaIds.put(word, sid.getId());
-                }
+                stanzaIds.received(m.getBody(), sid.getId());
             }
         });
         MultiUserChat.MucCreateConfigFormHandle handle = muc.createOrJoin(Resourcepart.from(nick));
@@ -71,9 +95,10 @@ public final class SmackPeer {
                         System.out.println("ok sent");
                     }
                     case "reply" -> {
-                        String parentId = stanzaIds.get(w[1]);
+                        String parentId = stanzaIds.await(w[1], PARENT_WAIT_MILLIS);
                         if (parentId == null) {
-                            System.out.println("error no message with the word " + w[1] + " received");
+                            System.out.println("error no message with the word " + w[1] + " received in "
+                                    + PARENT_WAIT_MILLIS + " ms");
                             break;
                         }
                         MessageBuilder b = message(muc, w[2], w[3]);

@@ -45,8 +45,13 @@ final class ComponentProcess implements AutoCloseable {
     static ComponentProcess start(XmppServer server, ServerPlacement placement, int historySize, String heap,
             List<String> storeArgs, Path log) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + heap, "-Xms" + heap, "-XX:+UseParallelGC",
-                "-cp", System.getProperty("java.class.path"), ComponentMain.class.getName()));
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + heap, "-Xms" + heap, "-XX:+UseParallelGC"));
+        // REPLAY_COMPONENT_JVM_OPTS: e.g. a flight recording, to profile the component.
+        String extra = System.getenv("REPLAY_COMPONENT_JVM_OPTS");
+        if (extra != null && !extra.isBlank()) {
+            cmd.addAll(List.of(extra.trim().split("\\s+")));
+        }
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), ComponentMain.class.getName()));
         cmd.addAll(args(server, historySize));
         cmd.addAll(storeArgs);
         ProcessBuilder b = new ProcessBuilder(placement.wrap(cmd));

@@ -17,19 +17,19 @@ import java.util.BitSet;
  * <p><b>Late is not lost.</b> A delivery after the cutoff (the last message sent plus the drain)
  * is late; a message never delivered is lost.
  */
-final class DeliveryLog {
+public final class DeliveryLog {
     private final int[] parent;
     private final BitSet got = new BitSet();
     /** Parents a linked reply arrived before: a violation when they arrive. */
     private final BitSet awaited = new BitSet();
-    int received;
-    int duplicates;
-    int outOfOrder;
-    int unlinkedOvertaken;
-    int late;
+    public int received;
+    public int duplicates;
+    public int outOfOrder;
+    public int unlinkedOvertaken;
+    public int late;
 
     /** @param parent each message's parent (-1: none), by sequence number */
-    DeliveryLog(int[] parent) {
+    public DeliveryLog(int[] parent) {
         this.parent = parent;
     }
 
@@ -38,7 +38,7 @@ final class DeliveryLog {
      * ({@link #parent} known to the room), {@code late} whether it came after the cutoff. False
      * for a duplicate.
      */
-    boolean deliver(int seq, boolean linked, boolean late) {
+    public boolean deliver(int seq, boolean linked, boolean late) {
         if (got.get(seq)) {
             duplicates++;
             return false;
@@ -63,12 +63,12 @@ final class DeliveryLog {
         return true;
     }
 
-    boolean has(int seq) {
+    public boolean has(int seq) {
         return got.get(seq);
     }
 
     /** Messages of {@code sent} this bot has not received. */
-    int missing(BitSet sent) {
+    public int missing(BitSet sent) {
         BitSet m = (BitSet) sent.clone();
         m.andNot(got);
         return m.cardinality();

@@ -13,6 +13,9 @@ final class Help {
                   [--connections 2] [--messages 60] [--rate 1] [--drain 20]
                   [--kill-at SECONDS | --pause-at SECONDS [--pause-seconds 10] | --rolling-restart-at SECONDS]
                   [--relaxed-bots 0 [--relaxed-volume 2] [--relaxed-time 3]]
+              java -jar irc-replay.jar scale --server prosody|ejabberd [--sizes 800,2000,...] [--scenarios own,off,relaxed]
+                  [--messages 60] [--rate 1] [--time 60] [--join-rate 500] [--out DIR]
+              java -jar irc-replay.jar fill --endpoint HOST:PORT --room ROOM [--bots 1000] [--messages 0] ...
               java -jar irc-replay.jar help
 
             Run from the repository (or its irc-replay/ folder): the servers' configuration templates are
@@ -146,6 +149,31 @@ final class Help {
               lost to another instance), CPU/RSS/heap per instance, and per instance what crossed its link to
               the server (bytes; stanzas and copies sent through the server's XEP-0033 multicast, and per connection
               of its last process), with link bytes per copy delivered to a bot and how many connections used multicast. Exit code 0 when no acknowledged message was lost, duplicated or out of order.
+
+            scale
+              One room, growing, on one machine, with light bots (non-blocking sessions, several bot processes of at most
+              --bots-per-worker [16000] each): for each of --sizes [800,2000,5000,10000,20000,50000,100000], each
+              scenario still growing runs on fresh processes — own (the server's own MUC, presences broadcast for
+              moderators only, its big-room setting), off (the component, nobody relaxed), relaxed (the component,
+              90 % of the listeners relaxed: no filter, --time [60] s, --volume [100], --aggregate [compact]; the
+              speakers and every tenth listener live); the component's bots join at --presence-level [none]. Prosody
+              runs in one process (the curve ends past 19,000 sessions); ejabberd as a cluster of one node per 19,000
+              (EjabberdCluster). Each run: logins, the room made by bot 0, joins at --join-rate per second in all,
+              requirements, --messages [60] IRC messages at --rate [1]/s, a drain (relaxed: time + 15 s, else 15 s;
+              --drain), then as long as deliveries still come (up to --late-wait [600] s). A scenario stops growing
+              at its first size that loses, duplicates or reorders a message, fails a login or join, or whose at-once
+              p99 is above --lag-bound-ms [2000] (relaxed: or whose digests' p99 is above the time bound + that).
+              Writes DIR/rows.json (every figure of every run), table.md, lag.png and cpu.png (log scales).
+              --component-option NAME=VALUE, --component-heap [2g], --history-size [100], --sources (bind addresses);
+              ejabberd: --nodes N (a cluster of N nodes whatever the size) and --bots-on all|first|others (the bots on
+              every node, on the first — where the component attaches — or on the others: a fan-out across nodes).
+
+            fill
+              Fills a room of a running server with light bots and holds them (a crowd for a person's client): logs
+              --bots in (SASL PLAIN on --login-domain [insecure.localhost]), bot 0 makes the room, the others join at
+              --presence-level [none] (all: none asked), --relaxed-share of the listeners state requirements (time
+              --time), prints "filled N", replays --messages at --rate if asked, and holds them until its standard
+              input closes or --hold-seconds [3600] pass.
 
             What it measures (per second, per bot and in total):
               socket bytes      bytes read from each bot's socket (compressed when XEP-0138 is negotiated)

@@ -6,16 +6,16 @@ package org.reconmuc.replay;
  * about as long as a client's random id, so it costs no extra bytes, and both MUC services keep it
  * on the broadcast and inside batches.
  */
-final class MessageIds {
+public final class MessageIds {
     private MessageIds() {
     }
 
-    static String make(int seq, long micros) {
+    public static String make(int seq, long micros) {
         return "r" + Integer.toString(seq, 36) + "." + Long.toString(micros, 36);
     }
 
     /** {seq, micros}, or null when the id is not one of ours. */
-    static long[] parse(String id) {
+    public static long[] parse(String id) {
         if (id == null || id.length() < 4 || id.charAt(0) != 'r') {
             return null;
         }

@@ -38,8 +38,8 @@ import org.reconmuc.component.ReconMuc;
 import org.reconmuc.component.config.ConfigLoader;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.replay.meter.BotMeter;
+import org.reconmuc.replay.meter.BotSocketMeter;
 import org.reconmuc.replay.meter.Histogram;
-import org.reconmuc.replay.meter.MeteredSocketFactory;
 import org.reconmuc.replay.meter.Series;
 import org.reconmuc.replay.meter.Series.Metric;
 import org.reconmuc.servers.XmppServer;
@@ -302,7 +302,7 @@ final class ReplayRun {
             // Each world's bots cross a link of their own, so the kernel counts them apart.
             builder.setHostAddress(java.net.InetAddress.getByName(link.serverAddress(o.worlds.indexOf(b.world))));
         }
-        builder.setSocketFactory(new MeteredSocketFactory(b.meter))
+        builder.setSocketFactory(BotSocketMeter.socketFactory(b.meter))
                 .setCompressionEnabled(b.world.streamCompression)
                 .setSendPresence(false);
         XMPPTCPConnection c = new XMPPTCPConnection(builder.build());

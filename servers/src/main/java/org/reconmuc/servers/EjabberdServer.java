@@ -11,6 +11,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.UserPrincipal;
 import java.nio.file.attribute.UserPrincipalLookupService;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -27,7 +28,7 @@ final class EjabberdServer extends LocalXmppServer {
      * besides) with both cores busy and three IT forks; a SIGTERM before it is ready crashes it, so
      * wait generously: the bound costs nothing when it starts fast.
      */
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 
     private EjabberdServer(ServerPlacement placement, Path runDir, int c2sPort, int componentPort) {
         super("ejabberd", placement, runDir, c2sPort, componentPort);
@@ -35,28 +36,98 @@ final class EjabberdServer extends LocalXmppServer {
 
     static EjabberdServer start(Path repoRoot, Path runDir, int[] ports, ServerOptions options)
             throws XmppServerStartException, IOException {
-        EjabberdServer server = new EjabberdServer(options.placement(), runDir, ports[0], ports[1]);
-        int distPort = ports[2];
+        return start(repoRoot, runDir, ports[0], ports[1], ErlangNode.alone(ports[2]), options, Limits.TESTS, READY_TIMEOUT);
+    }
+
+    /** One node: alone, or one of an {@link EjabberdCluster}'s; it must answer within {@code readyTimeout}. */
+    static EjabberdServer start(Path repoRoot, Path runDir, int c2sPort, int componentPort, ErlangNode node,
+            ServerOptions options, Limits limits, Duration readyTimeout) throws XmppServerStartException, IOException {
+        EjabberdServer server = new EjabberdServer(options.placement(), runDir, c2sPort, componentPort);
         Files.createDirectories(runDir.resolve("spool"));
         Files.createDirectories(runDir.resolve("logs"));
-        Files.writeString(runDir.resolve("ejabberd.yml"), Templates.render(Files.readString(repoRoot.resolve(TEMPLATE)),
-                Map.of("LISTEN_ADDRESS", options.placement().listenAddress(),
+        Map<String, String> values = new HashMap<>(limits.placeholders());
+        values.putAll(Map.of("LISTEN_ADDRESS", options.placement().listenAddress(),
                 "MUC_ARCHIVE", Boolean.toString(options.nativeMucArchive()),
-                        "C2S_PORT", Integer.toString(server.c2sPort()),
-                        "COMPONENT_PORT", Integer.toString(server.componentPort()),
-                        "COMPONENT_DOMAIN", COMPONENT_DOMAIN,
-                        "COMPONENT_SECRET", COMPONENT_SECRET,
-                        "DOMAIN_BALANCING", domainBalancing(options.componentBuckets()))));
+                "C2S_PORT", Integer.toString(server.c2sPort()),
+                "COMPONENT_PORT", Integer.toString(server.componentPort()),
+                "COMPONENT_DOMAIN", COMPONENT_DOMAIN,
+                "COMPONENT_SECRET", COMPONENT_SECRET,
+                "DOMAIN_BALANCING", domainBalancing(options.componentBuckets())));
+        Files.writeString(runDir.resolve("ejabberd.yml"), Templates.render(Files.readString(repoRoot.resolve(TEMPLATE)), values));
         Files.copy(repoRoot.resolve("deploy/ejabberd/inetrc"), runDir.resolve("inetrc"));
         if (isRoot()) {
             handToEjabberdUser(runDir);
         }
         ProcessBuilder builder = new ProcessBuilder("/bin/sh", repoRoot.resolve("deploy/ejabberd/start-direct.sh").toString());
         builder.environment().put("DIR", runDir.toString());
-        builder.environment().put("EJABBERD_DIST_PORT", Integer.toString(distPort));
-        builder.environment().put("EJABBERD_NODE", "reconmuc_" + distPort + "@localhost");
-        server.launch(builder, READY_TIMEOUT);
+        node.describe(builder.environment());
+        if (!limits.erlangFlags().isEmpty()) {
+            builder.environment().put("EJABBERD_ERL_FLAGS", limits.erlangFlags());
+        }
+        server.launch(builder, readyTimeout);
         return server;
+    }
+
+    /**
+     * How a node takes part in Erlang distribution (start-direct.sh): no epmd, so it listens on
+     * {@code port} and looks for every other node on that same port; the nodes of a cluster
+     * therefore share the port and differ by {@code address} (each its own loopback address, a long
+     * node name there). A node alone has none (a short name at 127.0.0.1, as always). A node with
+     * {@code joins} joins that running node's Mnesia cluster before ejabberd starts.
+     */
+    record ErlangNode(String name, String address, int port, String joins) {
+        static ErlangNode alone(int port) {
+            return new ErlangNode("reconmuc_" + port + "@localhost", null, port, null);
+        }
+
+        void describe(Map<String, String> environment) {
+            environment.put("EJABBERD_DIST_PORT", Integer.toString(port));
+            environment.put("EJABBERD_NODE", name);
+            if (address != null) {
+                environment.put("EJABBERD_DIST_ADDRESS", address);
+            }
+            if (joins != null) {
+                environment.put("EJABBERD_JOIN", joins);
+            }
+        }
+    }
+
+    /**
+     * What the template's per-load placeholders are, and more emulator flags. {@link #TESTS}: what
+     * every test and the single-server runs always had. {@link #BOTS}: rooms of up to 200,000 bots,
+     * ~20,000 sessions per node (one node holds at most ~19,900 connections: 20,000 open files is the
+     * hard limit per process here).
+     *
+     * @param c2sMaxFsmQueue stanzas waiting for one client session before ejabberd closes it
+     * @param smMaxAckQueue  stanzas a stream-management client has not acknowledged before it is closed
+     * @param mucMaxUsers    the own MUC's occupants per room at most (no room may raise it)
+     * @param mucMaxUsersAdminThreshold how many admins and owners may enter a full room beyond that
+     * @param roomMaxUsers   a new room's occupants at most
+     * @param erlangFlags    emulator flags beyond start-direct.sh's, space-separated
+     */
+    record Limits(int c2sMaxFsmQueue, int smMaxAckQueue, int mucMaxUsers, int mucMaxUsersAdminThreshold, int roomMaxUsers,
+            String erlangFlags) {
+        /** ejabberd's own c2s and stream-management queue bounds; a room of up to 1,000 (5,000 by its owner). */
+        static final Limits TESTS = new Limits(10_000, 5_000, 5_000, 20, 1_000, "");
+        /**
+         * A room of 200,000; a session closed only when a million stanzas wait for it. Schedulers do
+         * not busy-wait for work ({@code +sbwt none}, also for the dirty ones): several nodes share two
+         * cores with the component and the bots, and a spinning idle scheduler burns CPU the others
+         * need and the harness would count as the server's. Distribution buffers of 1 GB a peer
+         * ({@code +zdbbl}, default 1 MB): ejabberd routes a stanza to another node's session with
+         * {@code erlang:send(Pid, Msg, [nosuspend, noconnect])}, which drops it when the peer's buffer
+         * is busy, so a big room's burst must fit.
+         */
+        static final Limits BOTS = new Limits(1_000_000, 1_000_000, 200_000, 200_000, 200_000,
+                "+sbwt none +sbwtdcpu none +sbwtdio none +zdbbl 1048576");
+
+        Map<String, String> placeholders() {
+            return Map.of("C2S_MAX_FSM_QUEUE", Integer.toString(c2sMaxFsmQueue),
+                    "SM_MAX_ACK_QUEUE", Integer.toString(smMaxAckQueue),
+                    "MUC_MAX_USERS", Integer.toString(mucMaxUsers),
+                    "MUC_MAX_USERS_ADMIN_THRESHOLD", Integer.toString(mucMaxUsersAdminThreshold),
+                    "MUC_ROOM_MAX_USERS", Integer.toString(roomMaxUsers));
+        }
     }
 
     /**

@@ -9,6 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipalLookupService;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -138,6 +142,14 @@ public final class PostgresServer implements AutoCloseable {
     /** {@code jdbc:postgresql://127.0.0.1:PORT/postgres?user=reconmuc} (trust authentication). */
     public String jdbcUrl() {
         return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=" + USER;
+    }
+
+    /** Makes the empty database {@code name} and returns its URL ({@link #jdbcUrl()}'s, for it); the caller has the driver. */
+    public String newDatabase(String name) throws SQLException {
+        try (Connection c = DriverManager.getConnection(jdbcUrl()); Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE " + name);
+        }
+        return jdbcUrl().replace("/postgres?", "/" + name + "?");
     }
 
     public String logTail() {

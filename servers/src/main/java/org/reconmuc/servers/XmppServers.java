@@ -142,9 +142,20 @@ public final class XmppServers {
         }
     }
 
-    private static void prepareRunDir(Path dir) throws IOException {
+    /**
+     * Makes {@code dir} an empty run directory, killing what an earlier run left running there (in
+     * it, or in a directory of its own inside: an {@link EjabberdCluster}'s nodes).
+     */
+    static void prepareRunDir(Path dir) throws IOException {
         Files.createDirectories(dir);
         Processes.killLeftover(dir.resolve(LocalXmppServer.PID_FILE), dir);
+        if (Files.exists(dir.resolve(MARKER))) {
+            try (Stream<Path> entries = Files.list(dir)) {
+                for (Path sub : (Iterable<Path>) entries.filter(Files::isDirectory)::iterator) {
+                    Processes.killLeftover(sub.resolve(LocalXmppServer.PID_FILE), sub);
+                }
+            }
+        }
         boolean empty;
         try (Stream<Path> entries = Files.list(dir)) {
             empty = entries.findAny().isEmpty();

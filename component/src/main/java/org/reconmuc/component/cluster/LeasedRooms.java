@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.jid.RoomJid;
+import org.reconmuc.component.limits.BoundedMap;
 import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.Store;
 import org.reconmuc.component.store.StoreException;
@@ -59,7 +60,7 @@ public final class LeasedRooms<R> {
      * lease claim or a read. A lost or handed-over connection forgets its absences. Bounded
      * ({@code absent-rooms-remembered}), least recently refused out.
      */
-    private final LinkedHashMap<RoomJid, Integer> absent;
+    private final BoundedMap<RoomJid, Integer> absent;
     /**
      * Rooms whose claim was under way when their connection's bucket was handed over (under the
      * routing lock): nothing more comes here for them, so each is let go once claimed, after the
@@ -82,13 +83,7 @@ public final class LeasedRooms<R> {
         this.historySize = config.historySize();
         this.reads = reads;
         this.ownReads = ownReads;
-        int remembered = config.absentRoomsRemembered();
-        this.absent = new LinkedHashMap<>(64, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<RoomJid, Integer> eldest) {
-                return size() > remembered;
-            }
-        };
+        this.absent = BoundedMap.leastRecentlyUsedOut(config.absentRoomsRemembered());
     }
 
     /** The rooms of {@code host} under {@code owner}'s leases, read from {@code store} on a thread of their own. */
@@ -457,7 +452,7 @@ public final class LeasedRooms<R> {
     /** Connection {@code via}'s bucket may be another's from now on: what came through it proves nothing more. */
     private void forgetAbsences(int via) {
         synchronized (host.routingLock()) {
-            absent.values().removeIf(through -> through == via);
+            absent.removeValuesIf(through -> through == via);
         }
     }
 

@@ -23,7 +23,11 @@ import java.util.Set;
  * reader is linked in the list of its cursor — its oldest undelivered message. An idle reader
  * (cursor = head + 1) is already in the list that becomes "oldest retained" when the next
  * message arrives, so a message moves nobody: it arms one timer per time bound whose list is
- * not empty, and that timer flushes whoever is in the list when it fires.</li>
+ * not empty, and that timer flushes whoever is in the list when it fires. Past
+ * {@link #SPREAD_ABOVE} readers on one bound, each new one is given one of {@link #SPREAD_SLOTS}
+ * shares of the bound's last quarter to flush early by (reconmuc.md §5.7 rule 2.2): otherwise every
+ * idle reader of a big room comes due at the same tick (a flush moves them all to the same cursor),
+ * and the server has their batches to deliver at once.</li>
  * <li>Filters are matched through an index from filter key to readers.</li>
  * </ul>
  *
@@ -59,6 +63,12 @@ public final class ConsistencyEngine<R> {
      */
     private final Map<FilterKey, List<Reader<R>>> filterIndex = new HashMap<>();
     private final Map<Long, TimeClass<R>> timeClasses = new HashMap<>();
+    /** Per time bound as readers stated it: how many readers have it, and the spread slot the next one gets. */
+    private final Map<Long, int[]> bounds = new HashMap<>();
+    /** Readers on one bound beyond which their flushes are spread. */
+    static final int SPREAD_ABOVE = 64;
+    /** How many shares of the last quarter of a bound spread readers are given, round robin. */
+    static final int SPREAD_SLOTS = 16;
     private final PriorityQueue<Timer<R>> timers = new PriorityQueue<>();
 
     /** The readers sharing one time bound, listed by cursor in a ring one longer than the history. */
@@ -163,7 +173,7 @@ public final class ConsistencyEngine<R> {
             }
         }
         index(reader);
-        link(reader, timeClass(requirements.timeMillis()));
+        link(reader, requirements.timeMillis());
         readers++;
         if (reader.retained(head) > 0 && triggerOf(reader) <= head) {
             flush(reader, out);
@@ -178,7 +188,7 @@ public final class ConsistencyEngine<R> {
         checkVolume(requirements);
         Reader<R> reader = new Reader<>(owner, requirements, head + 1);
         index(reader);
-        link(reader, timeClass(requirements.timeMillis()));
+        link(reader, requirements.timeMillis());
         readers++;
         file(reader);
         return reader;
@@ -190,13 +200,15 @@ public final class ConsistencyEngine<R> {
      */
     public void update(Reader<R> reader, Requirements requirements, long now, List<Delivery<R>> out) {
         checkVolume(requirements);
-        Requirements before = reader.requirements;
+        boolean rebound = reader.requirements.timeMillis() != requirements.timeMillis();
         unindex(reader);
+        if (rebound) {
+            unlink(reader);   // under the bound it had
+        }
         reader.requirements = requirements;
         index(reader);
-        if (before.timeMillis() != requirements.timeMillis()) {
-            unlink(reader);
-            link(reader, timeClass(requirements.timeMillis()));
+        if (rebound) {
+            link(reader, requirements.timeMillis());
         }
         if (reader.retained(head) > 0) {
             List<Long> nowMatching = new ArrayList<>();
@@ -211,7 +223,7 @@ public final class ConsistencyEngine<R> {
                 }
             }
             if (reader.retained(head) >= requirements.volume()
-                    || (reader.retained(head) > 0 && postedAt(reader.cursor) + requirements.timeMillis() <= now)) {
+                    || (reader.retained(head) > 0 && postedAt(reader.cursor) + reader.timeClass.timeMillis <= now)) {
                 flush(reader, out);
                 return;
             }
@@ -504,8 +516,18 @@ public final class ConsistencyEngine<R> {
         return timeClasses.computeIfAbsent(timeMillis, t -> new TimeClass<>(t, capacity + 1));
     }
 
-    /** Makes the reader a member of a time bound, listed under its cursor. */
-    private void link(Reader<R> r, TimeClass<R> tc) {
+    /**
+     * Makes the reader a member of time bound {@code boundMillis}, listed under its cursor: of the
+     * bound itself, or, past {@link #SPREAD_ABOVE} readers on it, of the bound less its spread share.
+     */
+    private void link(Reader<R> r, long boundMillis) {
+        int[] bound = bounds.computeIfAbsent(boundMillis, b -> new int[2]);
+        long effective = boundMillis;
+        if (bound[0]++ >= SPREAD_ABOVE) {
+            int slot = bound[1]++ % SPREAD_SLOTS;
+            effective = boundMillis - slot * (boundMillis / 4) / SPREAD_SLOTS;
+        }
+        TimeClass<R> tc = timeClass(effective);
         tc.members++;
         attach(r, tc);
     }
@@ -514,6 +536,10 @@ public final class ConsistencyEngine<R> {
         TimeClass<R> tc = r.timeClass;
         if (tc == null) {
             return;
+        }
+        int[] bound = bounds.get(r.requirements.timeMillis());
+        if (bound != null && --bound[0] == 0) {
+            bounds.remove(r.requirements.timeMillis());
         }
         detach(r);
         r.timeClass = null;

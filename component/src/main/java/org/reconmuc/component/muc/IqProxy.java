@@ -1,10 +1,9 @@
 package org.reconmuc.component.muc;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Set;
 import org.dom4j.Element;
 import org.reconmuc.component.jid.RealJid;
+import org.reconmuc.component.limits.BoundedMap;
 import org.xmpp.packet.IQ;
 import org.xmpp.packet.JID;
 
@@ -28,12 +27,7 @@ final class IqProxy {
     private record Pending(RealJid requester, String originalId, JID requesterOccupant, RealJid responder, JID askedAt) {
     }
 
-    private final Map<String, Pending> pending = new LinkedHashMap<>(16, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Pending> eldest) {
-            return size() > MAX_PENDING;
-        }
-    };
+    private final BoundedMap<String, Pending> pending = BoundedMap.oldestOut(MAX_PENDING);
     private long counter;
 
     void forward(Room room, IQ request, Occupant sender, Occupant recipient) {

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.reconmuc.component.consistency.Reader;
 import org.reconmuc.component.jid.OccupantJid;
 import org.reconmuc.component.jid.RealJid;
+import org.reconmuc.component.limits.TokenBucket;
 import org.reconmuc.component.protocol.PresenceLevel;
 import org.reconmuc.component.relaxed.Recipient;
 import org.xmpp.packet.Presence;
@@ -30,13 +31,13 @@ public final class Occupant implements Recipient<Occupant> {
     private boolean shownToOthers;
     /** The session shown as the real JID; survives the last session's departure for the goodbye presence. */
     private RealJid shownSession;
-    private final RateLimiter rateLimiter;
+    private final TokenBucket rateLimiter;
     /** Whose presences it asked for (kept by {@link PresenceLevels}, read for every presence the room sends). */
     private PresenceLevel presenceLevel = PresenceLevel.ALL;
     /** Relaxed-consistency state, or null for a standard occupant. Survives nick changes. */
     private Reader<Occupant> reader;
 
-    Occupant(OccupantJid jid, RealJid session, Presence presence, Role role, RateLimiter rateLimiter) {
+    Occupant(OccupantJid jid, RealJid session, Presence presence, Role role, TokenBucket rateLimiter) {
         this.jid = jid;
         this.bareJid = session.bare();
         this.role = role;
@@ -96,7 +97,7 @@ public final class Occupant implements Recipient<Occupant> {
         this.presenceLevel = level;
     }
 
-    public RateLimiter rateLimiter() {
+    public TokenBucket rateLimiter() {
         return rateLimiter;
     }
 

@@ -21,6 +21,8 @@ import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.transport.OutgoingStanza;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.xmpp.forms.DataForm;
+import org.xmpp.forms.FormField;
 import org.xmpp.packet.IQ;
 import org.xmpp.packet.JID;
 import org.xmpp.packet.Message;
@@ -121,21 +123,13 @@ public final class RoomArchive {
     /** XEP-0313 §4.1.4: the fields a query may use. */
     private static IQ formFields(IQ iq) {
         IQ result = IQ.createResultIQ(iq);
-        Element x = result.setChildElement("query", NAMESPACE).addElement("x", Namespaces.DATA_FORMS);
-        x.addAttribute("type", "form");
-        Element formType = field(x, "FORM_TYPE", "hidden");
-        formType.addElement("value").setText(NAMESPACE);
-        field(x, "with", "jid-single");
-        field(x, "start", "text-single");
-        field(x, "end", "text-single");
+        DataForm form = new DataForm(DataForm.Type.form);
+        form.addField("FORM_TYPE", null, FormField.Type.hidden).addValue(NAMESPACE);
+        form.addField("with", null, FormField.Type.jid_single);
+        form.addField("start", null, FormField.Type.text_single);
+        form.addField("end", null, FormField.Type.text_single);
+        result.setChildElement("query", NAMESPACE).add(form.getElement());
         return result;
-    }
-
-    private static Element field(Element x, String var, String type) {
-        Element f = x.addElement("field");
-        f.addAttribute("var", var);
-        f.addAttribute("type", type);
-        return f;
     }
 
     private static ArchiveQuery parse(Room room, Element query, boolean realJids) throws Refused {

@@ -1,9 +1,9 @@
 package org.reconmuc.component.muc;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.jid.RealJid;
+import org.reconmuc.component.limits.BoundedMap;
+import org.reconmuc.component.limits.TokenBucket;
 import org.xmpp.packet.IQ;
 import org.xmpp.packet.Packet;
 import org.xmpp.packet.Presence;
@@ -19,12 +19,7 @@ public final class RoomFloodControl {
 
     private final double perSecond;
     private final int burst;
-    private final Map<RealJid, RateLimiter> limiters = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<RealJid, RateLimiter> eldest) {
-            return size() > MAX_SENDERS;
-        }
-    };
+    private final BoundedMap<RealJid, TokenBucket> limiters = BoundedMap.leastRecentlyUsedOut(MAX_SENDERS);
 
     public RoomFloodControl(ServiceConfig config) {
         this.perSecond = config.presencesAndIqsPerSecond();
@@ -36,7 +31,7 @@ public final class RoomFloodControl {
         if (!limited(packet)) {
             return true;
         }
-        return limiters.computeIfAbsent(sender, s -> new RateLimiter(perSecond, burst, nowMillis)).tryAcquire(nowMillis);
+        return limiters.computeIfAbsent(sender, s -> new TokenBucket(perSecond, burst, nowMillis)).tryAcquire(nowMillis);
     }
 
     /** The text of the refusal. */

@@ -15,6 +15,7 @@ import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.jid.OccupantJid;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.reconmuc.component.limits.TokenBucket;
 import org.reconmuc.component.protocol.PresenceLevel;
 import org.reconmuc.component.relaxed.MessageLog;
 import org.slf4j.Logger;
@@ -75,7 +76,7 @@ final class RoomPresence {
     public Occupant carryIn(OccupantJid jid, List<RealJid> sessions, Presence presence, Role role, boolean shown) {
         long now = room.now().toEpochMilli();
         Occupant occupant = new Occupant(jid, sessions.get(0), presence, role,
-                new RateLimiter(room.context().config().messagesPerSecond(), room.context().config().messageBurst(), now));
+                new TokenBucket(room.context().config().messagesPerSecond(), room.context().config().messageBurst(), now));
         for (RealJid s : sessions.subList(1, sessions.size())) {
             occupant.putSession(s, presence);
         }
@@ -241,7 +242,7 @@ final class RoomPresence {
         } else {
             long now = room.now().toEpochMilli();
             occupant = new Occupant(target, session, MucPresences.sanitize(presence), room.defaultRole(affiliation),
-                    new RateLimiter(room.context().config().messagesPerSecond(), room.context().config().messageBurst(), now));
+                    new TokenBucket(room.context().config().messagesPerSecond(), room.context().config().messageBurst(), now));
             occupantsByNick.put(target.nick(), occupant);
             room.consistency().joined(occupant);
         }

@@ -6,6 +6,8 @@ import org.dom4j.Element;
 import org.dom4j.QName;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.xmpp.forms.DataForm;
+import org.xmpp.forms.FormField;
 import org.xmpp.packet.IQ;
 import org.xmpp.packet.JID;
 
@@ -81,14 +83,12 @@ final class RoomRegistration {
                 q.addElement("username").setText(nick);
             }
             q.addElement("instructions").setText("Reserve a nickname in this room: it becomes yours, and you a member.");
-            Element x = q.addElement("x", Namespaces.DATA_FORMS);
-            x.addAttribute("type", "form");
-            field(x, "FORM_TYPE", "hidden", null).addElement("value").setText(FORM_TYPE);
-            Element f = field(x, ROOMNICK, "text-single", "Desired nickname");
-            f.addElement("required");
-            if (nick != null) {
-                f.addElement("value").setText(nick);
-            }
+            DataForm form = new DataForm(DataForm.Type.form);
+            form.addField("FORM_TYPE", null, FormField.Type.hidden).addValue(FORM_TYPE);
+            FormField f = form.addField(ROOMNICK, "Desired nickname", FormField.Type.text_single);
+            f.setRequired(true);
+            f.addValue(nick);   // none if null
+            q.add(form.getElement());
             room.output().send(result);
             return;
         }
@@ -102,8 +102,9 @@ final class RoomRegistration {
             room.output().send(IQ.createResultIQ(iq));
             return;
         }
-        Element form = query.element(QName.get("x", Namespaces.DATA_FORMS));
-        String nick = form == null ? null : value(form, ROOMNICK);
+        Element form = query.element(QName.get(DataForm.ELEMENT_NAME, DataForm.NAMESPACE));
+        FormField nickField = form == null ? null : new DataForm(form).getField(ROOMNICK);
+        String nick = nickField == null ? null : nickField.getFirstValue();
         if (nick == null || nick.isBlank()) {
             room.output().error(iq, Condition.BAD_REQUEST, "Registering needs the form with " + ROOMNICK);
             return;
@@ -151,24 +152,5 @@ final class RoomRegistration {
             identity.addAttribute("type", "text");
         }
         room.output().send(result);
-    }
-
-    private static String value(Element form, String var) {
-        for (Element f : form.elements("field")) {
-            if (var.equals(f.attributeValue("var"))) {
-                return f.elementTextTrim("value");
-            }
-        }
-        return null;
-    }
-
-    private static Element field(Element x, String var, String type, String label) {
-        Element f = x.addElement("field");
-        f.addAttribute("var", var);
-        f.addAttribute("type", type);
-        if (label != null) {
-            f.addAttribute("label", label);
-        }
-        return f;
     }
 }

@@ -1,8 +1,6 @@
 package org.reconmuc.component.muc;
 
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -11,6 +9,7 @@ import org.reconmuc.component.consistency.Aggregation;
 import org.reconmuc.component.consistency.Delivery;
 import org.reconmuc.component.consistency.FilterKey;
 import org.reconmuc.component.consistency.Requirements;
+import org.reconmuc.component.limits.BoundedMap;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
 import org.reconmuc.component.protocol.PresenceLevel;
 import org.reconmuc.component.protocol.PresencesElement;
@@ -38,9 +37,7 @@ public final class RoomRequirements {
      * ({@code requirements-cache-bytes}), least recently used out: bounded by count alone, an
      * occupant stating set after set of long nick filters made the room keep ~270 MB.
      */
-    private final LinkedHashMap<InternKey, Requirements> interned = new LinkedHashMap<>(64, 0.75f, true);
-    /** What {@link #interned} holds, as {@link #bytes} counts it. */
-    private long internedBytes;
+    private final BoundedMap<InternKey, Requirements> interned;
 
     /** Order matters: results list filter entries in the order the occupant added them. */
     private record InternKey(List<FilterKey> filters, long timeMillis, int volume, Aggregation aggregation) {
@@ -50,6 +47,8 @@ public final class RoomRequirements {
         this.room = room;
         this.state = state;
         this.fanout = fanout;
+        this.interned = BoundedMap.leastRecentlyUsedOut(room.context().config().requirementsCacheBytes(),
+                (key, requirements) -> bytes(key));
     }
 
     public void handle(IQ iq, Occupant sender) {
@@ -169,17 +168,7 @@ public final class RoomRequirements {
             return shared;
         }
         Requirements fresh = new Requirements(filters, key.timeMillis(), key.volume(), key.aggregation());
-        long max = room.context().config().requirementsCacheBytes();
-        long size = bytes(key);
-        if (size > max) {
-            return fresh;
-        }
         interned.put(key, fresh);
-        internedBytes += size;
-        for (Iterator<InternKey> eldest = interned.keySet().iterator(); internedBytes > max; ) {
-            internedBytes -= bytes(eldest.next());
-            eldest.remove();
-        }
         return fresh;
     }
 
@@ -197,6 +186,6 @@ public final class RoomRequirements {
 
     /** Bytes of requirement sets the room keeps now (as {@link #bytes} counts them). */
     long keptBytes() {
-        return internedBytes;
+        return interned.weight();
     }
 }

@@ -1,9 +1,12 @@
 package org.reconmuc.component.muc;
 
+import java.util.Objects;
 import java.util.Set;
 import org.dom4j.Element;
 import org.dom4j.QName;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
+import org.xmpp.forms.DataForm;
+import org.xmpp.forms.FormField;
 import org.xmpp.packet.Message;
 
 /**
@@ -19,7 +22,7 @@ final class VoiceRequests {
 
     /** True if the message carries a {@code muc#request} form (then this class handled it). */
     public static boolean handle(Room room, Message message, Occupant sender) {
-        Element form = requestForm(message);
+        DataForm form = requestForm(message);
         if (form == null) {
             return false;
         }
@@ -44,20 +47,20 @@ final class VoiceRequests {
         }
         Message approval = new Message();
         approval.setFrom(room.jid().jid());
-        Element x = approval.getElement().addElement("x", Namespaces.DATA_FORMS);
-        x.addAttribute("type", "form");
-        x.addElement("title").setText("Voice request");
-        x.addElement("instructions").setText("To approve this request for voice, select the \"Grant voice to this"
+        DataForm form = new DataForm(DataForm.Type.form);
+        form.setTitle("Voice request");
+        form.addInstruction("To approve this request for voice, select the \"Grant voice to this"
                 + " person?\" checkbox and submit this form.");
-        field(x, "FORM_TYPE", "hidden", null, FORM_TYPE);
-        field(x, "muc#role", "list-single", "Requested role", "participant");
-        field(x, "muc#jid", "jid-single", "User ID", sender.bareJid().toString());
-        field(x, "muc#roomnick", "text-single", "Room Nickname", sender.nick());
-        field(x, "muc#request_allow", "boolean", "Grant voice to this person?", "false");
+        form.addField("FORM_TYPE", null, FormField.Type.hidden).addValue(FORM_TYPE);
+        form.addField("muc#role", "Requested role", FormField.Type.list_single).addValue("participant");
+        form.addField("muc#jid", "User ID", FormField.Type.jid_single).addValue(sender.bareJid().toString());
+        form.addField("muc#roomnick", "Room Nickname", FormField.Type.text_single).addValue(sender.nick());
+        form.addField("muc#request_allow", "Grant voice to this person?", FormField.Type.boolean_type).addValue("false");
+        approval.addExtension(form);
         room.output().toOccupants(room.occupants().stream().filter(o -> o.role() == Role.MODERATOR).toList(), approval);
     }
 
-    private static void decide(Room room, Message message, Occupant moderator, Element form) {
+    private static void decide(Room room, Message message, Occupant moderator, DataForm form) {
         if (moderator.role() != Role.MODERATOR) {
             room.output().error(message, Condition.FORBIDDEN, "Only moderators may answer voice requests");
             return;
@@ -78,32 +81,20 @@ final class VoiceRequests {
         }
     }
 
-    private static Element requestForm(Message message) {
-        for (Element x : message.getElement().elements(QName.get("x", Namespaces.DATA_FORMS))) {
-            if (FORM_TYPE.equals(value(x, "FORM_TYPE")) && "submit".equals(x.attributeValue("type"))) {
-                return x;
+    private static DataForm requestForm(Message message) {
+        for (Element x : message.getElement().elements(QName.get(DataForm.ELEMENT_NAME, DataForm.NAMESPACE))) {
+            DataForm form = new DataForm(x);
+            // The type read as text: DataForm.getType() throws on a type it does not know (type='Submit').
+            if (FORM_TYPE.equals(value(form, "FORM_TYPE")) && "submit".equals(x.attributeValue("type"))) {
+                return form;
             }
         }
         return null;
     }
 
-    private static String value(Element form, String var) {
-        for (Element f : form.elements("field")) {
-            if (var.equals(f.attributeValue("var"))) {
-                String v = f.elementTextTrim("value");
-                return v == null ? "" : v;
-            }
-        }
-        return null;
-    }
-
-    private static void field(Element x, String var, String type, String label, String value) {
-        Element f = x.addElement("field");
-        f.addAttribute("var", var);
-        f.addAttribute("type", type);
-        if (label != null) {
-            f.addAttribute("label", label);
-        }
-        f.addElement("value").setText(value);
+    /** The field's first value ("" if it has none), or null if the form has no such field. */
+    private static String value(DataForm form, String var) {
+        FormField field = form.getField(var);
+        return field == null ? null : Objects.requireNonNullElse(field.getFirstValue(), "");
     }
 }

@@ -103,12 +103,21 @@ public record RequirementsRequest(String namespace, List<Entry> entries, Long ti
     }
 
     /**
+     * A validator per namespace and thread (each validation starts afresh; reset() would drop its secure
+     * processing settings): making one costs several times the
+     * validation of a request, and a room of 100,000 relaxed occupants gets 100,000 of them to fill.
+     */
+    private static final ThreadLocal<java.util.Map<String, Validator>> VALIDATORS =
+            ThreadLocal.withInitial(java.util.HashMap::new);
+
+    /**
      * The last word on syntax is the protocol's schema (xep-spec): a request it rejects is a
      * bad-request even where the checks above found nothing to say.
      */
     private static void checkSchema(Element e) throws ProtocolException {
         try {
-            Validator validator = Schemas.validator(Schemas.forNamespace(e.getNamespaceURI()));
+            Validator validator = VALIDATORS.get().computeIfAbsent(e.getNamespaceURI(),
+                    ns -> Schemas.validator(Schemas.forNamespace(ns)));
             validator.validate(new DOMSource(SecureXml.parse(e.asXML()).getDocumentElement()));
         } catch (SAXException | IllegalArgumentException ex) {
             String why = ex.getMessage() == null ? "" : ex.getMessage().replaceFirst("^cvc-[a-zA-Z.0-9-]*: ", "");

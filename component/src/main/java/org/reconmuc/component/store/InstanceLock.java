@@ -78,9 +78,13 @@ public final class InstanceLock implements LeaseStore.AliveLock {
      * meet). In {@code pg_locks} it shows as {@code classid} (high 32 bits) and {@code objid} (low).
      */
     public static long key(String instance) {
+        return advisoryKey("reconmuc-instance:" + instance);
+    }
+
+    /** An advisory lock's key for {@code name}: the first 64 bits of its SHA-256. */
+    static long advisoryKey(String name) {
         try {
-            byte[] h = MessageDigest.getInstance("SHA-256")
-                    .digest(("reconmuc-instance:" + instance).getBytes(StandardCharsets.UTF_8));
+            byte[] h = MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8));
             long key = 0;
             for (int i = 0; i < 8; i++) {
                 key = key << 8 | (h[i] & 0xff);

@@ -87,7 +87,7 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
         JdbcStore store = new JdbcStore(location, maxHeldChars, threads, fenceOwner);
         try {
             store.readConnection = store.connect();
-            store.createSchemaRacing(store.readConnection);
+            StoreSchema.migrate(store.readConnection, location.kind(), store::newConnection);
         } catch (SQLException | IOException e) {
             store.closeConnections();
             throw new StoreException("cannot open the store " + location.display() + ": " + location.redact(e.getMessage()), e);
@@ -151,73 +151,6 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
             return null;
         }
         return Path.of(path);
-    }
-
-    /**
-     * Several instances starting at once all create the tables; PostgreSQL's {@code IF NOT EXISTS}
-     * is not atomic (a concurrent create fails on the catalog's unique index), so a failure is
-     * retried: by then the other instance's tables exist.
-     */
-    private void createSchemaRacing(Connection c) throws SQLException {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                createSchema(c);
-                return;
-            } catch (SQLException e) {
-                if (attempt == 5) {
-                    throw e;
-                }
-                if (!c.getAutoCommit()) {
-                    c.rollback();
-                }
-                try {
-                    Thread.sleep(100L * attempt);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
-            }
-        }
-    }
-
-    private void createSchema(Connection c) throws SQLException {
-        String text = location.kind().textType();
-        try (Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE IF NOT EXISTS reconmuc_room (jid VARCHAR(3071) NOT NULL PRIMARY KEY,"
-                    + " config " + text + " NOT NULL, subject " + text + ", subject_at_us BIGINT,"
-                    + " occupant_id_key VARCHAR(64), saved_at_us BIGINT NOT NULL)");
-            s.execute("CREATE TABLE IF NOT EXISTS reconmuc_affiliation (room VARCHAR(3071) NOT NULL,"
-                    + " jid VARCHAR(3071) NOT NULL, affiliation VARCHAR(16) NOT NULL, PRIMARY KEY (room, jid))");
-            s.execute("CREATE TABLE IF NOT EXISTS reconmuc_registration (room VARCHAR(3071) NOT NULL,"
-                    + " jid VARCHAR(3071) NOT NULL, nick VARCHAR(1023) NOT NULL, PRIMARY KEY (room, jid))");
-            s.execute("CREATE TABLE IF NOT EXISTS reconmuc_message (room VARCHAR(3071) NOT NULL, seq BIGINT NOT NULL,"
-                    + " stanza_id VARCHAR(255) NOT NULL, at_us BIGINT NOT NULL, nick VARCHAR(1023) NOT NULL,"
-                    + " sender VARCHAR(3071), xml " + text + " NOT NULL, PRIMARY KEY (room, seq))");
-            s.execute("CREATE INDEX IF NOT EXISTS reconmuc_message_id ON reconmuc_message (room, stanza_id)");
-            s.execute("CREATE INDEX IF NOT EXISTS reconmuc_message_at ON reconmuc_message (room, at_us)");
-            // Several instances, one service (RoomLeases): who serves each room, under which epoch.
-            s.execute("CREATE TABLE IF NOT EXISTS reconmuc_lease (room VARCHAR(3071) NOT NULL PRIMARY KEY,"
-                    + " owner VARCHAR(255), epoch BIGINT NOT NULL, expires_ms BIGINT NOT NULL, name VARCHAR(1023),"
-                    + " listed INT DEFAULT 0 NOT NULL)");
-            s.execute("CREATE TABLE IF NOT EXISTS reconmuc_instance (id VARCHAR(255) NOT NULL PRIMARY KEY,"
-                    + " heartbeat_ms BIGINT NOT NULL, started_ms BIGINT NOT NULL, connections INT NOT NULL)");
-            // A bucket (one of ejabberd's connection slots) moving between instances (LeaseStore.HandOver).
-            s.execute("CREATE TABLE IF NOT EXISTS reconmuc_handover (id VARCHAR(255) NOT NULL PRIMARY KEY,"
-                    + " giver VARCHAR(255) NOT NULL, connection INT NOT NULL, taker VARCHAR(255),"
-                    + " state VARCHAR(16) NOT NULL, asked_ms BIGINT NOT NULL)");
-            s.execute("CREATE TABLE IF NOT EXISTS reconmuc_occupant (room VARCHAR(3071) NOT NULL,"
-                    + " session VARCHAR(3071) NOT NULL, nick VARCHAR(1023) NOT NULL, PRIMARY KEY (room, session))");
-            // Occupants carry on when their room moves (StoredOccupants): each occupant's state, written
-            // when it changes, and its delivery position, written with the commit after a delivery.
-            s.execute("CREATE TABLE IF NOT EXISTS reconmuc_occupant_state (room VARCHAR(3071) NOT NULL,"
-                    + " nick VARCHAR(1023) NOT NULL, state " + text + " NOT NULL, position " + text + ","
-                    + " PRIMARY KEY (room, nick))");
-            s.execute("CREATE TABLE IF NOT EXISTS reconmuc_room_state (room VARCHAR(3071) NOT NULL PRIMARY KEY,"
-                    + " fanned_out_seq BIGINT DEFAULT 0 NOT NULL, occupant_id_key VARCHAR(64))");
-        }
-        if (!c.getAutoCommit()) {
-            c.commit();
-        }
     }
 
     /** Adding a message twice (a retried commit whose first try did commit) leaves one row. */
@@ -769,10 +702,11 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
 
     @Override
     public LeaseStore leases(String instance) {
-        return new RoomLeases(location, this::connectForLeases, instance);
+        return new RoomLeases(location, this::newConnection, instance);
     }
 
-    private Connection connectForLeases() throws SQLException {
+    /** A connection of its own, for the leases and the schema's migrations. */
+    private Connection newConnection() throws SQLException {
         try {
             return connect();
         } catch (IOException e) {

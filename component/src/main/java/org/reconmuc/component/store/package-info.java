@@ -8,5 +8,8 @@
  * org.reconmuc.component.store.StoreWriter} that commits them in batches (group commit); each
  * room's {@link org.reconmuc.component.store.RoomJournal} holds the room's outgoing stanzas until
  * the writes before them are committed, so nothing a client has seen can be lost by a crash.
+ * The tables are versioned: {@link org.reconmuc.component.store.StoreSchema} brings them up to
+ * date with Flyway's migrations (in {@code migration/} beside it) whenever a store opens, keeping
+ * every row an earlier version wrote.
  */
 package org.reconmuc.component.store;

@@ -11,10 +11,13 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.dom4j.Element;
+import org.dom4j.QName;
 import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.codec.XmlText;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.xmpp.forms.DataForm;
+import org.xmpp.forms.FormField;
 import org.xmpp.packet.IQ;
 
 /**
@@ -239,15 +242,16 @@ final class ServerMulticast {
      */
     static int maxAddresses(Element discoInfo) {
         int max = Integer.MAX_VALUE;
-        for (Element form : discoInfo.elements("x")) {
-            if (!"jabber:x:data".equals(form.getNamespaceURI()) || !XmlNamespaces.ADDRESS.equals(fieldValue(form, "FORM_TYPE"))) {
+        for (Element x : discoInfo.elements(QName.get(DataForm.ELEMENT_NAME, DataForm.NAMESPACE))) {
+            DataForm form = new DataForm(x);
+            if (!XmlNamespaces.ADDRESS.equals(fieldValue(form, "FORM_TYPE"))) {
                 continue;
             }
             for (String field : List.of("message", "presence")) {
                 String value = fieldValue(form, field);
                 try {
-                    if (value != null && Integer.parseInt(value.trim()) > 0) {
-                        max = Math.min(max, Integer.parseInt(value.trim()));
+                    if (value != null && Integer.parseInt(value) > 0) {
+                        max = Math.min(max, Integer.parseInt(value));
                     }
                 } catch (NumberFormatException notANumber) {
                     // "infinite" or junk: no limit from this field
@@ -257,13 +261,10 @@ final class ServerMulticast {
         return max == Integer.MAX_VALUE ? DEFAULT_MAX_ADDRESSES : max;
     }
 
-    private static String fieldValue(Element form, String var) {
-        for (Element field : form.elements("field")) {
-            if (var.equals(field.attributeValue("var"))) {
-                return field.elementText("value");
-            }
-        }
-        return null;
+    /** The field's first value, trimmed; null if the form has no such field or it no value. */
+    private static String fieldValue(DataForm form, String var) {
+        FormField field = form.getField(var);
+        return field == null ? null : field.getFirstValue();
     }
 
     /** Asks {@code to} from {@code home}, so that the answer comes back to this connection. */

@@ -12,7 +12,6 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -77,11 +76,7 @@ class InstanceFailureIT {
 
     @BeforeEach
     void database() throws Exception {
-        String db = "failure" + DATABASES.incrementAndGet();
-        try (Connection c = DriverManager.getConnection(postgres.jdbcUrl()); Statement s = c.createStatement()) {
-            s.execute("CREATE DATABASE " + db);
-        }
-        url = postgres.jdbcUrl().replace("/postgres?", "/" + db + "?");
+        url = postgres.newDatabase("failure" + DATABASES.incrementAndGet());
     }
 
     @AfterEach

@@ -143,6 +143,35 @@ class ConsistencyEngineTest {
     }
 
     @Test
+    void pastSixtyFourReadersOnOneBoundTheirFlushesSpreadOverItsLastQuarterAndNoneComesLate() {
+        int spread = ConsistencyEngine.SPREAD_SLOTS * 10;
+        for (int i = 0; i < ConsistencyEngine.SPREAD_ABOVE + spread; i++) {
+            engine.relax("reader" + i, wants(null, 60, 100));
+        }
+        long start = now;
+        post(null);
+        java.util.Map<Long, Integer> flushedAt = new java.util.TreeMap<>();
+        while (engine.nextDeadline() != Long.MAX_VALUE) {
+            long at = engine.nextDeadline();
+            engine.onTime(at, out);
+            flushedAt.merge(at - start, take().size(), Integer::sum);
+        }
+        assertThat(flushedAt).hasSize(ConsistencyEngine.SPREAD_SLOTS);
+        assertThat(flushedAt.keySet()).allMatch(t -> t >= 45_000 && t <= 60_000);
+        assertThat(flushedAt.get(60_000L)).as("the first 64, and the spread ones of slot 0")
+                .isEqualTo(ConsistencyEngine.SPREAD_ABOVE + 10);
+        assertThat(flushedAt.values().stream().mapToInt(Integer::intValue).sum())
+                .isEqualTo(ConsistencyEngine.SPREAD_ABOVE + spread);
+        assertThat(flushedAt).containsEntry(60_000L - 15 * 15_000 / 16, 10);
+
+        // Each keeps its share: the next message they retain is due as early again.
+        post(null);
+        long second = now;
+        engine.onTime(second + 60_000 - 15 * 15_000 / 16, out);
+        assertThat(take()).hasSize(10);
+    }
+
+    @Test
     void directRecipientsGetItAtOnceWithTheirRetainedAncestorsFirst() {
         Reader<String> alice = engine.relax("alice", wants("gossip", 60, 20));
         long question = post("movie");
@@ -255,8 +284,8 @@ class ConsistencyEngineTest {
             out.clear();
         }
         ConsistencyEngine.Holdings held = room.holdings();
-        // One timer per (time bound, message) at most: the messages of the last 600 s, whatever the room size.
-        assertThat(held.timers()).isLessThanOrEqualTo(600_000 / 166 + 1);
+        // One timer per (share of the time bound, message) at most: the messages of the last 600 s, whatever the room size.
+        assertThat(held.timers()).isLessThanOrEqualTo(ConsistencyEngine.SPREAD_SLOTS * (600_000 / 166 + 1));
         // Every reader filed in exactly one trigger bucket; the filter index holds each once.
         assertThat(held.bucketEntries()).isEqualTo(readers.size());
         assertThat(held.filterIndexEntries()).isEqualTo(readers.size());

@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jivesoftware.smack.packet.Message;
 import org.jivesoftware.smack.packet.Presence;
 import org.jivesoftware.smack.packet.StanzaError;
@@ -143,6 +146,48 @@ class EjabberdRollingRestartIT {
             connection.sendStanza(org.jivesoftware.smack.packet.StanzaBuilder.buildMessage(body.replace(' ', '-'))
                     .to(room).ofType(Message.Type.groupchat).setBody(body).build());
         }
+
+        /** The rooms where a message this user sent as the chat's message {@code first} or later came back to it. */
+        Set<EntityBareJid> echoedSince(int first) {
+            Set<EntityBareJid> echoed = new HashSet<>();
+            sent.forEach((body, room) -> {
+                if (number(body) >= first && seen.contains(room + " " + body)) {
+                    echoed.add(room);
+                }
+            });
+            return echoed;
+        }
+
+        /** The chat's number of a message this user sent: "Romeo 12" is 12. */
+        static int number(String body) {
+            return Integer.parseInt(body.substring(body.indexOf(' ') + 1));
+        }
+    }
+
+    /** Polls {@code done} until it holds, for at most {@code seconds}; fails naming {@code what} past that. */
+    private static void await(String what, int seconds, Callable<Boolean> done) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (!done.call()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within " + seconds + " s: " + what);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /**
+     * Waits until every room has served both users since the chat's message {@code first}: each
+     * got an echo there of a message it sent since (a round of the chat, ~2.5 s, once the rooms serve).
+     */
+    private static void awaitEveryRoomServes(String when, List<EntityBareJid> rooms, int first, User... users) throws Exception {
+        await("every room echoes both users' messages " + when, 30, () -> {
+            for (User u : users) {
+                if (!u.echoedSince(first).containsAll(rooms)) {
+                    return false;
+                }
+            }
+            return true;
+        });
     }
 
     /** Waits until every instance holds its share of the buckets again; returns who held how many then. */
@@ -176,29 +221,33 @@ class EjabberdRollingRestartIT {
         }
         assertThat(Set.copyOf(store.roomOwners().values())).containsExactlyInAnyOrder("a", "b", "c");
 
+        // The chat: message n from Romeo (n even) or Juliet, in the rooms in turn.
+        AtomicInteger said = new AtomicInteger();
+        Runnable sayNext = () -> {
+            int n = said.getAndIncrement();
+            User from = n % 2 == 0 ? romeo : juliet;
+            EntityBareJid room = rooms.get(n / 2 % ROOMS);
+            if (!from.rejoining.contains(room)) {
+                try {
+                    from.say(room, from.nick + " " + n);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        };
         AtomicBoolean chatting = new AtomicBoolean(true);
         Thread chat = new Thread(() -> {
-            int n = 0;
             while (chatting.get()) {
-                User from = n % 2 == 0 ? romeo : juliet;
-                EntityBareJid room = rooms.get(n / 2 % ROOMS);
-                if (!from.rejoining.contains(room)) {
-                    try {
-                        from.say(room, from.nick + " " + n);
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                }
-                n++;
+                sayNext.run();
                 try {
-                    Thread.sleep(SEND_EVERY_MILLIS);
+                    Thread.sleep(SEND_EVERY_MILLIS);   // the pace of the load, not a wait for anything
                 } catch (InterruptedException e) {
                     return;
                 }
             }
         }, "chat");
         chat.start();
-        Thread.sleep(3_000);
+        awaitEveryRoomServes("before the first restart", rooms, 0, romeo, juliet);
 
         Map<String, Map<String, Integer>> sharesAfterRestart = new HashMap<>();
         Map<String, Boolean> servingAfterRestart = new HashMap<>();
@@ -207,20 +256,53 @@ class EjabberdRollingRestartIT {
             cluster.stop(name);
             System.out.printf("EjabberdRollingRestartIT: %s stopped cleanly in %.1f s%n", name,
                     (System.nanoTime() - stopping) / 1e9);
-            Thread.sleep(3_000);
+            // The others took over its buckets and its rooms, and serve them under the load.
+            await("the two others hold all buckets once " + name + " stopped", 30, () -> {
+                Map<String, Integer> running = store.runningInstances();
+                return !running.containsKey(name) && running.values().stream().mapToInt(Integer::intValue).sum()
+                        == EVEN.values().stream().mapToInt(Integer::intValue).sum();
+            });
+            await("no room leased by the stopped " + name, 30, () -> !store.roomOwners().containsValue(name));
+            awaitEveryRoomServes("while " + name + " is down", rooms, said.get(), romeo, juliet);
             cluster.start(name);
             sharesAfterRestart.put(name, awaitShares());
-            Thread.sleep(3_000);
             // the restarted instance serves the rooms of the buckets it took back
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (!store.roomOwners().containsValue(name) && System.nanoTime() < deadline) {
                 Thread.sleep(200);
             }
             servingAfterRestart.put(name, store.roomOwners().containsValue(name));
+            awaitEveryRoomServes("once " + name + " is back", rooms, said.get(), romeo, juliet);
         }
         chatting.set(false);
         chat.join();
-        Thread.sleep(5_000);   // the last echoes, and the history of the last rejoins
+        // A last round, each message to every room it goes to: once both users and Carol have all of
+        // it, every earlier message in each room has reached whoever it was going to (a room sends
+        // in order); one dropped by ejabberd would keep this from ever holding, so past the bound
+        // the checks below say what is missing.
+        int lastRound = said.get();
+        for (int i = 0; i < 2 * ROOMS; i++) {
+            sayNext.run();
+        }
+        try {
+            await("the last round everywhere", 30, () -> {
+                synchronized (toCarol) {
+                    for (User from : List.of(romeo, juliet)) {
+                        User to = from == romeo ? juliet : romeo;
+                        for (Map.Entry<String, EntityBareJid> m : from.sent.entrySet()) {
+                            String seen = m.getValue() + " " + m.getKey();
+                            if (User.number(m.getKey()) >= lastRound
+                                    && !(from.seen.contains(seen) && to.seen.contains(seen) && toCarol.contains(seen))) {
+                                return false;
+                            }
+                        }
+                    }
+                }
+                return true;
+            });
+        } catch (AssertionError e) {
+            System.out.println("EjabberdRollingRestartIT: " + e.getMessage());
+        }
 
         int sent = 0;
         List<String> dropped = new ArrayList<>();

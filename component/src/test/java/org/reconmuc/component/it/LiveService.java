@@ -59,22 +59,30 @@ final class LiveService {
         XmppServer server = XmppServers.start(kind, Files.createDirectories(Path.of("target", runDir)));
         try {
             before.accept(server);
-            // The ITs make a room per test from the same few accounts, who stay in them: no limit per user
-            // here (RoomCreationTest has it).
-            ServiceConfig config = adjust.apply(ServiceConfig.builder().server(server.host(), server.componentPort())
-                    .domain(server.componentDomain()).secret(server.componentSecret())
-                    .roomCreation(RoomCreation.parse("anyone", "", 0)).build());
-            EmittedStanzas emitted = new EmittedStanzas();
-            LiveService live = new LiveService(server, ReconMuc.start(config, emitted, clock), emitted);
-            if (!live.muc.awaitConnected(Duration.ofSeconds(20))) {
-                live.muc.close();
-                throw new AssertionError("the component did not attach to " + kind);
-            }
-            return live;
+            return attach(server, adjust, clock);
         } catch (Exception | AssertionError e) {
             server.close();
             throw e;
         }
+    }
+
+    /**
+     * Attaches the component, configured by {@code adjust}, to a server that runs already (an
+     * ejabberd cluster's first node); {@link #closeAndValidate()} stops that server too.
+     */
+    static LiveService attach(XmppServer server, UnaryOperator<ServiceConfig> adjust, java.time.Clock clock) throws Exception {
+        // The ITs make a room per test from the same few accounts, who stay in them: no limit per user
+        // here (RoomCreationTest has it).
+        ServiceConfig config = adjust.apply(ServiceConfig.builder().server(server.host(), server.componentPort())
+                .domain(server.componentDomain()).secret(server.componentSecret())
+                .roomCreation(RoomCreation.parse("anyone", "", 0)).build());
+        EmittedStanzas emitted = new EmittedStanzas();
+        LiveService live = new LiveService(server, ReconMuc.start(config, emitted, clock), emitted);
+        if (!live.muc.awaitConnected(Duration.ofSeconds(20))) {
+            live.muc.close();
+            throw new AssertionError("the component did not attach to " + server);
+        }
+        return live;
     }
 
     /**

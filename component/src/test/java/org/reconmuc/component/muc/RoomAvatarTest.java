@@ -149,7 +149,14 @@ class RoomAvatarTest {
     void withoutAnAvatarNewcomersAreToldNothing() {
         muc.join(ROMEO, ROOM, "Romeo");
         muc.send("<presence from='" + BENVOLIO + "' to='" + ROOM + "/Benvolio'><x xmlns='http://jabber.org/protocol/muc'/></presence>");
-        assertThat(muc.receivedBy(BENVOLIO)).noneMatch(p -> photoHash(p) != null);
+        List<Packet> benvolio = muc.receivedBy(BENVOLIO);
+        // He is in: Romeo's presence, then his own (110), as in a room with an avatar...
+        assertThat(benvolio).anyMatch(p -> p instanceof Presence && p.getFrom().toString().equals(ROOM + "/Romeo"));
+        assertThat(indexOf(benvolio, p -> statusCodes(p).contains("110"))).isNotNegative();
+        // ...but no presence from the room with a hash, and the room says it has no vCard.
+        assertThat(benvolio).noneMatch(p -> photoHash(p) != null);
+        assertThat(errorCondition(getVcard(BENVOLIO))).isEqualTo("item-not-found");
+        assertThat(discoAvatarHash(BENVOLIO)).isEmpty();
     }
 
     @Test

@@ -71,6 +71,35 @@ class Xep0045DetailsTest {
     }
 
     @Test
+    void theNurseListsACrowdedRoomAPageAtATime() {
+        for (int i = 0; i < 248; i++) {
+            muc.join("citizen" + i + "@verona.lit/street", ROOM, "Citizen" + i);
+        }
+        String page = "<iq from='" + NURSE + "' to='" + ROOM + "' type='get' id='%s'><query xmlns='" + Namespaces.DISCO_ITEMS
+                + "'>%s</query></iq>";
+        muc.send(String.format(page, "p1", ""));
+        Element first = muc.replyTo(NURSE, "p1").getElement().element("query");
+        assertThat(first.elements("item")).hasSize(100);
+        assertThat(first.elements("item").get(0).attributeValue("name")).isEqualTo("Romeo");
+        Element set = first.element("set");
+        assertThat(set.elementText("count")).isEqualTo("250");
+        assertThat(set.element("first").attributeValue("index")).isEqualTo("0");
+        assertThat(set.elementText("last")).isEqualTo("Citizen97");
+
+        String after = "<set xmlns='http://jabber.org/protocol/rsm'><max>200</max><after>%s</after></set>";
+        muc.send(String.format(page, "p2", String.format(after, "Citizen97")));
+        Element second = muc.replyTo(NURSE, "p2").getElement().element("query");
+        assertThat(second.elements("item")).as("never more than a page").hasSize(100);
+        assertThat(second.element("set").element("first").attributeValue("index")).isEqualTo("100");
+        muc.send(String.format(page, "p3", String.format(after, "Citizen197")));
+        assertThat(muc.replyTo(NURSE, "p3").getElement().element("query").elements("item")).hasSize(50)
+                .last().extracting(i -> i.attributeValue("name")).isEqualTo("Citizen247");
+
+        muc.send(String.format(page, "p4", String.format(after, "Tybalt")));
+        assertThat(errorCondition(muc.replyTo(NURSE, "p4"))).isEqualTo("item-not-found");
+    }
+
+    @Test
     void theNurseMayNotQueryAnOccupantsDiscoWithoutJoining() {
         // §6.6: bad-request; a self-ping from outside stays not-acceptable (XEP-0410).
         muc.send("<iq from='" + NURSE + "' to='" + ROOM + "/Juliet' type='get' id='o1'><query xmlns='" + Namespaces.DISCO_INFO + "'/></iq>");

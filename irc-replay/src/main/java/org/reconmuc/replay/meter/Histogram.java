@@ -94,4 +94,30 @@ public final class Histogram {
         }
         return points;
     }
+
+    /** The non-empty buckets as {@code index:count} pairs, comma-separated, then {@code ;sum}: see {@link #addAll}. */
+    public String toCompact() {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < SIZE; i++) {
+            long n = buckets.get(i);
+            if (n > 0) {
+                b.append(b.length() == 0 ? "" : ",").append(i).append(':').append(n);
+            }
+        }
+        return b.append(';').append(sum.sum()).toString();
+    }
+
+    /** Adds what {@link #toCompact} wrote of another histogram (histograms of several processes merged). */
+    public void addAll(String compact) {
+        int semi = compact.lastIndexOf(';');
+        if (semi > 0) {
+            for (String pair : compact.substring(0, semi).split(",")) {
+                int colon = pair.indexOf(':');
+                long n = Long.parseLong(pair.substring(colon + 1));
+                buckets.addAndGet(Integer.parseInt(pair.substring(0, colon)), n);
+                count.addAndGet(n);
+            }
+        }
+        sum.add(Double.parseDouble(compact.substring(semi + 1)));
+    }
 }

@@ -1,5 +1,6 @@
 package org.reconmuc.replay.meter;
 
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -8,6 +9,7 @@ import java.util.List;
 import org.jivesoftware.smack.SmackConfiguration;
 import org.jivesoftware.smack.compression.Java7ZlibInputOutputStream;
 import org.jivesoftware.smack.compression.XMPPInputOutputStream;
+import org.reconmuc.smack.socket.MeteredSocketFactory;
 
 /**
  * XEP-0138 zlib for the bots (Smack's own {@link Java7ZlibInputOutputStream}), with the bot's
@@ -47,9 +49,9 @@ public final class MeteringCompressionHandler extends XMPPInputOutputStream {
     @Override
     public InputStream getInputStream(InputStream in) throws IOException {
         InputStream inflated = zlib.getInputStream(in);
-        if (in instanceof MeteredSocketFactory.MeteredInputStream m) {
-            m.compressed();
-            return new MeteredSocketFactory.XmlInputStream(inflated, m.meter);
+        if (in instanceof MeteredSocketFactory.MeteredInputStream socket && socket.meter() instanceof BotSocketMeter bot) {
+            bot.compressed();
+            return new XmlInputStream(inflated, bot.botMeter());
         }
         return inflated;
     }
@@ -57,5 +59,31 @@ public final class MeteringCompressionHandler extends XMPPInputOutputStream {
     @Override
     public OutputStream getOutputStream(OutputStream out) throws IOException {
         return zlib.getOutputStream(out);
+    }
+
+    /** The XML stream above the inflater. */
+    private static final class XmlInputStream extends FilterInputStream {
+        private final XmlStanzaTracker tracker;
+
+        XmlInputStream(InputStream in, BotMeter meter) {
+            super(in);
+            this.tracker = new XmlStanzaTracker(meter);
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            int n = read(one, 0, 1);
+            return n <= 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = in.read(b, off, len);
+            if (n > 0) {
+                tracker.feed(b, off, n);
+            }
+            return n;
+        }
     }
 }

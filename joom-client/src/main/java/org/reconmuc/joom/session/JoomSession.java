@@ -40,6 +40,7 @@ import org.reconmuc.smack.element.ConsistencyRequirements;
 import org.reconmuc.smack.element.FilterEntry;
 import org.reconmuc.smack.element.TopicElement;
 import org.reconmuc.smack.reply.element.ReplyElement;
+import org.reconmuc.smack.socket.MeteredSocketFactory;
 
 /**
  * One Joom session: one account in one room. Blocking methods (call them off the UI thread);
@@ -110,7 +111,7 @@ public final class JoomSession implements AutoCloseable {
                     .setPort(o.port())
                     .setSecurityMode(o.tls() ? SecurityMode.required : SecurityMode.disabled)
                     .setResource("joom-" + Integer.toHexString(new java.security.SecureRandom().nextInt(0x10000)))
-                    .setSocketFactory(new CountingSocketFactory(bytesReceived))
+                    .setSocketFactory(MeteredSocketFactory.counting(bytesReceived))
                     .setConnectTimeout(10_000);
             if (o.anonymous()) {
                 b.performSaslAnonymousAuthentication();

@@ -1,4 +1,4 @@
-package org.reconmuc.replay.meter;
+package org.reconmuc.smack.socket;
 
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -7,24 +7,38 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import javax.net.SocketFactory;
 
 /**
- * A socket factory for one bot (Smack's {@code setSocketFactory}): every byte read from the
- * socket is counted, and, while the stream is not compressed, fed to the bot's XML stanza
- * tracker. Once XEP-0138 compression starts, {@link MeteringCompressionHandler} moves the tracker
- * above the inflater.
+ * Plain sockets (Smack's {@code setSocketFactory}; Smack puts TLS above them) that show every byte
+ * they read to a {@link Meter} of their own, and send without Nagle's delay: a chat client's
+ * writes are small stanzas that someone waits for.
  */
 public final class MeteredSocketFactory extends SocketFactory {
-    private final BotMeter meter;
+    /** Sees what one socket reads, as it reads it, on the thread that reads. */
+    @FunctionalInterface
+    public interface Meter {
+        void read(byte[] buffer, int offset, int length);
+    }
 
-    public MeteredSocketFactory(BotMeter meter) {
-        this.meter = meter;
+    private final Supplier<? extends Meter> meterPerSocket;
+
+    /** Each socket made gets the meter {@code meterPerSocket} gives then. */
+    public MeteredSocketFactory(Supplier<? extends Meter> meterPerSocket) {
+        this.meterPerSocket = meterPerSocket;
+    }
+
+    /** Sockets that add the bytes they read to {@code received}. */
+    public static MeteredSocketFactory counting(AtomicLong received) {
+        Meter count = (buffer, offset, length) -> received.addAndGet(length);
+        return new MeteredSocketFactory(() -> count);
     }
 
     @Override
     public Socket createSocket() throws SocketException {
-        return new MeteredSocket(meter);
+        return new MeteredSocket(meterPerSocket.get());
     }
 
     @Override
@@ -57,11 +71,11 @@ public final class MeteredSocketFactory extends SocketFactory {
         return s;
     }
 
-    static final class MeteredSocket extends Socket {
-        private final BotMeter meter;
+    private static final class MeteredSocket extends Socket {
+        private final Meter meter;
         private MeteredInputStream in;
 
-        MeteredSocket(BotMeter meter) throws SocketException {
+        MeteredSocket(Meter meter) throws SocketException {
             this.meter = meter;
             setTcpNoDelay(true);
         }
@@ -75,51 +89,18 @@ public final class MeteredSocketFactory extends SocketFactory {
         }
     }
 
-    /** Counts socket bytes; tracks stanzas in them while the stream is not compressed. */
-    static final class MeteredInputStream extends FilterInputStream {
-        final BotMeter meter;
-        private volatile XmlStanzaTracker tracker;
+    /** A metered socket's input: what a stream handler above it (e.g. XEP-0138's inflater) is given. */
+    public static final class MeteredInputStream extends FilterInputStream {
+        private final Meter meter;
 
-        MeteredInputStream(InputStream in, BotMeter meter) {
+        MeteredInputStream(InputStream in, Meter meter) {
             super(in);
             this.meter = meter;
-            this.tracker = new XmlStanzaTracker(meter);
         }
 
-        /** Compression starts: the bytes read from now on are compressed. */
-        void compressed() {
-            tracker = null;
-            meter.setCompressedStream(true);
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            int n = read(one, 0, 1);
-            return n <= 0 ? -1 : one[0] & 0xff;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            int n = in.read(b, off, len);
-            if (n > 0) {
-                meter.socketRead(n);
-                XmlStanzaTracker t = tracker;
-                if (t != null) {
-                    t.feed(b, off, n);
-                }
-            }
-            return n;
-        }
-    }
-
-    /** The XML stream above the inflater. */
-    static final class XmlInputStream extends FilterInputStream {
-        private final XmlStanzaTracker tracker;
-
-        XmlInputStream(InputStream in, BotMeter meter) {
-            super(in);
-            this.tracker = new XmlStanzaTracker(meter);
+        /** The meter that sees this socket's bytes. */
+        public Meter meter() {
+            return meter;
         }
 
         @Override
@@ -133,7 +114,7 @@ public final class MeteredSocketFactory extends SocketFactory {
         public int read(byte[] b, int off, int len) throws IOException {
             int n = in.read(b, off, len);
             if (n > 0) {
-                tracker.feed(b, off, n);
+                meter.read(b, off, n);
             }
             return n;
         }
