@@ -23,8 +23,15 @@ use_jdk17
 
 args=("$@")
 out=""
-for ((i = 0; i < ${#args[@]}; i++)); do
-  [[ "${args[i]}" == --out ]] && out="${args[i + 1]:-}"
+for ((i = 0; i < ${#args[@]}; i += 2)); do
+  case "${args[i]}" in
+    --out) out="${args[i + 1]:-}" ;;
+    --bots) ;;
+    --joins) ;;
+    --storms) ;;
+    --room) ;;
+    *) echo "bench-big-room: unknown option ${args[i]} (--bots N, --joins N, --storms K,L, --room JID, --out DIR)" >&2; exit 2 ;;
+  esac
 done
 if [[ -z "$out" ]]; then
   out="$ROOT/benchmarks/results/$(date +%F)-web-big-room"

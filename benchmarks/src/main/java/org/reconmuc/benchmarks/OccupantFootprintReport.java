@@ -15,6 +15,7 @@ import org.dom4j.Element;
 import org.openjdk.jol.info.GraphLayout;
 import org.openjdk.jol.vm.VM;
 import org.reconmuc.codec.XmlNamespaces;
+import org.reconmuc.component.RoomFeatures;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.muc.MucService;
 import org.xmpp.packet.IQ;
@@ -70,7 +71,7 @@ public final class OccupantFootprintReport {
     private static long measure(int occupants, List<IrcCorpus.Line> lines, boolean relaxed) throws DocumentException {
         ManualTime time = new ManualTime(Instant.parse("2026-11-24T12:00:00Z"));
         ServiceConfig config = ServiceConfig.defaults().withDomainAndSecret(SERVICE, "s");
-        MucService service = new MucService(config, time, Runnable::run, stanza -> { }, time::schedule);
+        MucService service = new MucService(config, time, Runnable::run, stanza -> { }, time::schedule, RoomFeatures.ALL);
         service.processPacket(parse("<presence from='" + user(0) + "' to='" + ROOM + "/u0'><x xmlns='http://jabber.org/protocol/muc'/></presence>"));
         service.processPacket(parse("<iq from='" + user(0) + "' to='" + ROOM + "' type='set' id='cfg'><query xmlns='http://jabber.org/protocol/muc#owner'>"
                 + "<x xmlns='jabber:x:data' type='submit'><field var='FORM_TYPE'><value>http://jabber.org/protocol/muc#roomconfig</value></field>"

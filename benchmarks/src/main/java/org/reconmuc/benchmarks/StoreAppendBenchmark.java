@@ -27,7 +27,7 @@ import org.reconmuc.component.store.ArchivedMessage;
 import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.RoomRecord;
 import org.reconmuc.component.store.Store;
-import org.reconmuc.component.store.StoreLocation;
+import org.reconmuc.component.config.StoreLocation;
 
 /**
  * The cost of keeping a room's messages (component/.../store): appending {@code n} messages to a

@@ -60,7 +60,7 @@ public final class ReconMuc implements AutoCloseable {
                 }
             }
         };
-        this.service = new MucService(config, clock, roomThreads, outbox, null, store);
+        this.service = new MucService(config, clock, roomThreads, outbox, null, store, RoomFeatures.ALL);
         this.connection = clustered ? null : new ExternalComponentConnection(config, service);
     }
 

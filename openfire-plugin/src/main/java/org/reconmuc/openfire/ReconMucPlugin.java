@@ -8,6 +8,7 @@ import org.jivesoftware.openfire.component.InternalComponentManager;
 import org.jivesoftware.openfire.container.Plugin;
 import org.jivesoftware.openfire.container.PluginManager;
 import org.jivesoftware.util.JiveGlobals;
+import org.reconmuc.component.RoomFeatures;
 import org.reconmuc.component.config.ConfigLoader.ConfigException;
 import org.reconmuc.component.muc.MucService;
 import org.reconmuc.component.store.Store;
@@ -53,7 +54,7 @@ public final class ReconMucPlugin implements Plugin {
             throw new IllegalStateException("ReConMUC not started: cannot open its store: " + e.getMessage(), e);
         }
         roomThreads = RoomThreads.start("reconmuc-room");
-        MucService service = new MucService(settings.config(), Clock.systemUTC(), roomThreads, null, null, store);
+        MucService service = new MucService(settings.config(), Clock.systemUTC(), roomThreads, null, null, store, RoomFeatures.ALL);
         try {
             LOG.info("ReConMUC restored {} persistent rooms", service.restoreRooms());
         } catch (StoreException e) {

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.IntConsumer;
 import org.reconmuc.component.config.ClusterConfig;
+import org.reconmuc.component.store.LeaseStore;
 import org.reconmuc.component.transport.ExternalComponentConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.reconmuc.component.config.ClusterConfig;
-import org.reconmuc.component.muc.MucService;
+import org.reconmuc.component.store.LeaseStore;
 import org.reconmuc.component.transport.ExternalComponentConnection;
 import org.reconmuc.component.transport.OutgoingStanza;
 import org.reconmuc.component.transport.RenderedStanza;
@@ -42,7 +42,7 @@ public final class ClusterNode implements AutoCloseable {
     private static final int MAX_WAITING_STANZAS = 65_536;
 
     private final ClusterConfig config;
-    private final MucService service;
+    private final ClusteredService service;
     /** The service's rooms as served under this instance's leases (from {@link #start()}). */
     private volatile LeasedRooms<?> leased;
     /** The watch thread's store connection. */
@@ -70,7 +70,7 @@ public final class ClusterNode implements AutoCloseable {
      * @param leases  opens this instance's lease connections ({@code store.leases(instance)}: one per thread)
      * @param connect opens connection number {@code i} (its stanzas reach the service as coming through {@code i})
      */
-    public ClusterNode(ClusterConfig config, MucService service, Supplier<LeaseStore> leases,
+    public ClusterNode(ClusterConfig config, ClusteredService service, Supplier<LeaseStore> leases,
                        Clock clock, IntFunction<ExternalComponentConnection> connect) {
         this.config = config;
         this.service = service;

@@ -1,6 +1,5 @@
 package org.reconmuc.component.cluster;
 
-import org.reconmuc.component.muc.MucService;
 import org.reconmuc.component.transport.ConnectionListener;
 import org.xmpp.component.Component;
 import org.xmpp.component.ComponentManager;
@@ -8,7 +7,7 @@ import org.xmpp.packet.JID;
 import org.xmpp.packet.Packet;
 
 /** What one of an instance's connections hands on: stanzas tagged with the connection, and its loss. */
-public record ConnectionOfInstance(MucService service, int index) implements Component, ConnectionListener {
+public record ConnectionOfInstance(ClusteredService service, int index) implements Component, ConnectionListener {
     @Override
     public String getName() {
         return service.getName();

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 import java.util.function.Predicate;
 import org.reconmuc.component.jid.RoomJid;
+import org.reconmuc.component.store.LeaseStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

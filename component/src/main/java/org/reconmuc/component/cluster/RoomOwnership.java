@@ -1,6 +1,7 @@
 package org.reconmuc.component.cluster;
 
 import org.reconmuc.component.jid.RoomJid;
+import org.reconmuc.component.store.LeaseStore;
 
 /**
  * Which rooms this instance may serve when several instances of the service share a domain

@@ -3,7 +3,7 @@
  * instances"), and who holds what among them: each instance holds several component connections,
  * the server keeps every stanza of a room on one of them (ejabberd's {@code domain_balancing},
  * {@code type: bare_destination}), and a room is served only under a lease in the shared store
- * ({@link org.reconmuc.component.cluster.LeaseStore}), fenced by its epoch
+ * ({@link org.reconmuc.component.store.LeaseStore}), fenced by its epoch
  * ({@link org.reconmuc.component.cluster.RoomLeasing}, {@link org.reconmuc.component.cluster.LeasedRooms}).
  * A dead instance's connections are adopted by a survivor, which opens as many new ones so that
  * the server's buckets it held are claimed again; on PostgreSQL an instance is dead only when its

@@ -11,8 +11,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import org.reconmuc.component.store.StoreLocation;
-
 /**
  * Reads the settings from, in rising precedence: defaults, a properties file
  * ({@code --config FILE} or {@code RECONMUC_CONFIG}), environment variables

@@ -2,8 +2,6 @@ package org.reconmuc.component.config;
 
 import java.time.Duration;
 import java.util.Objects;
-import org.reconmuc.component.store.StoreLocation;
-
 /**
  * Everything the service needs to run, already validated. Built by {@link ConfigLoader} from
  * defaults, a properties file, environment variables and command-line flags (in rising order),

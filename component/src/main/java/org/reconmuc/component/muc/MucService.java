@@ -6,14 +6,16 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.dom4j.Element;
 import org.reconmuc.codec.XmlNamespaces;
-import org.reconmuc.component.activity.ActivitySubscriptions;
-import org.reconmuc.component.activity.RaiElement;
+import org.reconmuc.component.cluster.ClusteredService;
 import org.reconmuc.component.cluster.LeaseHost;
 import org.reconmuc.component.cluster.LeasedRooms;
 import org.reconmuc.component.cluster.RoomOwnership;
@@ -21,8 +23,6 @@ import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
-import org.reconmuc.component.muc.rtbl.BlockList;
-import org.reconmuc.component.muc.rtbl.BlockListSubscription;
 import org.reconmuc.component.relaxed.RelaxedCounters;
 import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.Store;
@@ -52,7 +52,7 @@ import org.xmpp.packet.Presence;
  * {@link #processPacket} waits while {@link ServiceConfig#maxPendingStanzas()} stanzas wait in
  * mailboxes: when a slow server holds the rooms back, the connection stops reading from it.
  */
-public final class MucService implements Component, ConnectionListener {
+public final class MucService implements ClusteredService, ConnectionListener, Outbox {
     private static final Logger LOG = LoggerFactory.getLogger(MucService.class);
     public static final String NAME = "ReConMUC";
     public static final String VERSION = "0.1.0";
@@ -75,12 +75,10 @@ public final class MucService implements Component, ConnectionListener {
     private final Store store;
     /** Who may create rooms, and the rooms each user created that are still here (guarded by the routing lock). */
     private final CreatedRooms created;
-    /** XEP-0437 subscribers of this instance (see {@link #activityPresence}). */
-    private final ActivitySubscriptions activitySubscriptions;
-    /** Users a real-time block list names (package rtbl); empty unless the operator names one. */
-    private final BlockList blockList = new BlockList();
-    /** Follows the block list's node; null when none is configured. */
-    private final BlockListSubscription rtbl;
+    /** What the features do on the whole service. */
+    private final Hooks hooks = new Hooks();
+    /** The rooms' pipeline: the core's options and the features' handlers, in order ({@link RoomEvents}). */
+    private final RoomEvents events;
 
     /** A room in memory, its mailbox, and (several instances) the lease it is served under. */
     static final class RoomEntry {
@@ -110,22 +108,26 @@ public final class MucService implements Component, ConnectionListener {
     /** Null while the service runs alone; else rooms are served only under leases. */
     private volatile LeasedRooms<RoomEntry> leased;
 
-    /** A service whose stanzas leave through the ComponentManager given to {@link #initialize}. */
-    public MucService(ServiceConfig config, Clock clock, Executor executor) {
-        this(config, clock, executor, null, null);
+    /**
+     * A service whose stanzas leave through the ComponentManager given to {@link #initialize}, its
+     * rooms with {@code features} (each attaches itself, in this order, after the core's own options).
+     */
+    public MucService(ServiceConfig config, Clock clock, Executor executor, List<? extends RoomFeature> features) {
+        this(config, clock, executor, null, null, features);
     }
 
     /**
      * A service whose stanzas leave through {@code outbox} and whose time bounds fire through
      * {@code scheduler} (tests, benchmarks); a null one means our own.
      */
-    public MucService(ServiceConfig config, Clock clock, Executor executor, Outbox outbox, Scheduler scheduler) {
-        this(config, clock, executor, outbox, scheduler, Store.NONE);
+    public MucService(ServiceConfig config, Clock clock, Executor executor, Outbox outbox, Scheduler scheduler,
+                      List<? extends RoomFeature> features) {
+        this(config, clock, executor, outbox, scheduler, Store.NONE, features);
     }
 
     /** Like the above, keeping persistent rooms in {@code store} (restored by {@link #restoreRooms()}). */
     public MucService(ServiceConfig config, Clock clock, Executor executor, Outbox outbox, Scheduler scheduler,
-                      Store store) {
+                      Store store, List<? extends RoomFeature> features) {
         this.store = store;
         this.config = config;
         this.clock = clock;
@@ -133,7 +135,6 @@ public final class MucService implements Component, ConnectionListener {
         this.outbox = outbox;
         this.mailboxBudget = new MailboxBudget(config.maxPendingStanzas());
         this.created = new CreatedRooms(config.roomCreation(), config.domain());
-        this.activitySubscriptions = new ActivitySubscriptions(config.raiMaxSubscribers());
         if (scheduler == null) {
             this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "room-timer");
@@ -145,9 +146,9 @@ public final class MucService implements Component, ConnectionListener {
             this.timer = null;
             this.scheduler = scheduler;
         }
-        this.rtbl = config.rtblService() == null ? null : new BlockListSubscription(config.rtblService(),
-                config.rtblNode(), config.domain(), blockList, this::send, this.scheduler::schedule,
-                this::removeListedOccupants);
+        List<RoomFeature> all = new ArrayList<>(RoomOptions.ALL);
+        all.addAll(features);
+        this.events = RoomEvents.attach(all, hooks);
     }
 
     @Override
@@ -181,9 +182,7 @@ public final class MucService implements Component, ConnectionListener {
 
     @Override
     public void shutdown() {
-        if (rtbl != null) {
-            rtbl.stop();
-        }
+        hooks.onShutdown.forEach(Runnable::run);
         mailboxBudget.close();
         LeasedRooms<RoomEntry> l = leased;
         if (l != null) {
@@ -208,26 +207,16 @@ public final class MucService implements Component, ConnectionListener {
             }
         }
         everConnected = true;
-        if (rtbl != null) {
-            rtbl.start();   // again at every connection: what was published or retracted meanwhile
-        }
+        hooks.onConnected.forEach(Runnable::run);
     }
 
     /**
-     * One of several instances: its connections changed (one came or went), so the address its
-     * block list is followed from may reach another instance now: it finds one of its own again.
+     * One of several instances: its connections changed (one came or went), so an address a feature
+     * follows something from may reach another instance now (the block list finds one of its own again).
      */
+    @Override
     public void connectionsChanged() {
-        if (rtbl != null) {
-            rtbl.followFromHome();
-        }
-    }
-
-    /** The block list has new entries: every room removes those of its occupants it now lists. */
-    private void removeListedOccupants() {
-        for (RoomEntry e : snapshot()) {
-            e.mailbox().submit(e.room()::removeListedOccupants);
-        }
+        hooks.onConnectionsChanged.forEach(Runnable::run);
     }
 
     @Override
@@ -268,9 +257,14 @@ public final class MucService implements Component, ConnectionListener {
         return counters;
     }
 
-    /** The users a real-time block list names (empty when the service follows none). */
-    public BlockList blockList() {
-        return blockList;
+    /** What a feature keeps for the whole service and published, by its type ({@link ServiceHooks#publish}): null if none did. */
+    public <T> T feature(Class<T> type) {
+        for (Object kept : hooks.published) {
+            if (type.isInstance(kept)) {
+                return type.cast(kept);
+            }
+        }
+        return null;
     }
 
     /** Occupants in all rooms now (each room's last published count). */
@@ -282,11 +276,6 @@ public final class MucService implements Component, ConnectionListener {
             }
         }
         return n;
-    }
-
-    /** Sessions subscribed to room activity indicators (XEP-0437) on this instance. */
-    public int activitySubscribers() {
-        return activitySubscriptions.size();
     }
 
     public int roomCount() {
@@ -301,6 +290,7 @@ public final class MucService implements Component, ConnectionListener {
     }
 
     /** A stanza that came through connection {@code via} (one of several). */
+    @Override
     public void processPacket(Packet packet, int via) {
         if (LOG.isTraceEnabled()) {
             LOG.trace("in: {}", packet.toXML());
@@ -319,8 +309,10 @@ public final class MucService implements Component, ConnectionListener {
             LOG.debug("dropping a stanza not addressed to {}: {}", config.domain(), to);
             return;
         }
-        if (rtbl != null && rtbl.handle(packet)) {
-            return;   // the block list's answers and notifications, and its search for an address
+        for (Predicate<Packet> handler : hooks.beforeRouting) {
+            if (handler.test(packet)) {
+                return;   // a feature's own (the block list's answers and notifications)
+            }
         }
         JID address;
         try {
@@ -400,7 +392,7 @@ public final class MucService implements Component, ConnectionListener {
 
     private RoomEntry newRoom(RoomJid jid) {
         RoomMailbox mailbox = new RoomMailbox(executor, jid);
-        RoomJournal journal = store.journal(jid.toString(), toServer);
+        RoomJournal journal = store.journal(jid.toString(), this);
         Room room = new Room(jid, new RoomContext() {
             @Override
             public ServiceConfig config() {
@@ -410,21 +402,6 @@ public final class MucService implements Component, ConnectionListener {
             @Override
             public Clock clock() {
                 return clock;
-            }
-
-            @Override
-            public Outbox outbox() {
-                return new Outbox() {
-                    @Override
-                    public void send(OutgoingStanza stanza) {
-                        journal.send(stanza);
-                    }
-
-                    @Override
-                    public void broadcast(RenderedStanza stanza, List<String> recipients) {
-                        journal.broadcast(stanza, recipients);
-                    }
-                };
             }
 
             @Override
@@ -458,13 +435,8 @@ public final class MucService implements Component, ConnectionListener {
             }
 
             @Override
-            public ActivitySubscriptions activitySubscriptions() {
-                return activitySubscriptions;
-            }
-
-            @Override
-            public BlockList blockList() {
-                return blockList;
+            public RoomEvents events() {
+                return events;
             }
         });
         return new RoomEntry(room, mailbox);
@@ -531,6 +503,7 @@ public final class MucService implements Component, ConnectionListener {
      * when their first stanza arrives (persistent ones loaded from the shared store), and given up
      * when the lease is lost. Call before the first stanza; the rooms are not restored at start.
      */
+    @Override
     public LeasedRooms<?> serveUnderLeases(RoomOwnership owner) {
         leased = LeasedRooms.withReadThread(new RoomLeaseHost(this), owner, store, clock, config);
         return leased;
@@ -543,6 +516,7 @@ public final class MucService implements Component, ConnectionListener {
     }
 
     /** The rooms served under leases; null while the service runs alone. */
+    @Override
     public LeasedRooms<?> leasedRooms() {
         return leased;
     }
@@ -621,7 +595,9 @@ public final class MucService implements Component, ConnectionListener {
         send(OutgoingStanza.of(packet));
     }
 
-    private void send(OutgoingStanza stanza) {
+    /** Where the rooms' journals hand what they send: to the server. */
+    @Override
+    public void send(OutgoingStanza stanza) {
         if (LOG.isTraceEnabled()) {
             LOG.trace("out: {}", stanza.xml());
         }
@@ -631,24 +607,18 @@ public final class MucService implements Component, ConnectionListener {
         }
     }
 
-    /** Where the rooms' journals hand what they send: to the server, a broadcast kept whole. */
-    private final Outbox toServer = new Outbox() {
-        @Override
-        public void send(OutgoingStanza stanza) {
-            MucService.this.send(stanza);
+    /** A room's broadcast, kept whole: the connection sends it once where the server offers multicast. */
+    @Override
+    public void broadcast(RenderedStanza stanza, List<String> recipients) {
+        if (LOG.isTraceEnabled()) {
+            LOG.trace("out to {}: {}", recipients, stanza.to((String) null).xml());
         }
+        Outbox out = outbox;
+        if (out != null) {
+            out.broadcast(stanza, recipients);
+        }
+    }
 
-        @Override
-        public void broadcast(RenderedStanza stanza, List<String> recipients) {
-            if (LOG.isTraceEnabled()) {
-                LOG.trace("out to {}: {}", recipients, stanza.to((String) null).xml());
-            }
-            Outbox out = outbox;
-            if (out != null) {
-                out.broadcast(stanza, recipients);
-            }
-        }
-    };
 
     public ServiceConfig config() {
         return config;
@@ -692,27 +662,73 @@ public final class MucService implements Component, ConnectionListener {
         return directory;
     }
 
-    /**
-     * A presence to the service itself: an XEP-0437 subscription or its end. Every room in memory
-     * looks at a new subscriber on its own thread; the rooms that watched for one that ended forget it.
-     */
-    private void activityPresence(Presence presence) {
-        activityChanged(presence, activitySubscriptions.presence(presence.getFrom().toString(), presence));
-    }
+    /** What the features attached to the whole service ({@link ServiceHooks}). */
+    private final class Hooks implements ServiceHooks {
+        final List<Predicate<Packet>> beforeRouting = new CopyOnWriteArrayList<>();
+        final List<Predicate<Packet>> toService = new CopyOnWriteArrayList<>();
+        final List<Runnable> onConnected = new CopyOnWriteArrayList<>();
+        final List<Runnable> onConnectionsChanged = new CopyOnWriteArrayList<>();
+        final List<Runnable> onShutdown = new CopyOnWriteArrayList<>();
+        final List<String> discoFeatures = new CopyOnWriteArrayList<>();
+        final List<Object> published = new CopyOnWriteArrayList<>();
 
-    private void activityChanged(Packet request, ActivitySubscriptions.Change change) {
-        if (change instanceof ActivitySubscriptions.Refused refused) {
-            reply(request, Condition.RESOURCE_CONSTRAINT, refused.text());
-        } else if (change instanceof ActivitySubscriptions.Subscribed s) {
+        @Override
+        public ServiceConfig config() {
+            return config;
+        }
+
+        @Override
+        public void beforeRouting(Predicate<Packet> handler) {
+            beforeRouting.add(handler);
+        }
+
+        @Override
+        public void toService(Predicate<Packet> handler) {
+            toService.add(handler);
+        }
+
+        @Override
+        public void onConnected(Runnable action) {
+            onConnected.add(action);
+        }
+
+        @Override
+        public void onConnectionsChanged(Runnable action) {
+            onConnectionsChanged.add(action);
+        }
+
+        @Override
+        public void onShutdown(Runnable action) {
+            onShutdown.add(action);
+        }
+
+        @Override
+        public void send(Packet packet) {
+            MucService.this.send(packet);
+        }
+
+        @Override
+        public void schedule(long delayMillis, Runnable task) {
+            scheduler.schedule(delayMillis, task);
+        }
+
+        @Override
+        public void eachRoom(Predicate<RoomJid> which, Consumer<Room> task) {
             for (RoomEntry e : snapshot()) {
-                e.mailbox().submit(() -> e.room().activity().subscribed(s.session()));
-            }
-        } else if (change instanceof ActivitySubscriptions.Unsubscribed u) {
-            for (RoomEntry e : snapshot()) {
-                if (u.rooms().contains(e.room().jid().toString())) {
-                    e.mailbox().submit(() -> e.room().activity().unsubscribed(u.session()));
+                if (which.test(e.room().jid())) {
+                    e.mailbox().submit(() -> e.room().run(task));
                 }
             }
+        }
+
+        @Override
+        public void discoFeature(String var) {
+            discoFeatures.add(var);
+        }
+
+        @Override
+        public void publish(Object kept) {
+            published.add(kept);
         }
     }
 
@@ -722,13 +738,10 @@ public final class MucService implements Component, ConnectionListener {
         }
 
         static void handle(MucService service, Packet packet) {
-            if (packet instanceof Presence presence) {
-                service.activityPresence(presence);
-                return;
-            }
-            if (packet instanceof Message m && m.getType() == Message.Type.error) {
-                service.activityChanged(m, service.activitySubscriptions.bounced(m.getFrom().toString()));
-                return;
+            for (Predicate<Packet> handler : service.hooks.toService) {
+                if (handler.test(packet)) {
+                    return;   // a feature's (XEP-0437 subscriptions)
+                }
             }
             if (!(packet instanceof IQ iq)) {
                 if (packet instanceof Message m && m.getType() != Message.Type.error && m.getBody() != null) {
@@ -753,7 +766,10 @@ public final class MucService implements Component, ConnectionListener {
                 for (String feature : List.of(Namespaces.MUC, Namespaces.DISCO_INFO, Namespaces.DISCO_ITEMS,
                         Namespaces.PING, Namespaces.VERSION, XmlNamespaces.STANZA_ID, XmlNamespaces.RECONMUC,
                         XmlNamespaces.FEATURE_COMPACT, XmlNamespaces.FEATURE_COMPACT_LIVE, XmlNamespaces.FEATURE_COMPACT_DEFLATE,
-                        XmlNamespaces.FEATURE_COMPACT_DEFLATE_LIVE, RaiElement.NAMESPACE)) {
+                        XmlNamespaces.FEATURE_COMPACT_DEFLATE_LIVE)) {
+                    q.addElement("feature").addAttribute("var", feature);
+                }
+                for (String feature : service.hooks.discoFeatures) {
                     q.addElement("feature").addAttribute("var", feature);
                 }
                 service.send(result);

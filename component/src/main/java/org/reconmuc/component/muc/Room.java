@@ -1,34 +1,16 @@
 package org.reconmuc.component.muc;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.dom4j.Element;
-import org.reconmuc.component.activity.RoomActivity;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
-import org.reconmuc.component.muc.avatar.RoomAvatar;
-import org.reconmuc.component.muc.iq.IqProxy;
-import org.reconmuc.component.muc.iq.RoomIqs;
-import org.reconmuc.component.muc.messages.RoomFloodControl;
-import org.reconmuc.component.muc.messages.RoomMessages;
-import org.reconmuc.component.muc.moderation.RoomModeration;
-import org.reconmuc.component.muc.occupants.MucPresences;
-import org.reconmuc.component.muc.occupants.Occupant;
-import org.reconmuc.component.muc.occupants.OccupantIds;
-import org.reconmuc.component.muc.occupants.Role;
-import org.reconmuc.component.muc.occupants.RoomPresence;
-import org.reconmuc.component.muc.occupants.RoomRegistration;
-import org.reconmuc.component.muc.options.Affiliation;
-import org.reconmuc.component.muc.options.ModeratedOption;
-import org.reconmuc.component.muc.options.NameOption;
-import org.reconmuc.component.muc.options.PublicOption;
-import org.reconmuc.component.muc.options.RoomConfig;
-import org.reconmuc.component.muc.rtbl.BlockList;
 import org.reconmuc.component.relaxed.Fanout;
 import org.reconmuc.component.relaxed.MessageLog;
 import org.reconmuc.component.relaxed.RelaxedState;
@@ -73,8 +55,6 @@ public final class Room {
     /** The last subject change as broadcast (from the occupant who set it), or null. */
     private Message subject;
     private Instant subjectSetAt;
-    /** XEP-0486: the room's vCard as an owner set it, or null. */
-    private RoomAvatar avatar;
     private boolean justCreated = true;
     private boolean destroyed;
     private volatile RoomListing listing;
@@ -82,33 +62,24 @@ public final class Room {
     private final RoomOutput output;
     private final RoomPresence presence = new RoomPresence(this);
     private final RoomCarry carry = new RoomCarry(this);
-    public final RoomActivity activity;
-    /**
-     * Slow mode, the room's event budget and its held messages: made when the room first needs one
-     * of them (at once where the service sets a budget), so a room that uses none asks nothing of
-     * them for each message, nor keeps their state.
-     */
-    private RoomModeration<Occupant> moderation;
+    /** What the features keep for this room ({@link RoomState}); null until one keeps something. */
+    private Map<RoomState<?>, Object> states;
 
     Room(RoomJid jid, RoomContext context) {
         this.jid = jid;
         this.context = context;
         this.events = context.events();
-        this.output = new RoomOutput(context.outbox());
+        this.output = new RoomOutput(context.journal());
         int historySize = context.config().historySize();
-        this.config = RoomConfig.defaults(configLimits());
+        this.config = RoomConfig.defaults(events.options(), configLimits());
         this.history = new MessageLog<>(historySize, ids, jid.toString());
         RoomRelaxedHost relaxedHost = new RoomRelaxedHost(this);
         this.consistency = new RelaxedState<>(relaxedHost);
         this.fanout = new Fanout<>(relaxedHost, consistency);
         this.requirements = new RoomRequirements(this, consistency, fanout);
         this.floodControl = new RoomFloodControl(context.config());
-        if (context.config().roomEventRate().limited()) {
-            moderation();   // the room's budget counts from its start
-        }
         this.occupantIds = context.config().occupantIds() ? new OccupantIds() : null;
-        this.activity = RoomActivityHost.of(this);
-        activity.persistent(persistent());
+        fire(RoomEvent.CONFIGURED, new RoomEvent.Configured(this));
         refreshListing();
     }
 
@@ -120,7 +91,7 @@ public final class Room {
         return jid;
     }
 
-    public RoomListing listing() {
+    RoomListing listing() {
         return listing;
     }
 
@@ -140,7 +111,13 @@ public final class Room {
                 output.error(packet, Condition.POLICY_VIOLATION, floodControl.refusal(packet));
                 return;
             }
-            if (refusedByBlockList(packet, session)) {
+            RoomEvent.Arriving arriving = fire(RoomEvent.ARRIVING, new RoomEvent.Arriving(this, packet, session));
+            if (arriving.refused()) {
+                arriving.sendRefusal(this, packet);
+                if (justCreated) {
+                    destroyed = true;   // the stanza that would have created the room: it is not
+                    context.discard(this);
+                }
                 return;
             }
             if (packet instanceof Presence p) {
@@ -173,44 +150,6 @@ public final class Room {
     }
 
     /**
-     * A real-time block list (package {@code rtbl}) lists the sender: unless a member or more, it
-     * may not enter, nor send messages ({@code forbidden}, as Prosody's mod_muc_rtbl refuses joins,
-     * groupchat and private messages); a room its join was creating is forgotten.
-     */
-    private boolean refusedByBlockList(Packet packet, RealJid session) {
-        boolean entersOrSpeaks = packet instanceof Presence p
-                ? p.getType() == null && occupantBySession(session) == null
-                : packet instanceof Message m && m.getType() != Message.Type.error;
-        if (!entersOrSpeaks || !context.blockList().lists(session.jid()) || affiliationOf(session).atLeast(Affiliation.MEMBER)) {
-            return false;
-        }
-        output.error(packet, Condition.FORBIDDEN, "cancel", BlockList.REFUSAL);
-        if (justCreated) {
-            destroyed = true;
-            context.discard(this);
-        }
-        return true;
-    }
-
-    /**
-     * The block list has new entries: occupants it now lists are removed (kicked, 307, with
-     * ejabberd's reason), but for moderators (as ejabberd's module) and members or more (whom
-     * Prosody's module never checks).
-     */
-    void removeListedOccupants() {
-        if (destroyed) {
-            return;
-        }
-        for (Occupant o : new ArrayList<>(presence.occupants())) {
-            if (o.role() != Role.MODERATOR && !affiliationOf(o.bareJid()).atLeast(Affiliation.MEMBER)
-                    && context.blockList().lists(o.bareJid().jid())) {
-                presence.removeOccupant(o, MucPresences.KICKED, null, BlockList.REMOVAL_REASON);
-            }
-        }
-        settle();
-    }
-
-    /**
      * The join that creates the room (a room restored from the store is not created): when its
      * sender may not create rooms, or has as many as they may, it is refused with not-allowed
      * (XEP-0045 §10.1.1) and the room is forgotten at once, whatever its default configuration.
@@ -235,25 +174,79 @@ public final class Room {
         }
     }
 
-    public boolean hasOccupantIds() {
+    boolean hasOccupantIds() {
         return occupantIds != null;
     }
 
     // ---- shared helpers for the feature classes ----------------------------------------------------
 
-    /** The events the room fires, and the features' handlers of them. */
-    public RoomEvents events() {
-        return events;
+    /** Tells the features' handlers of {@code event} about {@code payload} (see {@link RoomEvents}), and returns it with what they made of it. */
+    public <E> E fire(RoomEvent<E> event, E payload) {
+        return events.fire(this, event, payload);
+    }
+
+    /** What the feature of {@code key} keeps for this room, made now if it kept nothing yet. */
+    public <T> T state(RoomState<T> key) {
+        if (states == null) {
+            states = new IdentityHashMap<>(4);
+        }
+        @SuppressWarnings("unchecked")
+        T kept = (T) states.get(key);
+        if (kept == null) {
+            kept = key.make(this);
+            states.put(key, kept);
+        }
+        return kept;
+    }
+
+    /** What the feature of {@code key} keeps for this room, or null if it kept nothing yet. */
+    @SuppressWarnings("unchecked")
+    public <T> T kept(RoomState<T> key) {
+        return states == null ? null : (T) states.get(key);
+    }
+
+    /**
+     * Runs {@code task} on the room's own thread after {@code delayMillis} (a feature's timer), unless
+     * the room is gone by then; what moves with the room is written after it.
+     */
+    public void schedule(long delayMillis, Runnable task) {
+        context.schedule(delayMillis, () -> {
+            if (!destroyed) {
+                task.run();
+                carry.writeChanges();
+            }
+        });
+    }
+
+    /** A task of a feature's for every room ({@link ServiceHooks#eachRoom}), on the room's thread: then the room settles as after a stanza. */
+    void run(Consumer<Room> task) {
+        if (!destroyed) {
+            task.accept(this);
+            settle();
+        }
+    }
+
+    /** Whether message {@code seq} is hidden from {@code reader} (null: whoever enters now) by a feature ({@link RoomEvent#HIDDEN}). */
+    boolean hiddenFrom(long seq, Occupant reader) {
+        return fire(RoomEvent.HIDDEN, new RoomEvent.Sight(this, seq, reader)).hidden();
+    }
+
+    /**
+     * Every standard occupant has now been sent the log up to {@code seq}, but what a feature still
+     * withholds (several instances: the room's next owner sends them what follows again).
+     */
+    public void fannedOut(long seq) {
+        carry.fannedOut(seq);
     }
 
     /** Whether the room outlives its last occupant and the store keeps it ({@link RoomEvent#PERSISTENT}). */
     public boolean persistent() {
-        return events().fire(RoomEvent.PERSISTENT, new RoomEvent.Question(this, false)).answer();
+        return fire(RoomEvent.PERSISTENT, new RoomEvent.Question(this, false)).answer();
     }
 
     /** Whether the room keeps an archive of its messages ({@link RoomEvent#ARCHIVING}). */
-    public boolean archiving() {
-        return events().fire(RoomEvent.ARCHIVING, new RoomEvent.Question(this, true)).answer();
+    boolean archiving() {
+        return fire(RoomEvent.ARCHIVING, new RoomEvent.Question(this, true)).answer();
     }
 
     /** Where everything the room sends goes. */
@@ -265,7 +258,7 @@ public final class Room {
         return context.clock().instant();
     }
 
-    public RoomContext context() {
+    RoomContext context() {
         return context;
     }
 
@@ -274,13 +267,13 @@ public final class Room {
     }
 
     /** The service's bounds and defaults for the room's options. */
-    public RoomConfig.Limits configLimits() {
+    RoomConfig.Limits configLimits() {
         return RoomConfig.Limits.of(context.config());
     }
 
-    public void setConfig(RoomConfig newConfig) {
+    void setConfig(RoomConfig newConfig) {
         this.config = newConfig;
-        activity.persistent(persistent());
+        fire(RoomEvent.CONFIGURED, new RoomEvent.Configured(this));
         persistence.recordChanged();
     }
 
@@ -289,17 +282,12 @@ public final class Room {
     }
 
     /** True while the room handles the stanza that created it. */
-    public boolean justCreated() {
+    boolean justCreated() {
         return justCreated;
     }
 
-    public RelaxedState<Occupant> consistency() {
+    RelaxedState<Occupant> consistency() {
         return consistency;
-    }
-
-    /** Activity for those not in the room: XEP-0437 notices, XEP-0502's rate ({@link RoomActivityHost}). */
-    public RoomActivity activity() {
-        return activity;
     }
 
     /** Where groupchat messages go out (reconmuc.md §5.6, §5.7). */
@@ -308,7 +296,7 @@ public final class Room {
     }
 
     /** The consistency-requirements IQs (reconmuc.md §5.1, §5.2, §5.8). */
-    public RoomRequirements requirements() {
+    RoomRequirements requirements() {
         return requirements;
     }
 
@@ -324,23 +312,23 @@ public final class Room {
         return ids;
     }
 
-    public RoomRegistration registration() {
+    RoomRegistration registration() {
         return registration;
     }
 
-    public RoomLock lock() {
+    RoomLock lock() {
         return lock;
     }
 
-    public IqProxy iqProxy() {
+    IqProxy iqProxy() {
         return iqProxy;
     }
 
-    public Message subject() {
+    Message subject() {
         return subject;
     }
 
-    public void setSubject(Message subjectBroadcast) {
+    void setSubject(Message subjectBroadcast) {
         Message stored = subjectBroadcast.createCopy();
         stored.setTo((String) null);
         this.subject = stored;
@@ -348,18 +336,8 @@ public final class Room {
         persistence.recordChanged();
     }
 
-    public Instant subjectSetAt() {
+    Instant subjectSetAt() {
         return subjectSetAt;
-    }
-
-    RoomAvatar avatar() {
-        return avatar;
-    }
-
-    /** An owner set the room's vCard (null: none): a persistent room writes it before anyone is told. */
-    void setAvatar(RoomAvatar newAvatar) {
-        this.avatar = newAvatar;
-        persistence.recordChanged();
     }
 
     /** XEP-0421 ids of this room, or null without them. */
@@ -372,17 +350,15 @@ public final class Room {
     }
 
     /** Takes back the state a persistent room had (before any stanza reaches it): see {@link RoomPersistence#restore}. */
-    void restore(RoomConfig storedConfig, Message storedSubject, Instant storedSubjectAt, OccupantIds storedIds,
-                 RoomAvatar storedAvatar) {
+    void restore(RoomConfig storedConfig, Message storedSubject, Instant storedSubjectAt, OccupantIds storedIds) {
         this.config = storedConfig;
-        this.avatar = storedAvatar;
         this.subject = storedSubject;
         this.subjectSetAt = storedSubjectAt;
         if (occupantIds != null && storedIds != null) {
             this.occupantIds = storedIds;
         }
         this.justCreated = false;
-        activity.persistent(persistent());
+        fire(RoomEvent.CONFIGURED, new RoomEvent.Configured(this));
         refreshListing();
     }
 
@@ -405,21 +381,8 @@ public final class Room {
         return notRestored;
     }
 
-    /** Slow mode, the room's event budget and its held messages (package {@code muc.moderation}), made on first use. */
-    RoomModeration<Occupant> moderation() {
-        if (moderation == null) {
-            moderation = new RoomModeration<>(context.config().roomEventRate(), now().toEpochMilli());
-        }
-        return moderation;
-    }
-
-    /** False while the room has used none of {@link #moderation()}: nothing is held, no budget or slow mode counts. */
-    public boolean moderating() {
-        return moderation != null;
-    }
-
     /** What the room's next owner needs to carry on with its occupants (several instances). */
-    public RoomCarry carry() {
+    RoomCarry carry() {
         return carry;
     }
 
@@ -427,7 +390,7 @@ public final class Room {
         return presence.occupantBySession(session);
     }
 
-    public Occupant occupantByNick(String nick) {
+    Occupant occupantByNick(String nick) {
         return presence.occupantByNick(nick);
     }
 
@@ -442,15 +405,23 @@ public final class Room {
     }
 
     /** Who is in the room and how the others see them. */
-    public RoomPresence presence() {
+    RoomPresence presence() {
         return presence;
+    }
+
+    /**
+     * Removes {@code occupant} on a feature's order (a block list that now names it): every session
+     * of it and everyone else receive its unavailable presence with {@code statusCode} and {@code reason}.
+     */
+    public void remove(Occupant occupant, int statusCode, String reason) {
+        presence.removeOccupant(occupant, statusCode, null, reason);
     }
 
     public Affiliation affiliationOf(RealJid user) {
         return affiliations.getOrDefault(user.bare(), Affiliation.NONE);
     }
 
-    public Map<RealJid, Affiliation> affiliations() {
+    Map<RealJid, Affiliation> affiliations() {
         return affiliations;
     }
 
@@ -458,7 +429,7 @@ public final class Room {
      * Sets one user's affiliation; a user left with none, or banned, loses its reserved nickname
      * (XEP-0045 §17.4). Only that user's rows are written, not the whole table.
      */
-    public void setAffiliation(RealJid user, Affiliation affiliation) {
+    void setAffiliation(RealJid user, Affiliation affiliation) {
         if (affiliation == Affiliation.NONE) {
             affiliations.remove(user.bare());
         } else {
@@ -470,7 +441,7 @@ public final class Room {
         persistence.affiliationChanged(user);
     }
 
-    public Role defaultRole(Affiliation affiliation) {
+    Role defaultRole(Affiliation affiliation) {
         return switch (affiliation) {
             case OWNER, ADMIN -> Role.MODERATOR;
             case MEMBER -> Role.PARTICIPANT;
@@ -483,7 +454,7 @@ public final class Room {
      * Destroys the room (XEP-0045 §10.9): each occupant receives only its own unavailable
      * presence, carrying the destroy notice; nobody is told of the others leaving.
      */
-    public void destroy(Element destroyNotice) {
+    void destroy(Element destroyNotice) {
         persistence.destroying();
         presence.removeEveryone(destroyNotice);
         destroyed = true;
@@ -499,7 +470,7 @@ public final class Room {
         // (the journal writes only what changed, and only under a lease).
         context.journal().listing(listing.name(), listing.publicRoom());
         if (listing.occupants() != before) {
-            events().fire(RoomEvent.OCCUPANT_COUNT, new RoomEvent.OccupantCount(this, before, listing.occupants()));
+            fire(RoomEvent.OCCUPANT_COUNT, new RoomEvent.OccupantCount(this, before, listing.occupants()));
         }
     }
 }

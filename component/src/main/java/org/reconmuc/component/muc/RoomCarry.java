@@ -13,10 +13,6 @@ import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.consistency.Delivery;
 import org.reconmuc.component.consistency.Requirements;
 import org.reconmuc.component.jid.RealJid;
-import org.reconmuc.component.muc.occupants.Occupant;
-import org.reconmuc.component.muc.occupants.Role;
-import org.reconmuc.component.muc.options.Affiliation;
-import org.reconmuc.component.muc.options.LoggingOption;
 import org.reconmuc.component.protocol.Dom4jText;
 import org.reconmuc.component.protocol.PresenceLevel;
 import org.reconmuc.component.protocol.ProtocolException;
@@ -46,7 +42,7 @@ import org.xmpp.packet.Presence;
  * after its position that it was not sent early), and sends standard occupants again, with the
  * same stanza-id, what came after the watermark. Nothing is written when the service runs alone.
  */
-public final class RoomCarry {
+final class RoomCarry {
     private static final Logger LOG = LoggerFactory.getLogger(RoomCarry.class);
     private static final String ELEMENT = "occupant";
 
@@ -110,7 +106,7 @@ public final class RoomCarry {
      */
     public void fannedOut(long seq) {
         if (active() && LoggingOption.archivesInStore(room)) {
-            journal().fannedOut(ModerationOptions.fannedOutUpTo(room, seq));
+            journal().fannedOut(room.fire(RoomEvent.FANNED_OUT, new RoomEvent.Watermark(room, seq)).upTo());
         }
     }
 

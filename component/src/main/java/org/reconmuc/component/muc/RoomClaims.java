@@ -4,7 +4,6 @@ import java.util.Set;
 import org.dom4j.Element;
 import org.dom4j.QName;
 import org.reconmuc.codec.XmlNamespaces;
-import org.reconmuc.component.muc.occupants.Occupant;
 import org.reconmuc.component.protocol.MessageMarks;
 import org.reconmuc.component.relaxed.MessageLog;
 
@@ -14,7 +13,7 @@ import org.reconmuc.component.relaxed.MessageLog;
  * moderation, a sender or a status the room never gave. The room removes them, and says itself
  * who wrote the message an XEP-0461 reply names.
  */
-public final class RoomClaims {
+final class RoomClaims {
     /** Namespaces nothing but a server or a room sends in a message: none of it is an occupant's to claim. */
     private static final Set<String> ROOMS_ONLY = Set.of(
             Namespaces.MUC_USER,              // XEP-0045 statuses, invitations as the room relays them
@@ -65,13 +64,13 @@ public final class RoomClaims {
     /**
      * An XEP-0461 reply says whom it answers ({@code <reply to/>}), which clients show as the
      * quoted author: where the room knows the parent by its stanza-id, {@code to} is the
-     * occupant JID the parent was sent from, whatever the client wrote — unless the parent is held
-     * back from the {@code sender} (its echo would name the author of a message it may not see yet).
+     * occupant JID the parent was sent from, whatever the client wrote — unless the parent is hidden
+     * from the {@code sender} (its echo would name the author of a message it may not see yet).
      */
-    public static void attributeReply(Element out, Room room, Occupant sender) {
+    static void attributeReply(Element out, Room room, Occupant sender) {
         Element reply = out.element(QName.get("reply", XmlNamespaces.REPLY));
         long seq = reply == null ? 0 : room.history().seqOf(reply.attributeValue("id"));
-        MessageLog.Entry<Occupant> parent = ModerationOptions.heldFrom(room, seq, sender) ? null : room.history().get(seq);
+        MessageLog.Entry<Occupant> parent = seq <= 0 || room.hiddenFrom(seq, sender) ? null : room.history().get(seq);
         if (parent != null && parent.broadcast().getFrom() != null) {
             reply.addAttribute("to", parent.broadcast().getFrom().toString());
         }

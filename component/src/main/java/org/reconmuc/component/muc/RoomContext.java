@@ -1,25 +1,19 @@
 package org.reconmuc.component.muc;
 
 import java.time.Clock;
-import org.reconmuc.component.activity.ActivitySubscriptions;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.jid.RealJid;
-import org.reconmuc.component.muc.rtbl.BlockList;
 import org.reconmuc.component.relaxed.RelaxedCounters;
 import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.Store;
-import org.reconmuc.component.transport.Outbox;
 
 /** What a room needs from its service: settings, time, a way out, and a way to be forgotten. */
-public interface RoomContext {
+interface RoomContext {
     ServiceConfig config();
 
     Clock clock();
 
-    /** Where the room's stanzas go: through its {@link #journal()}, which holds them for pending writes. */
-    Outbox outbox();
-
-    /** The room's writes to the store, and the gate its stanzas pass. */
+    /** The room's writes to the store, and the gate its stanzas pass: the room's outbox. */
     RoomJournal journal();
 
     /** The store (archive queries of persistent rooms). */
@@ -31,10 +25,8 @@ public interface RoomContext {
     /** The room has no occupants and is temporary, or was destroyed: drop it (idempotent). */
     void discard(Room room);
 
-    /** The events rooms fire, with the handlers of every room's features ({@link RoomFeatures}). */
-    default RoomEvents events() {
-        return RoomFeatures.EVENTS;
-    }
+    /** The service's pipeline: the handlers of every room's features, and its options ({@link RoomEvents}). */
+    RoomEvents events();
 
     /** The service's counters, for an operator. */
     RelaxedCounters counters();
@@ -46,8 +38,4 @@ public interface RoomContext {
      */
     String admitCreation(Room room, RealJid creator);
 
-    /** The service's XEP-0437 subscribers (the {@code activity} package). */
-    ActivitySubscriptions activitySubscriptions();
-    /** The service's real-time block list (empty when it follows none). */
-    BlockList blockList();
 }

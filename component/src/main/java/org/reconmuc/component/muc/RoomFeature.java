@@ -1,6 +1,5 @@
 package org.reconmuc.component.muc;
 
-import org.reconmuc.component.muc.options.RoomOption;
 
 /**
  * A feature of every room that acts through the events rooms fire ({@link RoomEvent}), as a

@@ -7,7 +7,6 @@ import org.reconmuc.component.cluster.LeaseHost;
 import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.muc.MucService.RoomEntry;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
-import org.reconmuc.component.muc.occupants.MucPresences;
 import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.StoredOccupants;
 import org.reconmuc.component.store.StoredRoom;

@@ -6,7 +6,6 @@ import org.dom4j.QName;
 import org.reconmuc.component.config.ServiceConfig.RoomLocking;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
-import org.reconmuc.component.muc.options.Affiliation;
 import org.xmpp.packet.Presence;
 
 /**
@@ -20,7 +19,7 @@ import org.xmpp.packet.Presence;
  * does not lock, since such a client cannot configure the room. Unlike Prosody, the owner's
  * other sessions may enter a locked room: they are not "other users".
  */
-public final class RoomLock {
+final class RoomLock {
     private boolean locked;
 
     /** The room was just created by {@code join}: lock it, and destroy it if nobody configures it in time. */

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
-import org.reconmuc.component.muc.occupants.Occupant;
 import org.reconmuc.component.transport.Outbox;
 import org.reconmuc.component.transport.OutgoingStanza;
 import org.reconmuc.component.transport.RenderedStanza;

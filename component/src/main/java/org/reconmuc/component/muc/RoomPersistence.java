@@ -4,14 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.dom4j.DocumentException;
 import org.dom4j.Element;
-import org.dom4j.QName;
 import org.reconmuc.component.jid.RealJid;
-import org.reconmuc.component.muc.avatar.RoomAvatar;
-import org.reconmuc.component.muc.occupants.Occupant;
-import org.reconmuc.component.muc.occupants.OccupantIds;
-import org.reconmuc.component.muc.options.Affiliation;
-import org.reconmuc.component.muc.options.RoomConfig;
-import org.reconmuc.component.muc.options.RoomConfigForm;
 import org.reconmuc.component.protocol.Dom4jText;
 import org.reconmuc.component.relaxed.MessageLog;
 import org.reconmuc.component.store.ArchivedMessage;
@@ -153,10 +146,8 @@ public final class RoomPersistence {
         room.registration().reservations().forEach((jid, nick) -> registrations.put(jid.toString(), nick));
         OccupantIds ids = room.occupantIds();
         Element config = RoomConfigForm.render(room.config(), room.configLimits());
-        if (room.avatar() != null) {
-            // XEP-0486: the room's vCard rides in its configuration record (the form's reader reads only fields).
-            config.add(room.avatar().vcard());
-        }
+        // What a feature keeps (XEP-0486: the room's vCard) rides in the form, whose reader reads only fields.
+        room.fire(RoomEvent.STORING, new RoomEvent.Storing(room, config));
         return new RoomRecord(room.jid().toString(), config.asXML(),
                 room.subject() == null ? null : room.subject().toXML(), room.subjectSetAt(),
                 ids == null ? null : ids.key(), affiliations, registrations);
@@ -170,21 +161,20 @@ public final class RoomPersistence {
     void restore(StoredRoom stored) {
         RoomRecord r = stored.record();
         RoomConfig.Limits limits = room.configLimits();
-        RoomConfig defaults = RoomConfig.defaults(limits);
+        RoomConfig defaults = RoomConfig.defaults(room.config().options(), limits);
         RoomConfig config;
-        RoomAvatar avatar = null;
+        Element form = null;
         try {
-            Element form = Dom4jText.parse(r.config());
+            form = Dom4jText.parse(r.config());
             config = RoomConfigForm.read(defaults, form, limits.unbounded())
                     .withinLimits(limits);
-            Element vcard = form.element(QName.get(RoomAvatar.ELEMENT, RoomAvatar.NAMESPACE));
-            avatar = vcard == null ? null : RoomAvatar.restored(vcard);
         } catch (DocumentException | IllegalArgumentException e) {
             LOG.warn("room {}: its stored configuration is unreadable ({}); it comes back persistent with defaults",
                     r.jid(), e.getMessage());
             config = defaults;
+            form = null;
         }
-        config = room.events().fire(RoomEvent.RESTORING, new RoomEvent.Restoring(config)).config();
+        config = room.fire(RoomEvent.RESTORING, new RoomEvent.Restoring(room, config, form)).config();
         Message subject = null;
         if (r.subject() != null) {
             try {
@@ -194,7 +184,7 @@ public final class RoomPersistence {
             }
         }
         OccupantIds ids = r.occupantIdKey() == null ? null : OccupantIds.withKey(r.occupantIdKey());
-        room.restore(config, subject, subject == null ? null : r.subjectAt(), ids, avatar);
+        room.restore(config, subject, subject == null ? null : r.subjectAt(), ids);
         r.affiliations().forEach((jid, a) -> Affiliation.parse(a).ifPresent(
                 affiliation -> room.affiliations().put(new RealJid(new JID(jid)).bare(), affiliation)));
         r.registrations().forEach((jid, nick) -> {

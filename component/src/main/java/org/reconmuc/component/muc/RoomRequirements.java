@@ -11,8 +11,6 @@ import org.reconmuc.component.consistency.FilterKey;
 import org.reconmuc.component.consistency.Requirements;
 import org.reconmuc.component.limits.BoundedMap;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
-import org.reconmuc.component.muc.occupants.Occupant;
-import org.reconmuc.component.muc.occupants.PresenceLevels;
 import org.reconmuc.component.protocol.PresenceLevel;
 import org.reconmuc.component.protocol.PresencesElement;
 import org.reconmuc.component.protocol.ProtocolException;

@@ -7,8 +7,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import org.reconmuc.component.cluster.LeaseStore;
-
 /**
  * That an instance is alive, as PostgreSQL knows it: a session-level advisory lock on a key
  * derived from the instance's id, held on a connection of its own for the instance's whole life.

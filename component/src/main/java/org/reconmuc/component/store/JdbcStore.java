@@ -24,11 +24,11 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.reconmuc.component.cluster.LeaseStore;
 import org.dom4j.DocumentException;
+import org.reconmuc.component.config.StoreLocation;
 import org.reconmuc.component.protocol.TakenBack;
 import org.reconmuc.component.transport.Outbox;
-import org.reconmuc.component.store.StoreLocation.Kind;
+import org.reconmuc.component.config.StoreLocation.Kind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -128,12 +128,37 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
         }
         try (Statement s = c.createStatement()) {
             if (location.kind() == Kind.SQLITE) {
-                s.execute("PRAGMA journal_mode=WAL");
-                s.execute("PRAGMA synchronous=NORMAL");
                 s.execute("PRAGMA busy_timeout=10000");
+                walJournal(s);
+                s.execute("PRAGMA synchronous=NORMAL");
             }
         }
         return c;
+    }
+
+    /**
+     * Turns the SQLite file's journal to WAL. Another store opening the same file at that moment
+     * holds the lock the change takes, and SQLite answers SQLITE_BUSY at once, busy timeout or
+     * not: it is asked again, for up to 10 s.
+     */
+    private static void walJournal(Statement s) throws SQLException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (true) {
+            try {
+                s.execute("PRAGMA journal_mode=WAL");
+                return;
+            } catch (SQLException e) {
+                if (!String.valueOf(e.getMessage()).contains("SQLITE_BUSY") || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
     }
 
     /** The database file of an embedded store given by path, or null. */

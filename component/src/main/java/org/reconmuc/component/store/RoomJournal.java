@@ -10,7 +10,7 @@ import org.reconmuc.component.transport.Outbox;
 import org.reconmuc.component.transport.RenderedStanza;
 
 /**
- * One room's writes to the store, and the gate its outgoing stanzas pass: a stanza the room sends
+ * One room's writes to the store, and the gate its outgoing stanzas pass (the room's {@link Outbox}): a stanza the room sends
  * after a write waits (as the text it was rendered to, which nobody changes) until that write is
  * committed, and then leaves in the order the room sent everything. So an echo — a sender's acknowledgement — never
  * leaves before its message is in the store, while the room thread never waits for the disk.
@@ -18,7 +18,7 @@ import org.reconmuc.component.transport.RenderedStanza;
  * <p>{@link #send} is called by the room's thread; {@link #committed} by the store's writer.
  * Without a store ({@link #memoryOnly}) stanzas pass straight through and writes are ignored.
  */
-public final class RoomJournal {
+public final class RoomJournal implements Outbox {
     /** A stanza or broadcast waiting for the write {@code ticket}; {@code send} hands it to the outbox. */
     private record Held(Runnable send, long ticket, int chars) {
     }
@@ -103,11 +103,13 @@ public final class RoomJournal {
     }
 
     /** Sends a stanza of the room, after everything the room sent before it and after its pending writes. */
+    @Override
     public void send(OutgoingStanza stanza) {
         pass(() -> outbox.send(stanza), stanza.xml().length());
     }
 
     /** Sends one rendering to several recipients, in the room's order as {@link #send} does. */
+    @Override
     public void broadcast(RenderedStanza stanza, List<String> recipients) {
         int chars = stanza.length();
         for (String r : recipients) {

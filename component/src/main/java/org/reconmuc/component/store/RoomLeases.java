@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.reconmuc.component.cluster.LeaseStore;
+import org.reconmuc.component.config.StoreLocation;
 
 /**
  * The {@link LeaseStore} in the shared database (what {@code cluster} decides, persisted one

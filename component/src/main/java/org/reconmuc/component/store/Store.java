@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
-import org.reconmuc.component.cluster.LeaseStore;
+import org.reconmuc.component.config.StoreLocation;
 import org.reconmuc.component.transport.Outbox;
 
 /**

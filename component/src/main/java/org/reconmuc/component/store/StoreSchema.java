@@ -1,5 +1,6 @@
 package org.reconmuc.component.store;
 
+import org.reconmuc.component.config.StoreLocation;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
 import java.sql.Connection;
@@ -21,7 +22,7 @@ import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.flywaydb.core.api.output.MigrateResult;
-import org.reconmuc.component.store.StoreLocation.Kind;
+import org.reconmuc.component.config.StoreLocation.Kind;
 import org.slf4j.LoggerFactory;
 
 /**

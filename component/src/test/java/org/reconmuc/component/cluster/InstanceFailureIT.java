@@ -29,13 +29,14 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.reconmuc.component.RoomFeatures;
 import org.reconmuc.component.config.ClusterConfig;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.muc.MucService;
 import org.reconmuc.component.muc.RoomThreads;
 import org.reconmuc.component.store.InstanceLock;
 import org.reconmuc.component.store.Store;
-import org.reconmuc.component.store.StoreLocation;
+import org.reconmuc.component.config.StoreLocation;
 import org.reconmuc.component.testing.Await;
 import org.reconmuc.component.transport.ExternalComponentConnection;
 import org.reconmuc.servers.PostgresServer;
@@ -202,7 +203,7 @@ class InstanceFailureIT {
             store = Store.openFenced(StoreLocation.parse(url), config.maxQueuedChars(), id);
             rooms = RoomThreads.start("room-" + name);
             ClusterNode[] self = new ClusterNode[1];
-            service = new MucService(config, clock, rooms, stanza -> self[0].send(stanza), null, store);
+            service = new MucService(config, clock, rooms, stanza -> self[0].send(stanza), null, store, RoomFeatures.ALL);
             node = new ClusterNode(new ClusterConfig(name, 1, LEASE), service, () -> store.leases(id), clock,
                     i -> new ExternalComponentConnection(config, new ConnectionOfInstance(service, i)));
             self[0] = node;

@@ -8,8 +8,6 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.reconmuc.component.store.StoreLocation;
-
 class ConfigLoaderTest {
 
     @Test

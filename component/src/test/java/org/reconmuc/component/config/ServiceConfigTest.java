@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.reconmuc.component.ReconMuc;
+import org.reconmuc.component.RoomFeatures;
 import org.reconmuc.component.muc.MucService;
 import org.reconmuc.component.transport.ExternalComponentConnection;
 
@@ -19,7 +20,7 @@ class ServiceConfigTest {
         assertThat(defaults.secret()).isNull();
         assertThat(defaults.hasSecret()).isFalse();
         assertThat(defaults.toString()).contains("secret=not set");
-        MucService service = new MucService(defaults, Clock.systemUTC(), Runnable::run);
+        MucService service = new MucService(defaults, Clock.systemUTC(), Runnable::run, RoomFeatures.ALL);
         assertThatThrownBy(() -> new ExternalComponentConnection(defaults, service))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no component secret").hasMessageContaining("--secret");

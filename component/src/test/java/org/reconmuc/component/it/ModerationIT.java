@@ -29,7 +29,7 @@ import org.reconmuc.component.config.ServiceConfig;
 
 /**
  * Moderation in a big public room, as real Smack clients see it through a real server (package
- * {@code muc.moderation}): XEP-0500 slow mode, the room-wide budget of messages and presences, and
+ * {@code muc.slowmode}, {@code muc.budget}, {@code muc.delay}): XEP-0500 slow mode, the room-wide budget of messages and presences, and
  * messages held back for everyone but the moderators, who retract spam before anyone else sees it.
  * Each subclass names the server; the conversations are the same.
  */

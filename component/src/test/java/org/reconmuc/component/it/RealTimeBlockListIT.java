@@ -33,6 +33,7 @@ import org.jxmpp.jid.Jid;
 import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.muc.rtbl.BlockList;
 import org.reconmuc.component.testing.Await;
 import org.reconmuc.servers.XmppServer;
 
@@ -70,7 +71,7 @@ abstract class RealTimeBlockListIT extends LiveServiceIT {
 
     @BeforeAll
     void theComponentHasFetchedTheList() throws Exception {
-        Await.until(() -> live.service().blockList().size() == 1, WAIT, "the component to fetch the list");
+        Await.until(() -> live.service().feature(BlockList.class).size() == 1, WAIT, "the component to fetch the list");
     }
 
     private void publish(BareJid user) throws Exception {
@@ -170,7 +171,7 @@ abstract class RealTimeBlockListIT extends LiveServiceIT {
 
         retract(malloryC.getUser().asBareJid());
 
-        Await.until(() -> live.service().blockList().size() == 1, WAIT, "the retraction to reach the component");
+        Await.until(() -> live.service().feature(BlockList.class).size() == 1, WAIT, "the retraction to reach the component");
         muc(malloryC, room).join(Resourcepart.from("Mallory"));
         Await.until(() -> romeo.getOccupantsCount() == 2, WAIT, "Romeo to see Mallory back");
     }

@@ -26,6 +26,7 @@ import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.reconmuc.component.activity.ActivitySubscriptions;
 import org.reconmuc.component.activity.RaiElement;
 import org.reconmuc.component.activity.MessageRate;
 import org.reconmuc.component.config.ServiceConfig;
@@ -130,7 +131,7 @@ abstract class RoomActivityIT extends LiveServiceIT {
         } finally {
             notices.cancel();
             julietC.sendStanza(julietC.getStanzaFactory().buildPresenceStanza().ofType(Presence.Type.unavailable).to(service).build());
-            Await.until(() -> live.service().activitySubscribers() == 0, Duration.ofMillis(WAIT_MS), "Juliet unsubscribed");
+            Await.until(() -> live.service().feature(ActivitySubscriptions.class).size() == 0, Duration.ofMillis(WAIT_MS), "Juliet unsubscribed");
         }
     }
 
@@ -178,9 +179,9 @@ abstract class RoomActivityIT extends LiveServiceIT {
     void julietsServerEndsHerSubscriptionWhenSheGoesOffline() throws Exception {
         XMPPTCPConnection julietC = server.newClient("juliet");
         julietC.sendStanza(raiPresence(julietC));
-        Await.until(() -> live.service().activitySubscribers() == 1, Duration.ofMillis(WAIT_MS), "Juliet subscribed");
+        Await.until(() -> live.service().feature(ActivitySubscriptions.class).size() == 1, Duration.ofMillis(WAIT_MS), "Juliet subscribed");
         julietC.disconnect();
-        Await.until(() -> live.service().activitySubscribers() == 0, Duration.ofMillis(WAIT_MS),
+        Await.until(() -> live.service().feature(ActivitySubscriptions.class).size() == 0, Duration.ofMillis(WAIT_MS),
                 "her server sending the service her unavailable presence (RFC 6121 §4.6.3)");
     }
 
@@ -191,7 +192,7 @@ abstract class RoomActivityIT extends LiveServiceIT {
             subscribers[i] = server.newClient("reader" + i);
             subscribers[i].sendStanza(raiPresence(subscribers[i]));
         }
-        Await.until(() -> live.service().activitySubscribers() == MAX_SUBSCRIBERS, Duration.ofMillis(WAIT_MS), "two subscribers");
+        Await.until(() -> live.service().feature(ActivitySubscriptions.class).size() == MAX_SUBSCRIBERS, Duration.ofMillis(WAIT_MS), "two subscribers");
         XMPPTCPConnection paris = server.newClient("paris");
         Presence ask = raiPresence(paris);
         StanzaCollector refusal = paris.createStanzaCollectorAndSend(new AndFilter(StanzaTypeFilter.PRESENCE,
@@ -209,6 +210,6 @@ abstract class RoomActivityIT extends LiveServiceIT {
                 c.disconnect();
             }
         }
-        Await.until(() -> live.service().activitySubscribers() == 0, Duration.ofMillis(WAIT_MS), "both gone offline");
+        Await.until(() -> live.service().feature(ActivitySubscriptions.class).size() == 0, Duration.ofMillis(WAIT_MS), "both gone offline");
     }
 }

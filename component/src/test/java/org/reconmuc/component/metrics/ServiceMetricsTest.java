@@ -17,10 +17,11 @@ import java.time.Instant;
 import org.dom4j.DocumentHelper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.reconmuc.component.RoomFeatures;
 import org.reconmuc.component.store.ArchivedMessage;
 import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.Store;
-import org.reconmuc.component.store.StoreLocation;
+import org.reconmuc.component.config.StoreLocation;
 import org.xmpp.packet.Message;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.muc.MucService;
@@ -41,7 +42,7 @@ class ServiceMetricsTest {
     void aScrapeShowsRoomsOccupantsByModeAndTheConnectionsQueue() throws Exception {
         ServiceConfig config = ServiceConfig.defaults().withDomainAndSecret("muc.example", "s");
         List<OutgoingStanza> out = new ArrayList<>();
-        MucService service = new MucService(config, Clock.systemUTC(), Runnable::run, out::add, (d, t) -> { });
+        MucService service = new MucService(config, Clock.systemUTC(), Runnable::run, out::add, (d, t) -> { }, RoomFeatures.ALL);
         // Never started: its counters are all zero, and it must still be scrapable.
         ExternalComponentConnection connection = new ExternalComponentConnection(config, service);
         try (ServiceMetrics metrics = new ServiceMetrics(service, connection)) {

@@ -9,6 +9,7 @@ import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.dom4j.QName;
 import org.junit.jupiter.api.Test;
+import org.reconmuc.component.RoomFeatures;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.codec.XmlNamespaces;
 import org.xmpp.component.Component;
@@ -88,7 +89,7 @@ class InProcessDeliveryTest {
     void aliceReceivesHerBatchAsAMessageWhoseDomHoldsTheBatch() throws Exception {
         ServerSide server = new ServerSide();
         MucService service = new MucService(ServiceConfig.defaults().withDomainAndSecret(MucBench.SERVICE, "x"),
-                Clock.systemUTC(), Runnable::run, null, (delay, task) -> { });
+                Clock.systemUTC(), Runnable::run, null, (delay, task) -> { }, RoomFeatures.ALL);
         service.initialize(new JID(MucBench.SERVICE), server);
         service.processPacket(stanza("<presence from='" + ALICE + "' to='" + ROOM + "/Alice'/>"));
         service.processPacket(stanza("<presence from='" + BOB + "' to='" + ROOM + "/Bob'/>"));

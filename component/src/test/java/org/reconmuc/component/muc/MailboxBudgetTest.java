@@ -11,6 +11,7 @@ import java.util.Queue;
 import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
 
+import org.reconmuc.component.RoomFeatures;
 import org.reconmuc.component.testing.Await;
 
 import org.dom4j.DocumentHelper;
@@ -80,7 +81,7 @@ class MailboxBudgetTest {
             synchronized (out) {
                 out.add(p);
             }
-        }, (delay, task) -> { });
+        }, (delay, task) -> { }, RoomFeatures.ALL);
         String room = "lobby@muc.example";
         service.processPacket(parse("<presence from='romeo@montague.lit/phone' to='" + room + "/Romeo'/>"));
         service.processPacket(parse("<message from='romeo@montague.lit/phone' to='" + room + "' type='groupchat'><body>1</body></message>"));
@@ -121,7 +122,7 @@ class MailboxBudgetTest {
             synchronized (out) {
                 out.add(p);
             }
-        }, (delay, task) -> { });
+        }, (delay, task) -> { }, RoomFeatures.ALL);
         String room = "lobby@muc.example";
         service.processPacket(parse("<presence from='romeo@montague.lit/phone' to='" + room + "/Romeo'/>"));
         rooms.runAll();

@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import org.dom4j.DocumentException;
 import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
+import org.reconmuc.component.RoomFeatures;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.store.Store;
 import org.reconmuc.component.store.StoreException;
@@ -73,6 +74,11 @@ public final class MucBench {
      * several instances: {@link MucService#serveUnderLeases}).
      */
     public MucBench(ServiceConfig config, Instant start, Store store, boolean restore) {
+        this(config, start, store, restore, RoomFeatures.ALL);
+    }
+
+    /** As above, its rooms with {@code features} only (a service without one of them). */
+    public MucBench(ServiceConfig config, Instant start, Store store, boolean restore, List<? extends RoomFeature> features) {
         clock = new ManualClock(start);
         this.store = store;
         service = new MucService(config, clock, Runnable::run, new Outbox() {
@@ -88,7 +94,7 @@ public final class MucBench {
                         Outbox.super.broadcast(stanza, recipients);
                     }
                 },
-                (delay, task) -> timers.add(new Timed(clock.millis() + delay, task)), store);
+                (delay, task) -> timers.add(new Timed(clock.millis() + delay, task)), store, features);
         try {
             if (restore) {
                 service.restoreRooms();

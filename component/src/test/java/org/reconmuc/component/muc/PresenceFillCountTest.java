@@ -9,6 +9,7 @@ import java.util.List;
 import org.dom4j.DocumentException;
 import org.dom4j.DocumentHelper;
 import org.junit.jupiter.api.Test;
+import org.reconmuc.component.RoomFeatures;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.transport.OutgoingStanza;
 import org.reconmuc.component.transport.Outbox;
@@ -48,7 +49,7 @@ class PresenceFillCountTest {
         ServiceConfig config = ServiceConfig.defaults().toBuilder().domain("chat.example").secret("x")
                 .largeRoomOccupants(largeRoomOccupants).build();
         MucService service = new MucService(config, Clock.fixed(Instant.parse("2026-01-01T10:00:00Z"), ZoneOffset.UTC),
-                Runnable::run, counting, (delay, task) -> { });
+                Runnable::run, counting, (delay, task) -> { }, RoomFeatures.ALL);
         for (int i = 0; i < occupants; i++) {
             String asks = i == 0 || level == null ? "" : "<presences xmlns='urn:reconmuc:0' level='" + level + "'/>";
             service.processPacket(new Presence(parse("<presence from='bot" + i + "@example.org/r' to='" + ROOM + "/bot" + i + "'>"

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.reconmuc.component.config.RoomCreation;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.store.Store;
-import org.reconmuc.component.store.StoreLocation;
+import org.reconmuc.component.config.StoreLocation;
 import org.xmpp.packet.JID;
 import org.xmpp.packet.Packet;
 import org.xmpp.packet.Presence;

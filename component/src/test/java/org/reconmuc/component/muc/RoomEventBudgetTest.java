@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.reconmuc.codec.XmlNamespaces;
 import org.reconmuc.component.config.ServiceConfig;
 import org.xmpp.packet.Message;
 import org.xmpp.packet.Packet;
@@ -135,5 +136,28 @@ class RoomEventBudgetTest {
         muc.send("<presence from='" + JULIET + "' to='" + ROOM + "/Giulietta'/>");
         assertThat(errorCondition(muc.lastReceivedBy(JULIET))).isEqualTo("policy-violation");
         assertThat(muc.receivedBy(MERCUTIO)).isEmpty();
+    }
+
+    @Test
+    void aMessageAnotherFeatureRefusesSpendsNothing() {
+        muc.join(ROMEO, ROOM, "Romeo");          // the owner: not counted
+        muc.join(JULIET, ROOM, "Juliet");        // 1
+        muc.join(MERCUTIO, ROOM, "Mercutio");    // 2
+        muc.send("<message from='" + JULIET + "' to='" + ROOM + "' type='groupchat' id='balcony'><body>O Romeo</body></message>");   // 3
+        muc.clear();
+
+        // Mercutio "corrects" Juliet's message again and again: each is refused, as not his to correct,
+        // before the room's budget is asked.
+        for (int i = 0; i < 10; i++) {
+            muc.send("<message from='" + MERCUTIO + "' to='" + ROOM + "' type='groupchat' id='fix" + i + "'><body>O Mercutio</body>"
+                    + "<replace xmlns='" + XmlNamespaces.CORRECT + "' id='balcony'/></message>");
+            assertThat(errorCondition(muc.lastReceivedBy(MERCUTIO))).isEqualTo("forbidden");
+        }
+        muc.clear();
+        muc.say(MERCUTIO, ROOM, "Nay, gentle Romeo");     // 4
+        muc.say(JULIET, ROOM, "Good night");              // 5: the last event of the burst
+        assertThat(bodiesReceivedBy(ROMEO)).containsExactly("Nay, gentle Romeo", "Good night");
+        muc.say(MERCUTIO, ROOM, "one more");
+        assertThat(errorCondition(muc.lastReceivedBy(MERCUTIO))).isEqualTo("policy-violation");
     }
 }

@@ -9,18 +9,18 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.dom4j.DocumentException;
 import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.junit.jupiter.api.Test;
-import org.reconmuc.component.activity.ActivitySubscriptions;
+import org.reconmuc.component.RoomFeatures;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.jid.RealJid;
 import org.reconmuc.component.jid.RoomJid;
 import org.reconmuc.component.muc.StanzaErrors.Condition;
-import org.reconmuc.component.muc.options.Affiliation;
-import org.reconmuc.component.muc.rtbl.BlockList;
 import org.reconmuc.component.relaxed.RelaxedCounters;
 import org.reconmuc.component.store.RoomJournal;
 import org.reconmuc.component.store.Store;
@@ -44,6 +44,55 @@ class RoomEventsTest {
     private static final String NURSE = "nurse@capulet.lit/x";
     private static final String ONE_EACH = "urn:example:one-message-each";
 
+    private static final ServiceConfig CONFIG = ServiceConfig.defaults().withDomainAndSecret("chat.example", "x");
+    /** A service that does nothing on its own: the room alone is under test. */
+    private static final ServiceHooks SERVICE = new ServiceHooks() {
+        @Override
+        public ServiceConfig config() {
+            return CONFIG;
+        }
+
+        @Override
+        public void beforeRouting(Predicate<Packet> handler) {
+        }
+
+        @Override
+        public void toService(Predicate<Packet> handler) {
+        }
+
+        @Override
+        public void onConnected(Runnable action) {
+        }
+
+        @Override
+        public void onConnectionsChanged(Runnable action) {
+        }
+
+        @Override
+        public void onShutdown(Runnable action) {
+        }
+
+        @Override
+        public void send(Packet packet) {
+        }
+
+        @Override
+        public void schedule(long delayMillis, Runnable task) {
+        }
+
+        @Override
+        public void eachRoom(Predicate<RoomJid> which, Consumer<Room> task) {
+        }
+
+        @Override
+        public void discoFeature(String var) {
+        }
+
+        @Override
+        public void publish(Object kept) {
+        }
+    };
+
     private final List<String> heard = new ArrayList<>();
     private final List<Packet> sent = new ArrayList<>();
 
@@ -63,26 +112,19 @@ class RoomEventsTest {
     };
 
     private final Room room = new Room(new RoomJid(new JID(ROOM)), new RoomContext() {
-        private final RoomEvents events = RoomEvents.of(Stream.concat(RoomFeatures.ALL.stream(), Stream.of(oneMessageEach)).toList());
+        private final RoomEvents events = RoomEvents.attach(Stream.of(RoomOptions.ALL, RoomFeatures.ALL, List.of(oneMessageEach))
+                .flatMap(List::stream).toList(), SERVICE);
         private final Outbox outbox = stanza -> sent.add(stanza.toPacket());
         private final RoomJournal journal = RoomJournal.memoryOnly(outbox);
-        private final ActivitySubscriptions subscriptions =
-                new ActivitySubscriptions(0);
-        private final BlockList blockList = new BlockList();
 
         @Override
         public ServiceConfig config() {
-            return ServiceConfig.defaults().withDomainAndSecret("chat.example", "x");
+            return CONFIG;
         }
 
         @Override
         public Clock clock() {
             return Clock.fixed(Instant.parse("2026-01-01T10:00:00Z"), ZoneOffset.UTC);
-        }
-
-        @Override
-        public Outbox outbox() {
-            return journal::send;
         }
 
         @Override
@@ -116,16 +158,6 @@ class RoomEventsTest {
         @Override
         public RoomEvents events() {
             return events;
-        }
-
-        @Override
-        public ActivitySubscriptions activitySubscriptions() {
-            return subscriptions;
-        }
-
-        @Override
-        public BlockList blockList() {
-            return blockList;
         }
     });
 
@@ -198,13 +230,13 @@ class RoomEventsTest {
     }
 
     private RoomEvent.Entering romeoEnters(RoomEvents events) {
-        return events.fire(RoomEvent.ENTERING,
+        return events.fire(null, RoomEvent.ENTERING,
                 new RoomEvent.Entering(null, new RealJid(new JID(ROMEO)), new Presence(), Affiliation.NONE, true));
     }
 
     @Test
     void everyFeatureHearsRomeoEnterInTheOrderTheyWereAttached() {
-        RoomEvents events = RoomEvents.of(List.of(doorman("guest list", false), doorman("doorman", false), doorman("greeter", false)));
+        RoomEvents events = RoomEvents.attach(List.of(doorman("guest list", false), doorman("doorman", false), doorman("greeter", false)), SERVICE);
 
         assertThat(romeoEnters(events).refused()).isFalse();
         assertThat(heard).containsExactly("guest list", "doorman", "greeter");
@@ -212,7 +244,7 @@ class RoomEventsTest {
 
     @Test
     void theFirstFeatureThatRefusesRomeoIsTheLastToHearOfHim() {
-        RoomEvents events = RoomEvents.of(List.of(doorman("guest list", false), doorman("doorman", true), doorman("greeter", true)));
+        RoomEvents events = RoomEvents.attach(List.of(doorman("guest list", false), doorman("doorman", true), doorman("greeter", true)), SERVICE);
 
         assertThat(romeoEnters(events).refused()).isTrue();
         assertThat(heard).containsExactly("guest list", "doorman");
@@ -220,10 +252,10 @@ class RoomEventsTest {
 
     @Test
     void aQuestionNoFeatureAnswersKeepsTheRoomsOwnAnswer() {
-        RoomEvents events = RoomEvents.of(List.of(doorman("doorman", true)));
+        RoomEvents events = RoomEvents.attach(List.of(doorman("doorman", true)), SERVICE);
 
-        assertThat(events.fire(RoomEvent.ARCHIVING, new RoomEvent.Question(null, true)).answer()).isTrue();
-        assertThat(events.fire(RoomEvent.PERSISTENT, new RoomEvent.Question(null, false)).answer()).isFalse();
+        assertThat(events.fire(null, RoomEvent.ARCHIVING, new RoomEvent.Question(null, true)).answer()).isTrue();
+        assertThat(events.fire(null, RoomEvent.PERSISTENT, new RoomEvent.Question(null, false)).answer()).isFalse();
         assertThat(heard).isEmpty();
     }
 }

@@ -14,10 +14,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.reconmuc.component.config.RoomCreation;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.jid.RoomJid;
-import org.reconmuc.component.cluster.LeaseStore;
+import org.reconmuc.component.store.LeaseStore;
 import org.reconmuc.component.cluster.RoomOwnership;
 import org.reconmuc.component.store.Store;
-import org.reconmuc.component.store.StoreLocation;
+import org.reconmuc.component.config.StoreLocation;
 import org.xmpp.packet.Packet;
 import org.xmpp.packet.PacketError;
 

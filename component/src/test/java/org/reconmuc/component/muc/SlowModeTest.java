@@ -16,9 +16,12 @@ import org.dom4j.QName;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.reconmuc.codec.XmlNamespaces;
+import org.reconmuc.component.RoomFeatures;
 import org.reconmuc.component.config.ServiceConfig;
+import org.reconmuc.component.muc.slowmode.SlowModeOption;
 import org.reconmuc.component.store.Store;
-import org.reconmuc.component.store.StoreLocation;
+import org.reconmuc.component.config.StoreLocation;
 import org.xmpp.packet.Message;
 import org.xmpp.packet.Packet;
 
@@ -156,5 +159,34 @@ class SlowModeTest {
         } finally {
             store.close();
         }
+    }
+
+    @Test
+    void aTakingBackTheRoomRefusesDoesNotStartTheWait() {
+        configure("20");
+        muc.send("<message from='" + NURSE + "' to='" + ROOM + "' type='groupchat' id='nurse'><body>Madam!</body></message>");
+        muc.clear();
+
+        // Juliet tries to correct the Nurse's message: refused as not hers, before slow mode counts it.
+        muc.send("<message from='" + JULIET + "' to='" + ROOM + "' type='groupchat' id='fix'><body>Anon!</body>"
+                + "<replace xmlns='" + XmlNamespaces.CORRECT + "' id='nurse'/></message>");
+        assertThat(errorCondition(muc.lastReceivedBy(JULIET))).isEqualTo("forbidden");
+        muc.say(JULIET, ROOM, "Anon, good nurse!");
+        assertThat(bodiesReceivedBy(NURSE)).containsExactly("Anon, good nurse!");
+    }
+
+    @Test
+    void aServiceWithoutTheFeatureHasNoSlowModeAndTheRoomIsNoDifferentOtherwise() {
+        MucBench without = new MucBench(ServiceConfig.defaults().withDomainAndSecret(MucBench.SERVICE, "x"),
+                Instant.parse("2026-01-01T10:00:00Z"), Store.NONE, true,
+                RoomFeatures.ALL.stream().filter(f -> f != SlowModeOption.SLOW_MODE).toList());
+        muc = without;
+        romeoOwnsTheRoomAndJulietAndTheNurseAreIn();
+        assertThat(roomInfo(without)).doesNotContainKey("muc#roominfo_slow_mode_duration")
+                .containsKey("muc#roominfo_moderation_delay");
+        assertThat(errorCondition(configure("20"))).isNull();   // a field the form does not have is ignored
+        muc.say(JULIET, ROOM, "Wherefore art thou Romeo?");
+        muc.say(JULIET, ROOM, "Deny thy father");
+        assertThat(bodiesReceivedBy(NURSE)).containsExactly("Wherefore art thou Romeo?", "Deny thy father");
     }
 }

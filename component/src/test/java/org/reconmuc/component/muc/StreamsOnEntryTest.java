@@ -14,7 +14,7 @@ import org.reconmuc.codec.batch.BatchDecoder;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.muc.messages.ArchiveTest;
 import org.reconmuc.component.store.Store;
-import org.reconmuc.component.store.StoreLocation;
+import org.reconmuc.component.config.StoreLocation;
 import org.xmpp.packet.Packet;
 
 /**

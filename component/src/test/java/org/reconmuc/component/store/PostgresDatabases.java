@@ -1,5 +1,6 @@
 package org.reconmuc.component.store;
 
+import org.reconmuc.component.config.StoreLocation;
 import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.extension.AfterAllCallback;

@@ -1,5 +1,6 @@
 package org.reconmuc.component.store;
 
+import org.reconmuc.component.config.StoreLocation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.sql.Connection;

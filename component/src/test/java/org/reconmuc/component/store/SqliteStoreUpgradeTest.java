@@ -1,5 +1,6 @@
 package org.reconmuc.component.store;
 
+import org.reconmuc.component.config.StoreLocation;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.io.TempDir;

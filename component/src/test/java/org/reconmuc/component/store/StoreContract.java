@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.reconmuc.component.cluster.LeaseStore;
+import org.reconmuc.component.config.StoreLocation;
 import org.xmpp.packet.Message;
 import org.reconmuc.component.transport.OutgoingStanza;
 

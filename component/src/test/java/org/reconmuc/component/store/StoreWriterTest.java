@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.reconmuc.component.config.StoreLocation;
 import org.reconmuc.component.transport.OutgoingStanza;
 import org.xmpp.packet.Message;
 

@@ -9,6 +9,7 @@ import java.util.List;
 import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.dom4j.QName;
+import org.reconmuc.component.muc.HistoryRequest;
 import org.reconmuc.component.muc.MucBench;
 import org.reconmuc.component.muc.Namespaces;
 import org.reconmuc.component.testing.HostileXml;

@@ -10,7 +10,7 @@ import org.dom4j.Element;
 import org.junit.jupiter.api.Test;
 import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.muc.MucBench;
-import org.reconmuc.component.muc.options.PresenceBroadcastOption;
+import org.reconmuc.component.muc.PresenceBroadcastOption;
 import org.xmpp.packet.Packet;
 import org.xmpp.packet.Presence;
 

@@ -22,7 +22,7 @@ import org.reconmuc.component.config.ServiceConfig;
 import org.reconmuc.component.muc.MucBench;
 import org.reconmuc.component.muc.Namespaces;
 import org.reconmuc.component.store.Store;
-import org.reconmuc.component.store.StoreLocation;
+import org.reconmuc.component.config.StoreLocation;
 import org.xmpp.packet.IQ;
 import org.xmpp.packet.Message;
 import org.xmpp.packet.Packet;

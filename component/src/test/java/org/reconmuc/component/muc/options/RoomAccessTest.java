@@ -12,7 +12,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.reconmuc.component.muc.MucBench;
 import org.reconmuc.component.muc.Namespaces;
-import org.reconmuc.component.muc.messages.RoomArchive;
+import org.reconmuc.component.muc.RoomAccess;
+import org.reconmuc.component.muc.RoomArchive;
 
 /**
  * The room's one access rule ({@link RoomAccess}) per kind of room, as conversations: who may

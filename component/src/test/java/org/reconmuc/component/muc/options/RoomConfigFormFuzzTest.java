@@ -8,8 +8,17 @@ import java.util.List;
 import org.dom4j.DocumentHelper;
 import org.dom4j.Element;
 import org.dom4j.QName;
+import org.reconmuc.component.RoomFeatures;
+import org.reconmuc.component.muc.HistoryLengthOption;
+import org.reconmuc.component.muc.MaxUsersOption;
 import org.reconmuc.component.muc.MucBench;
 import org.reconmuc.component.muc.Namespaces;
+import org.reconmuc.component.muc.PasswordOption;
+import org.reconmuc.component.muc.RoomConfig;
+import org.reconmuc.component.muc.RoomConfigForm;
+import org.reconmuc.component.muc.RoomOption;
+import org.reconmuc.component.muc.RoomOptions;
+import org.reconmuc.component.muc.RoomOwnerLists;
 import org.reconmuc.component.muc.RoomPersistence;
 import org.reconmuc.component.testing.HostileXml;
 
@@ -29,7 +38,10 @@ class RoomConfigFormFuzzTest {
     private static final String OWNER = "owner@example.org/a";
     private static final String GUEST = "guest@example.org/b";
     private static final RoomConfig.Limits LIMITS = new RoomConfig.Limits(50, 200, false);
-    private static final RoomConfig DEFAULTS = RoomConfig.defaults(LIMITS);
+    /** The options of a room of the service: the core's, and those of its features. */
+    private static final List<RoomOption<?>> OPTIONS = java.util.stream.Stream.concat(RoomOptions.ALL.stream(),
+            RoomFeatures.ALL.stream().filter(f -> f instanceof RoomOption<?>).map(f -> (RoomOption<?>) f)).toList();
+    private static final RoomConfig DEFAULTS = RoomConfig.defaults(OPTIONS, LIMITS);
     /** Every field of the rendered form (the options, the password switch, the large-room switch), and the owner lists. */
     private static final String[] VARS = java.util.stream.Stream.concat(
             RoomConfigForm.render(DEFAULTS, LIMITS).elements("field").stream().map(f -> f.attributeValue("var")),
@@ -51,7 +63,7 @@ class RoomConfigFormFuzzTest {
             assertThat(refused.getMessage()).isNotBlank();
             return;
         }
-        for (RoomOption<?> option : RoomOptions.ALL) {
+        for (RoomOption<?> option : OPTIONS) {
             assertThat((Object) after.get(option)).as(option.var).isNotNull();
         }
         assertThat(after.get(HistoryLengthOption.HISTORY_LENGTH)).isBetween(0, LIMITS.maxHistory());
