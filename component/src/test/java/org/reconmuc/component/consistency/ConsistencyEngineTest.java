@@ -144,6 +144,7 @@ class ConsistencyEngineTest {
 
     @Test
     void pastSixtyFourReadersOnOneBoundTheirFlushesSpreadOverItsLastHalfAndNoneComesLate() {
+        long slots = ConsistencyEngine.SPREAD_SLOTS;
         int spread = ConsistencyEngine.SPREAD_SLOTS * 10;
         for (int i = 0; i < ConsistencyEngine.SPREAD_ABOVE + spread; i++) {
             engine.relax("reader" + i, wants(null, 60, 100));
@@ -162,12 +163,12 @@ class ConsistencyEngineTest {
                 .isEqualTo(ConsistencyEngine.SPREAD_ABOVE + 10);
         assertThat(flushedAt.values().stream().mapToInt(Integer::intValue).sum())
                 .isEqualTo(ConsistencyEngine.SPREAD_ABOVE + spread);
-        assertThat(flushedAt).containsEntry(60_000L - 31 * 30_000 / 32, 10);
+        assertThat(flushedAt).containsEntry(60_000L - (slots - 1) * 30_000 / slots, 10);
 
         // Each keeps its share: the next message they retain is due as early again.
         post(null);
         long second = now;
-        engine.onTime(second + 60_000 - 31 * 30_000 / 32, out);
+        engine.onTime(second + 60_000 - (slots - 1) * 30_000 / slots, out);
         assertThat(take()).hasSize(10);
     }
 
