@@ -239,6 +239,7 @@ final class ScaleRun {
         row.put("immediate_p50_ms", meters.immediate.quantile(0.5));
         row.put("immediate_p99_ms", meters.immediate.quantile(0.99));
         row.put("immediate_max_ms", meters.immediate.quantile(1.0));
+        row.put("immediate_max_by_message_ms", java.util.Arrays.stream(meters.immediateMaxByMessage()).boxed().toList());
         row.put("retained_p50_ms", meters.retained.quantile(0.5));
         row.put("retained_p99_ms", meters.retained.quantile(0.99));
         row.put("retained_past_bound_p99_ms", Double.isNaN(meters.retained.quantile(0.99)) ? Double.NaN

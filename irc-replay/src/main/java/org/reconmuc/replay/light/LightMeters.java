@@ -24,6 +24,11 @@ public final class LightMeters {
     public final Histogram join = new Histogram();
     /** Deliveries per second of the measurement. */
     public final long[] deliveriesPerSecond = new long[4 * 3600];
+    /**
+     * The latest any occupant got each message at once, in ms, by the message's number: which
+     * messages came late, e.g. those sent while the digests were due.
+     */
+    public final long[] immediateMaxByMessage = new long[100_000];
 
     private Map<String, Histogram> histograms() {
         Map<String, Histogram> h = new LinkedHashMap<>();
@@ -48,15 +53,30 @@ public final class LightMeters {
     public void write(PrintStream out, String prefix) {
         counts.forEach((k, v) -> out.println(prefix + "meter " + k + " " + v));
         histograms().forEach((k, v) -> out.println(prefix + "histogram " + k + " " + v.toCompact()));
-        StringBuilder series = new StringBuilder();
-        int last = deliveriesPerSecond.length - 1;
-        while (last >= 0 && deliveriesPerSecond[last] == 0) {
+        out.println(prefix + "series deliveries " + trimmed(deliveriesPerSecond));
+        out.println(prefix + "series immediate-max " + trimmed(immediateMaxByMessage));
+    }
+
+    /** The values up to the last that is not 0, comma-separated. */
+    private static String trimmed(long[] values) {
+        int last = values.length - 1;
+        while (last >= 0 && values[last] == 0) {
             last--;
         }
+        StringBuilder s = new StringBuilder();
         for (int i = 0; i <= last; i++) {
-            series.append(i == 0 ? "" : ",").append(deliveriesPerSecond[i]);
+            s.append(i == 0 ? "" : ",").append(values[i]);
         }
-        out.println(prefix + "series deliveries " + series);
+        return s.toString();
+    }
+
+    /** The values of {@link #immediateMaxByMessage} up to the last message anyone got at once. */
+    public long[] immediateMaxByMessage() {
+        int last = immediateMaxByMessage.length - 1;
+        while (last >= 0 && immediateMaxByMessage[last] == 0) {
+            last--;
+        }
+        return java.util.Arrays.copyOf(immediateMaxByMessage, last + 1);
     }
 
     /** Adds one line {@link #write} wrote (without its prefix); false if it is none of them. */
@@ -74,8 +94,12 @@ public final class LightMeters {
                 }
             }
             case "series" -> {
-                if (p.length == 3 && !p[2].isEmpty()) {
-                    String[] v = p[2].split(",");
+                String[] v = p.length == 3 && !p[2].isEmpty() ? p[2].split(",") : new String[0];
+                if (p[1].equals("immediate-max")) {
+                    for (int i = 0; i < v.length && i < immediateMaxByMessage.length; i++) {
+                        immediateMaxByMessage[i] = Math.max(immediateMaxByMessage[i], Long.parseLong(v[i]));
+                    }
+                } else {
                     for (int i = 0; i < v.length && i < deliveriesPerSecond.length; i++) {
                         deliveriesPerSecond[i] += Long.parseLong(v[i]);
                     }

@@ -462,6 +462,9 @@ public final class LightWorker {
             meters.count("retained-deliveries", 1);
         } else {
             meters.immediate.record(ms);
+            if (seq < meters.immediateMaxByMessage.length) {
+                meters.immediateMaxByMessage[seq] = Math.max(meters.immediateMaxByMessage[seq], (long) Math.ceil(ms));
+            }
         }
         int parent = parents[seq];
         if (parent >= 0 && authors[parent] == s.index && authors[seq] != s.index) {
