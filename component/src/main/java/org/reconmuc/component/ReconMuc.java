@@ -133,10 +133,11 @@ public final class ReconMuc implements AutoCloseable {
         }
         metrics = meters.get();
         try {
-            metrics.serve(config.metricsPort());
+            metrics.serve(config.metricsAddress(), config.metricsPort());
         } catch (java.io.IOException e) {
             close();
-            throw new ComponentException("cannot serve metrics on 127.0.0.1:" + config.metricsPort() + ": " + e.getMessage(), e);
+            throw new ComponentException("cannot serve metrics on " + config.metricsAddress() + ":" + config.metricsPort()
+                    + ": " + e.getMessage(), e);
         }
     }
 

@@ -65,7 +65,8 @@ public final class ConfigLoader {
                     + " to a room before policy-violation", "10"),
             new Option("rate-presences-iqs-burst", "per-sender burst of presence updates and IQs above the rate",
                     String.valueOf(ServiceConfig.DEFAULT_PRESENCE_AND_IQ_BURST)),
-            new Option("metrics-port", "serve Prometheus metrics at http://127.0.0.1:PORT/metrics (0: off)", "0"),
+            new Option("metrics-port", "serve Prometheus metrics at http://ADDRESS:PORT/metrics (0: off)", "0"),
+            new Option("metrics-address", "the address the metrics listen on (0.0.0.0: every interface, e.g. in a container)", "127.0.0.1"),
             new Option("occupant-ids", "XEP-0421 occupant ids on presences and messages from occupants (true/false)",
                     "true"),
             new Option("lock-new-rooms", "a room created by a join stays locked (others get item-not-found) until"
@@ -189,6 +190,7 @@ public final class ConfigLoader {
                     .presencesAndIqsPerSecond(decimal(values, "rate-presences-iqs-per-second"))
                     .presenceAndIqBurst(integer(values, "rate-presences-iqs-burst"))
                     .metricsPort(integer(values, "metrics-port"))
+                    .metricsAddress(values.get("metrics-address"))
                     .occupantIds(bool(values, "occupant-ids"))
                     .roomLocking(new ServiceConfig.RoomLocking(bool(values, "lock-new-rooms"),
                             Duration.ofSeconds(integer(values, "room-lock-timeout-seconds"))))

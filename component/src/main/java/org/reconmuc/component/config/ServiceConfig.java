@@ -28,6 +28,7 @@ public record ServiceConfig(
         double presencesAndIqsPerSecond,
         int presenceAndIqBurst,
         int metricsPort,
+        String metricsAddress,
         boolean occupantIds,
         RoomLocking roomLocking,
         String store,
@@ -63,6 +64,8 @@ public record ServiceConfig(
         require(presencesAndIqsPerSecond > 0, "rate-presences-iqs-per-second must be > 0");
         require(presenceAndIqBurst >= 1, "rate-presences-iqs-burst must be >= 1");
         require(metricsPort >= 0 && metricsPort < 65536, "metrics-port must be in 0..65535 (0: off)");
+        Objects.requireNonNull(metricsAddress, "metrics-address");
+        require(!metricsAddress.isBlank(), "metrics-address must not be empty (127.0.0.1: this machine only)");
         Objects.requireNonNull(roomLocking, "room locking");
         Objects.requireNonNull(store, "store");
         StoreLocation.parse(store);   // a bad store setting is a configuration error, said at start
@@ -197,7 +200,7 @@ public record ServiceConfig(
                 + "s, reconnect-max=" + reconnectMaxBackoff.toSeconds() + "s, max-pending-stanzas=" + maxPendingStanzas
                 + ", max-queued-chars=" + maxQueuedChars
                 + ", presence/iq rate=" + presencesAndIqsPerSecond + "/s burst " + presenceAndIqBurst
-                + ", metrics=" + (metricsPort == 0 ? "off" : "127.0.0.1:" + metricsPort)
+                + ", metrics=" + (metricsPort == 0 ? "off" : metricsAddress + ":" + metricsPort)
                 + ", occupant-ids=" + occupantIds
                 + ", lock-new-rooms=" + (roomLocking.enabled() ? roomLocking.timeout().toSeconds() + "s" : "off")
                 + ", store=" + StoreLocation.parse(store).display()
@@ -238,6 +241,7 @@ public record ServiceConfig(
         private double presencesAndIqsPerSecond = DEFAULT_PRESENCES_AND_IQS_PER_SECOND;
         private int presenceAndIqBurst = DEFAULT_PRESENCE_AND_IQ_BURST;
         private int metricsPort;
+        private String metricsAddress = "127.0.0.1";
         private boolean occupantIds = true;
         private RoomLocking roomLocking = RoomLocking.DEFAULT;
         private String store = "none";
@@ -275,6 +279,7 @@ public record ServiceConfig(
             presencesAndIqsPerSecond = c.presencesAndIqsPerSecond;
             presenceAndIqBurst = c.presenceAndIqBurst;
             metricsPort = c.metricsPort;
+            metricsAddress = c.metricsAddress;
             occupantIds = c.occupantIds;
             roomLocking = c.roomLocking;
             store = c.store;
@@ -381,6 +386,12 @@ public record ServiceConfig(
             return this;
         }
 
+        /** Where the metrics endpoint listens: 127.0.0.1 (this machine), 0.0.0.0 (a container's scraper), a host's address. */
+        public Builder metricsAddress(String value) {
+            this.metricsAddress = value;
+            return this;
+        }
+
         public Builder occupantIds(boolean value) {
             this.occupantIds = value;
             return this;
@@ -463,7 +474,7 @@ public record ServiceConfig(
             return new ServiceConfig(serverHost, serverPort, domain, secret, historySize, maxStanzaBytes,
                     messagesPerSecond, messageBurst, maxOccupantsPerRoom, largeRoomOccupants, maxFilterEntries, maxTimeSeconds,
                     keepaliveInterval, reconnectMaxBackoff, maxPendingStanzas, maxQueuedChars,
-                    presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, occupantIds, roomLocking, store,
+                    presencesAndIqsPerSecond, presenceAndIqBurst, metricsPort, metricsAddress, occupantIds, roomLocking, store,
                     roomDefaultPersistent, roomCreation, multicast, requirementsCacheBytes, absentRoomsRemembered,
                     raiMaxSubscribers, rtblService, rtblNode, maxAvatarBytes,
                     roomEventRate);

@@ -148,12 +148,20 @@ public final class ServiceMetrics implements AutoCloseable {
     }
 
     /** Serves {@code GET /metrics} on 127.0.0.1:{@code port} (0: any free port); returns the port. */
-    public synchronized int serve(int port) throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
+    public int serve(int port) throws IOException {
+        return serve(InetAddress.getLoopbackAddress().getHostAddress(), port);
+    }
+
+    /**
+     * Serves {@code GET /metrics} on {@code address}:{@code port} (0: any free port); returns the
+     * port. An address that names no interface of this machine fails here, at start.
+     */
+    public synchronized int serve(String address, int port) throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(address), port), 16);
         server.createContext("/metrics", this::handle);
         server.start();
         int bound = server.getAddress().getPort();
-        LOG.info("metrics at http://127.0.0.1:{}/metrics", bound);
+        LOG.info("metrics at http://{}:{}/metrics", address, bound);
         return bound;
     }
 

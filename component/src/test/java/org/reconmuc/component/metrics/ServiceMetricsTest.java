@@ -1,6 +1,7 @@
 package org.reconmuc.component.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -76,6 +77,30 @@ class ServiceMetricsTest {
                             .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(post.statusCode()).isEqualTo(405);
         }
+        service.shutdown();
+    }
+
+    @Test
+    void theScrapeListensWhereItIsToldAndAnAddressOfNoInterfaceFailsAtStart() throws Exception {
+        ServiceConfig config = ServiceConfig.defaults().withDomainAndSecret("muc.example", "s");
+        MucService service = new MucService(config, Clock.systemUTC(), Runnable::run, p -> { }, (d, t) -> { }, RoomFeatures.ALL);
+        ExternalComponentConnection connection = new ExternalComponentConnection(config, service);
+        HttpClient http = HttpClient.newHttpClient();
+        // 127.0.0.2 is this machine's loopback too, but not 127.0.0.1: only the address asked for answers.
+        try (ServiceMetrics metrics = new ServiceMetrics(service, connection)) {
+            int port = metrics.serve("127.0.0.2", 0);
+            HttpResponse<String> there = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.2:" + port + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(there.statusCode()).isEqualTo(200);
+            assertThat(there.body()).contains("reconmuc_connected 0.0");
+            assertThatThrownBy(() -> http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString())).isInstanceOf(java.net.ConnectException.class);
+        }
+        try (ServiceMetrics metrics = new ServiceMetrics(service, connection)) {
+            assertThatThrownBy(() -> metrics.serve("192.0.2.1", 0)).isInstanceOf(java.io.IOException.class);
+        }
+        assertThatThrownBy(() -> ServiceConfig.defaults().toBuilder().metricsAddress(" ").build())
+                .hasMessageContaining("metrics-address");
         service.shutdown();
     }
 
