@@ -10,6 +10,14 @@ out=$1
 steps=${2:-prosody ejabberd smack800 crossnode}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 jar=$root/irc-replay/target/irc-replay.jar
+# From a fresh clone: Prosody, ejabberd and a JDK (install-deps --test), then the bots' jar.
+# shellcheck source=scripts/common.sh
+. "$root/scripts/common.sh"
+"$root/scripts/install-deps.sh" --test
+use_jdk17
+if [[ ! -f "$jar" ]]; then
+    (cd "$root" && mvn -B -q -DskipTests install && mvn -B -q -pl irc-replay package -DskipTests)
+fi
 mkdir -p "$out"
 run() {   # run NAME COMMAND...: the command's output and the load before and after into OUT/NAME.*
     local name=$1; shift
