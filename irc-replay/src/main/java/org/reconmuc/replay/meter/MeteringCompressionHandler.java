@@ -1,6 +1,5 @@
 package org.reconmuc.replay.meter;
 
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -51,7 +50,8 @@ public final class MeteringCompressionHandler extends XMPPInputOutputStream {
         InputStream inflated = zlib.getInputStream(in);
         if (in instanceof MeteredSocketFactory.MeteredInputStream socket && socket.meter() instanceof BotSocketMeter bot) {
             bot.compressed();
-            return new XmlInputStream(inflated, bot.botMeter());
+            // The XML stream above the inflater.
+            return new MeteredSocketFactory.MeteredInputStream(inflated, new XmlStanzaTracker(bot.botMeter())::feed);
         }
         return inflated;
     }
@@ -59,31 +59,5 @@ public final class MeteringCompressionHandler extends XMPPInputOutputStream {
     @Override
     public OutputStream getOutputStream(OutputStream out) throws IOException {
         return zlib.getOutputStream(out);
-    }
-
-    /** The XML stream above the inflater. */
-    private static final class XmlInputStream extends FilterInputStream {
-        private final XmlStanzaTracker tracker;
-
-        XmlInputStream(InputStream in, BotMeter meter) {
-            super(in);
-            this.tracker = new XmlStanzaTracker(meter);
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            int n = read(one, 0, 1);
-            return n <= 0 ? -1 : one[0] & 0xff;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            int n = in.read(b, off, len);
-            if (n > 0) {
-                tracker.feed(b, off, n);
-            }
-            return n;
-        }
     }
 }

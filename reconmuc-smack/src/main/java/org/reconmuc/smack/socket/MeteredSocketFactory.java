@@ -89,11 +89,14 @@ public final class MeteredSocketFactory extends SocketFactory {
         }
     }
 
-    /** A metered socket's input: what a stream handler above it (e.g. XEP-0138's inflater) is given. */
+    /**
+     * An input whose bytes a {@link Meter} sees as they are read: a metered socket's (what a stream
+     * handler above it, e.g. XEP-0138's inflater, is given), or a stream a handler meters in turn.
+     */
     public static final class MeteredInputStream extends FilterInputStream {
         private final Meter meter;
 
-        MeteredInputStream(InputStream in, Meter meter) {
+        public MeteredInputStream(InputStream in, Meter meter) {
             super(in);
             this.meter = meter;
         }
