@@ -59,24 +59,25 @@ public final class LightMeters {
 
     /** The values up to the last that is not 0, comma-separated. */
     private static String trimmed(long[] values) {
-        int last = values.length - 1;
-        while (last >= 0 && values[last] == 0) {
-            last--;
-        }
         StringBuilder s = new StringBuilder();
-        for (int i = 0; i <= last; i++) {
-            s.append(i == 0 ? "" : ",").append(values[i]);
+        for (long v : trimmedCopy(values)) {
+            s.append(s.isEmpty() ? "" : ",").append(v);
         }
         return s.toString();
     }
 
-    /** The values of {@link #immediateMaxByMessage} up to the last message anyone got at once. */
-    public long[] immediateMaxByMessage() {
-        int last = immediateMaxByMessage.length - 1;
-        while (last >= 0 && immediateMaxByMessage[last] == 0) {
+    /** The values up to the last that is not 0. */
+    private static long[] trimmedCopy(long[] values) {
+        int last = values.length - 1;
+        while (last >= 0 && values[last] == 0) {
             last--;
         }
-        return java.util.Arrays.copyOf(immediateMaxByMessage, last + 1);
+        return java.util.Arrays.copyOf(values, last + 1);
+    }
+
+    /** The values of {@link #immediateMaxByMessage} up to the last message anyone got at once. */
+    public long[] immediateMaxByMessage() {
+        return trimmedCopy(immediateMaxByMessage);
     }
 
     /** Adds one line {@link #write} wrote (without its prefix); false if it is none of them. */
