@@ -147,11 +147,6 @@ public final class ServiceMetrics implements AutoCloseable {
         return registry.scrape();
     }
 
-    /** Serves {@code GET /metrics} on 127.0.0.1:{@code port} (0: any free port); returns the port. */
-    public int serve(int port) throws IOException {
-        return serve(InetAddress.getLoopbackAddress().getHostAddress(), port);
-    }
-
     /**
      * Serves {@code GET /metrics} on {@code address}:{@code port} (0: any free port); returns the
      * port. An address that names no interface of this machine fails here, at start.

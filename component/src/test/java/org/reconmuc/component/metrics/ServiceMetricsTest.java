@@ -65,7 +65,7 @@ class ServiceMetricsTest {
             assertThat(scrape).contains("reconmuc_batches_total 0.0");
             assertThat(scrape).contains("jvm_memory_used_bytes");
 
-            int port = metrics.serve(0);
+            int port = metrics.serve("127.0.0.1", 0);
             HttpResponse<String> response = HttpClient.newHttpClient().send(
                     HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString());
