@@ -98,11 +98,18 @@ class EjabberdPauseIT {
         assertThat(store.registeredInstances().keySet()).as("a, paused, is still registered: nobody adopted it").contains("a", "b");
         cluster.instance("a").thaw();
 
-        for (int k = 0; k < rounds; k++) {
-            for (int i = 0; i < ROOMS; i++) {
-                romeo.awaitMessage(rooms.get(i), "round " + k + " in " + i);
-                juliet.awaitMessage(rooms.get(i), "round " + k + " in " + i);
+        try {
+            for (int k = 0; k < rounds; k++) {
+                for (int i = 0; i < ROOMS; i++) {
+                    romeo.awaitMessage(rooms.get(i), "round " + k + " in " + i);
+                    juliet.awaitMessage(rooms.get(i), "round " + k + " in " + i);
+                }
             }
+        } catch (AssertionError missing) {
+            // What a colleague needs to tell where it went: which rooms a served, what Juliet got, what each instance warned of.
+            throw new AssertionError(missing.getMessage() + "\nrooms on a: " + onA + "; owners now " + store.roomOwners()
+                    + "\nJuliet got " + juliet.messages + "\na warned:\n" + warnings(cluster.instance("a").log())
+                    + "\nb warned:\n" + warnings(cluster.instance("b").log()), missing);
         }
         // Carol gets every message once, retained and flushed by her time bound, never as a plain message.
         List<String> said = new ArrayList<>();
@@ -130,5 +137,10 @@ class EjabberdPauseIT {
         romeoC.disconnect();
         julietC.disconnect();
         carolC.disconnect();
+    }
+
+    private static String warnings(String log) {
+        return log.lines().filter(l -> l.contains(" WARN ") || l.contains(" ERROR ") || l.contains("Exception"))
+                .collect(java.util.stream.Collectors.joining("\n"));
     }
 }
