@@ -64,6 +64,8 @@ class ServiceMetricsTest {
                     .contains("reconmuc_out_multicast_copies_total 0.0");
             assertThat(scrape).contains("reconmuc_batches_total 0.0");
             assertThat(scrape).contains("jvm_memory_used_bytes");
+            assertThat(scrape).contains("process_files_open_files").contains("process_files_max_files")
+                    .contains("process_uptime_seconds").contains("jvm_threads_live_threads");
 
             int port = metrics.serve("127.0.0.1", 0);
             HttpResponse<String> response = HttpClient.newHttpClient().send(
