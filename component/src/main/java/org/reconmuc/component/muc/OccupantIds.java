@@ -4,12 +4,11 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Base64;
-import java.util.HashMap;
-import java.util.Map;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.dom4j.Element;
 import org.reconmuc.component.jid.RealJid;
+import org.reconmuc.component.limits.BoundedMap;
 import org.xmpp.packet.Packet;
 
 /**
@@ -22,8 +21,14 @@ public final class OccupantIds {
     public static final String ELEMENT = "occupant-id";
     private static final SecureRandom RANDOM = new SecureRandom();
 
+    /**
+     * Ids kept, the least recently used out: an id is a function of the key and the JID, so this
+     * is only a cache, and bounded — a room that lives for months sees every user who ever came.
+     */
+    static final int IDS_CACHED = 1_024;
+
     private final SecretKeySpec key;
-    private final Map<RealJid, String> ids = new HashMap<>();
+    private final BoundedMap<RealJid, String> ids = BoundedMap.leastRecentlyUsedOut(IDS_CACHED);
 
     public OccupantIds() {
         byte[] bytes = new byte[32];
@@ -64,6 +69,11 @@ public final class OccupantIds {
     public void stamp(Packet packet, RealJid bare) {
         strip(packet.getElement());
         packet.getElement().addElement(ELEMENT, NAMESPACE).addAttribute("id", of(bare));
+    }
+
+    /** How many ids are cached (tests). */
+    int cached() {
+        return ids.size();
     }
 
     /** Removes occupant ids a client put on its own stanza: only the room may say who is who. */
