@@ -73,7 +73,10 @@ class Xep0045DetailsTest {
     @Test
     void theNurseListsACrowdedRoomAPageAtATime() {
         for (int i = 0; i < 248; i++) {
-            muc.join("citizen" + i + "@verona.lit/street", ROOM, "Citizen" + i);
+            // The citizens take nobody's presence (level none): a crowd of plain joins costs N².
+            muc.send("<presence from='citizen" + i + "@verona.lit/street' to='" + ROOM + "/Citizen" + i + "'>"
+                    + "<x xmlns='http://jabber.org/protocol/muc'/><presences xmlns='urn:reconmuc:0' level='none'/></presence>");
+            muc.clear();
         }
         String page = "<iq from='" + NURSE + "' to='" + ROOM + "' type='get' id='%s'><query xmlns='" + Namespaces.DISCO_ITEMS
                 + "'>%s</query></iq>";
