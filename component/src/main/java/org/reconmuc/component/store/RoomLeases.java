@@ -218,7 +218,7 @@ public final class RoomLeases implements LeaseStore {
      */
     @Override
     public synchronized Adoption adoptDeadInstances(long now, long leaseMillis) throws SQLException {
-        return tellsDeathForCertain() ? adoptInstancesWhoseLockIsFree() : adoptSilentInstances(now, leaseMillis);
+        return tellsDeathForCertain() ? adoptInstancesWhoseLockIsFree(now, leaseMillis) : adoptSilentInstances(now, leaseMillis);
     }
 
     /** The rooms {@code instance} holds a lease of, as the dead instance left them. */
@@ -235,11 +235,27 @@ public final class RoomLeases implements LeaseStore {
         return rooms;
     }
 
-    private Adoption adoptInstancesWhoseLockIsFree() throws SQLException {
+    /**
+     * A free lock proves death only of an instance that has beaten since the server started: a
+     * restarted PostgreSQL ended every session, so every instance's lock is free until its next
+     * renewal takes it again (before it beats). One whose last beat is older than the server (less
+     * the clocks' margin) is dead only once that beat is a lease old, as without the lock.
+     */
+    private Adoption adoptInstancesWhoseLockIsFree(long now, long leaseMillis) throws SQLException {
         return inTransaction(c -> {
+            long serverStarted;
+            try (PreparedStatement p = c.prepareStatement(
+                    "SELECT CAST(EXTRACT(EPOCH FROM pg_postmaster_start_time()) * 1000 AS BIGINT)");
+                 ResultSet rs = p.executeQuery()) {
+                rs.next();
+                serverStarted = rs.getLong(1);
+            }
             Map<String, Integer> registered = new LinkedHashMap<>();
-            try (PreparedStatement p = c.prepareStatement("SELECT id, connections FROM reconmuc_instance WHERE id <> ?")) {
+            try (PreparedStatement p = c.prepareStatement("SELECT id, connections FROM reconmuc_instance WHERE id <> ?"
+                    + " AND (heartbeat_ms >= ? OR heartbeat_ms < ?)")) {
                 p.setString(1, instance);
+                p.setLong(2, serverStarted + leaseMillis / 10);
+                p.setLong(3, now - leaseMillis);
                 try (ResultSet rs = p.executeQuery()) {
                     while (rs.next()) {
                         registered.put(rs.getString(1), rs.getInt(2));

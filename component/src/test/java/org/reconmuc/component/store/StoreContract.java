@@ -313,6 +313,29 @@ abstract class StoreContract {
     }
 
     @Test
+    void whereDeathIsCertainAFreeLockProvesItOnlyOfAnInstanceThatBeatSinceTheDatabaseStarted() throws Exception {
+        try (LeaseStore a = store.leases("a"); LeaseStore b = store.leases("b"); LeaseStore c = store.leases("c");
+             LeaseStore.AliveLock bAlive = b.instanceLock(); LeaseStore.AliveLock cAlive = c.instanceLock()) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(a.tellsDeathForCertain(), "only PostgreSQL's locks tell death");
+            bAlive.hold();
+            // a last beat before the database started (in 1970 here) and its lock is free, as every lock is
+            // just after PostgreSQL restarts: that proves nothing; a is dead once that beat is a lease old
+            a.renew(1_000_000, 2);
+            b.renew(1_000_000, 1);
+            assertThat(b.adoptDeadInstances(1_000_000 + LEASE / 2, LEASE)).isEqualTo(LeaseStore.Adoption.NONE);
+            assertThat(b.adoptDeadInstances(1_000_000 + LEASE + 1, LEASE)).isEqualTo(new LeaseStore.Adoption(2, List.of()));
+            // c beats now, since the database started, and its session ends: dead at once
+            long now = System.currentTimeMillis();
+            cAlive.hold();
+            c.renew(now, 1);
+            b.renew(now, 1);
+            assertThat(b.adoptDeadInstances(now + 1, LEASE)).isEqualTo(LeaseStore.Adoption.NONE);
+            cAlive.close();
+            assertThat(adoptedOnceFreed(() -> b.adoptDeadInstances(now + 1, LEASE))).isEqualTo(new LeaseStore.Adoption(1, List.of()));
+        }
+    }
+
+    @Test
     void aStoppingInstancesBucketsGoOneToEachTakerAndANewInstanceAsksOnlyForWhatWasAdopted() throws Exception {
         try (LeaseStore a = store.leases("a"); LeaseStore b = store.leases("b"); LeaseStore c = store.leases("c")) {
             a.renew(1_000, 2);
