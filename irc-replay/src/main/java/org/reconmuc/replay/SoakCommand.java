@@ -155,7 +155,6 @@ final class SoakCommand {
                     return p;
                 }, SETTINGS)) {
             joinBots(cluster, console);
-            XMPPTCPConnection observer = cluster.server().newClient("observer");
             SoakHostile trickle = hostile ? new SoakHostile(cluster.server(), rooms,
                     () -> ledger.sentAt.size() + ledger.deliveries.get()) : null;
             SoakFaults faults = new SoakFaults(schedule, cluster, ledger, console);
@@ -218,6 +217,7 @@ final class SoakCommand {
             summary.put("bots_not_back_at_end", notBack);
             summary.deliveries(missing[0], missing[1]);
             summary.archive(cluster.store(), cluster.server().componentDomain());
+            XMPPTCPConnection observer = cluster.server().newClient("observer");   // after the server's restart
             summary.ghosts(ServiceDiscoveryManager.getInstanceFor(observer), cluster.server().componentDomain(), this::occupants);
             summary.put("unhandled_exceptions", unhandledExceptions(cluster));
             if (trickle != null) {

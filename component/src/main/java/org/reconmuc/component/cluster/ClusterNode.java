@@ -8,6 +8,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.reconmuc.component.config.ClusterConfig;
@@ -48,6 +49,13 @@ public final class ClusterNode implements AutoCloseable {
     /** The watch thread's store connection. */
     private final LeaseStore watch;
     private final LeaseStore.AliveLock alive;
+    /**
+     * When (System.nanoTime) the store last failed this instance or its lock had to be taken again:
+     * a restarted PostgreSQL ends every session at once, so every instance's lock is free until its
+     * next renewal takes it again — a look for the dead within two renewals of that would adopt the
+     * living.
+     */
+    private final AtomicLong storeTroubleAt = new AtomicLong(System.nanoTime() - TimeUnit.DAYS.toNanos(1));
     private final Clock clock;
     private final InstanceConnections connections;
     private final RoomLeasing leases;
@@ -79,7 +87,27 @@ public final class ClusterNode implements AutoCloseable {
         LeaseStore claiming = leases.get();
         LeaseStore handing = leases.get();
         this.stores = List.of(renewal, watch, claiming, handing);
-        this.alive = renewal.instanceLock();
+        LeaseStore.AliveLock lock = renewal.instanceLock();
+        this.alive = new LeaseStore.AliveLock() {
+            @Override
+            public boolean hold() throws SQLException {
+                try {
+                    boolean again = lock.hold();
+                    if (again && leased != null) {   // taken again, not the first time (start)
+                        storeTrouble();
+                    }
+                    return again;
+                } catch (SQLException e) {
+                    storeTrouble();
+                    throw e;
+                }
+            }
+
+            @Override
+            public void close() {
+                lock.close();
+            }
+        };
         this.clock = clock;
         this.connections = new InstanceConnections(connect);
         this.releasing = daemon("lease-gate-release");
@@ -111,7 +139,7 @@ public final class ClusterNode implements AutoCloseable {
         // them back (they come over one by one, see BucketHandOvers), and open the rest at once.
         int asked = handOvers.askForShare();
         connections.open(config.connections() - asked);
-        long period = Math.max(200, leaseMillis() / 3);
+        long period = renewalMillis();
         renewing.scheduleWithFixedDelay(this::renew, period, period, TimeUnit.MILLISECONDS);
         long look = watch.tellsDeathForCertain() ? DEATH_WATCH_MILLIS : period;
         watching.scheduleWithFixedDelay(this::adoptDeadInstances, look, look, TimeUnit.MILLISECONDS);
@@ -154,16 +182,33 @@ public final class ClusterNode implements AutoCloseable {
         }
     }
 
+    private void storeTrouble() {
+        storeTroubleAt.set(System.nanoTime());
+    }
+
+    /** A renewal's period: a third of a lease, at least 200 ms. */
+    private long renewalMillis() {
+        return Math.max(200, leaseMillis() / 3);
+    }
+
     private void renew() {
         try {
             leases.renew(connections.size());
         } catch (SQLException | RuntimeException e) {
+            storeTrouble();
             LOG.warn("instance {}: renewing the leases failed (the rooms' stanzas wait once they run out): {}",
                     instance(), e.toString());
         }
     }
 
+    /**
+     * Adopts the dead, unless the store failed this instance (or its lock was lost) within two
+     * renewals: after PostgreSQL's restart every lock is free until each instance's next renewal.
+     */
     private void adoptDeadInstances() {
+        if (System.nanoTime() - storeTroubleAt.get() < TimeUnit.MILLISECONDS.toNanos(2 * renewalMillis())) {
+            return;
+        }
         try {
             LeaseStore.Adoption adopted = watch.adoptDeadInstances(clock.millis(), leaseMillis());
             if (adopted.connections() > 0 || !adopted.rooms().isEmpty()) {
@@ -175,6 +220,7 @@ public final class ClusterNode implements AutoCloseable {
                 connections.open(adopted.connections());
             }
         } catch (SQLException | ComponentException | RuntimeException e) {
+            storeTrouble();
             LOG.warn("instance {}: looking for dead instances failed: {}", instance(), e.toString());
         }
     }
