@@ -36,6 +36,7 @@ import org.reconmuc.smack.element.ConsistencyRequirements;
  * it holds its lock, so the churn, the faults and the catch-up never interleave.
  */
 final class SoakBot {
+    static final long CATCH_UP_OVERLAP_MILLIS = 20_000;
     final int room;
     final boolean speaker;
     private final XMPPTCPConnectionConfiguration config;
@@ -145,9 +146,13 @@ final class SoakBot {
         }
     }
 
-    /** The room's archive from a little before the last message seen (or since it was born): a client's catch-up. */
+    /**
+     * The room's archive from before the last message seen (or since it was born): a client's
+     * catch-up. {@value #CATCH_UP_OVERLAP_MILLIS} ms before: a relaxed occupant's last release may
+     * have left older messages still retained.
+     */
     private void catchUp() {
-        long since = (lastSeenMillis == 0 ? bornMillis : lastSeenMillis) - 5_000;
+        long since = (lastSeenMillis == 0 ? bornMillis : lastSeenMillis) - CATCH_UP_OVERLAP_MILLIS;
         for (int attempt = 0; attempt < 5; attempt++) {
             try {
                 MamManager mam = MamManager.getInstanceFor(muc);
@@ -239,7 +244,7 @@ final class SoakBot {
                     op.run();
                 }
             } catch (Exception e) {
-                ledger.botFailures.incrementAndGet();
+                ledger.botFailed(room + "/" + baseNick + " " + what, e);
             } finally {
                 lock.unlock();
             }
@@ -254,7 +259,7 @@ final class SoakBot {
     }
 
     /** One churn step if the bot is not busy (false if it was): the operation runs under its lock. */
-    boolean churn(Op op) {
+    boolean churn(String what, Op op) {
         if (!lock.tryLock()) {
             return false;
         }
@@ -263,7 +268,10 @@ final class SoakBot {
                 op.run();
             }
         } catch (Exception e) {
-            ledger.botFailures.incrementAndGet();
+            ledger.botFailed(room + "/" + baseNick + " " + what, e);
+            if (!joined() && wanted) {
+                background("come-back", this::comeBack);   // as a client does when its step went wrong
+            }
         } finally {
             lock.unlock();
         }
@@ -294,7 +302,12 @@ final class SoakBot {
     /** Churn: a new nick (the base nick and a counter), so that the room's nick index changes. */
     void changeNick(int n) throws Exception {
         String next = baseNick + "_" + n;
-        muc.changeNickname(Resourcepart.from(next));
+        try {
+            muc.changeNickname(Resourcepart.from(next));
+        } catch (Exception e) {
+            joined = false;   // which nick the room has is unknown: come back as a new session of the same client
+            throw e;
+        }
         nick = next;
     }
 

@@ -210,6 +210,8 @@ final class SoakCommand {
                     (System.nanoTime() - start) / 1e9);
             long notBack = awaitBotsBack();
             long[] missing = drainAndWait();
+            console.printf("soak: %d bots not back, %d deliveries missing after the drain, %d at the end (%.0f s)%n", notBack,
+                    missing[0], missing[1], (System.nanoTime() - start) / 1e9);
             minute(minute + 1, cluster, console);
             SoakSummary summary = new SoakSummary(out, byRoom, ledger, speakers);
             summary.put("parameters", parameters());
@@ -286,7 +288,7 @@ final class SoakCommand {
         int what = random.nextInt(bot.relaxed() ? 5 : 4);
         long away = 500 + random.nextInt(2_500);
         int n = random.nextInt(1000);
-        bot.churn(() -> {
+        bot.churn(List.of("leave", "drop", "nick", "status", "requirements").get(what), () -> {
             switch (what) {
                 case 0 -> bot.leaveAndReturn(away);
                 case 1 -> bot.dropAndReturn(away);

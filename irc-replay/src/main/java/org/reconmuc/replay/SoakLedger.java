@@ -12,7 +12,7 @@ import org.reconmuc.replay.meter.Histogram;
  * when each message was sent, the answers (echoes and errors), the deliveries, and the at-once
  * latencies (a standard occupant's live copy after the send), over the whole run, over its last
  * minute, and outside the faults' windows (a fault from its start until {@value #AFTER_FAULT_SECONDS}
- * s after its end).
+ * s after its end: neither sent nor delivered in one).
  */
 final class SoakLedger {
     static final int AFTER_FAULT_SECONDS = 30;
@@ -22,6 +22,8 @@ final class SoakLedger {
     final RoomAcks acks = new RoomAcks();
     final AtomicLong deliveries = new AtomicLong();
     final AtomicLong botFailures = new AtomicLong();
+    /** The first few failed bot operations, for the summary. */
+    final List<String> botFailureExamples = java.util.Collections.synchronizedList(new ArrayList<>());
     private final Histogram atOnce = new Histogram();
     private final Histogram atOnceOutsideFaults = new Histogram();
     private Histogram atOnceThisMinute = new Histogram();
@@ -43,13 +45,21 @@ final class SoakLedger {
         if (!standardLive || sent == null) {
             return;
         }
-        double ms = (System.nanoTime() - sent) / 1e6;
+        long now = System.nanoTime();
+        double ms = (now - sent) / 1e6;
         synchronized (this) {
             atOnce.record(ms);
             atOnceThisMinute.record(ms);
-            if (!inFault(sent)) {
+            if (!inFault(sent) && !inFault(now)) {
                 atOnceOutsideFaults.record(ms);
             }
+        }
+    }
+
+    void botFailed(String what, Exception e) {
+        botFailures.incrementAndGet();
+        if (botFailureExamples.size() < 10) {
+            botFailureExamples.add(what + ": " + e);
         }
     }
 

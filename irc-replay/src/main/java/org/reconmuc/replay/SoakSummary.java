@@ -126,6 +126,7 @@ final class SoakSummary {
         d.put("reconnects", reconnects);
         d.put("archive_catch_ups_failed", catchUpFailures);
         d.put("bot_operations_failed", ledger.botFailures.get());
+        d.put("bot_operations_failed_examples", List.copyOf(ledger.botFailureExamples));
         d.put("at_once_p99_ms", nullIfNaN(ledger.atOnceP99()));
         d.put("at_once_p99_ms_outside_faults", nullIfNaN(ledger.atOnceP99OutsideFaults()));
         summary.put("acknowledged_messages", d);
