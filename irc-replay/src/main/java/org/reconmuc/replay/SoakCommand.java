@@ -14,7 +14,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -27,7 +26,6 @@ import org.jivesoftware.smackx.disco.packet.DiscoverItems;
 import org.jxmpp.jid.impl.JidCreate;
 import org.reconmuc.replay.irc.IrcLogs;
 import org.reconmuc.servers.InstancesBehindEjabberd;
-import org.reconmuc.servers.ServerPlacement;
 import org.reconmuc.smack.element.ConsistencyRequirements;
 
 /**
@@ -46,7 +44,6 @@ import org.reconmuc.smack.element.ConsistencyRequirements;
 final class SoakCommand {
     private static final List<String> SETTINGS = List.of("--room-default-persistent", "true", "--lock-new-rooms", "false",
             "--lease-seconds", "3");
-    private static final int HISTORY_SIZE = 100;
     /** An ERROR line of the instances' logs (logback's pattern) and the JVM's own last word. */
     private static final Pattern ERROR_LINE = Pattern.compile("^\\S+ ERROR |^Exception in thread ");
 
@@ -142,18 +139,10 @@ final class SoakCommand {
         console.printf("soak: %.1f minutes, %d rooms x (%d speakers + %d listeners + %d relaxed), %d instances x %d"
                         + " connections, %.2f messages/s per room, faults %s%s%n", minutes, rooms, speakers, listeners,
                 relaxedListeners, instances, connections, rate, schedule, hostile ? ", hostile trickle" : "");
-        String loadBefore = Files.readString(Path.of("/proc/loadavg")).trim();
+        String loadBefore = PaperCommand.loadAverage();
         Map<String, List<ComponentProcess>> processes = new ConcurrentHashMap<>();
-        List<String> names = new ArrayList<>();
-        for (int n = 1; n <= instances; n++) {
-            names.add("i" + n);
-        }
-        try (InstancesBehindEjabberd<ComponentProcess> cluster = InstancesBehindEjabberd.start(out, names, connections,
-                (name, server, flags, log) -> {
-                    ComponentProcess p = ComponentProcess.start(server, ServerPlacement.LOOPBACK, HISTORY_SIZE, "256m", flags, log);
-                    processes.computeIfAbsent(name, k -> new CopyOnWriteArrayList<>()).add(p);
-                    return p;
-                }, SETTINGS)) {
+        try (InstancesBehindEjabberd<ComponentProcess> cluster = RoomsCommand.startInstances(out, instances, connections, "256m",
+                SETTINGS, processes)) {
             joinBots(cluster, console);
             SoakHostile trickle = hostile ? new SoakHostile(cluster.server(), rooms,
                     () -> ledger.sentAt.size() + ledger.deliveries.get()) : null;
@@ -171,7 +160,7 @@ final class SoakCommand {
             int minute = 0;
             while (System.nanoTime() < end) {
                 long due = start + tick * tickNanos;
-                sleepUntil(Math.min(due, Math.min(nextChurn, Math.min(nextMinute, nextHostile))));
+                RoomsCommand.sleepUntil(Math.min(due, Math.min(nextChurn, Math.min(nextMinute, nextHostile))));
                 long now = System.nanoTime();
                 if (now >= due) {
                     int r = (int) (tick % rooms);
@@ -234,7 +223,7 @@ final class SoakCommand {
                     java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().size(), (a, b) -> a, TreeMap::new)));
             summary.memory(minuteRows);
             summary.put("load_before", loadBefore);
-            summary.put("load_after", Files.readString(Path.of("/proc/loadavg")).trim());
+            summary.put("load_after", PaperCommand.loadAverage());
             summary.write(console);
             byRoom.values().forEach(bots -> bots.forEach(SoakBot::close));
             return summary;
@@ -479,13 +468,6 @@ final class SoakCommand {
         p.put("churn_every_seconds", churnSeconds);
         p.put("hostile", hostile);
         return p;
-    }
-
-    private static void sleepUntil(long nanos) throws InterruptedException {
-        long wait = nanos - System.nanoTime();
-        if (wait > 0) {
-            TimeUnit.NANOSECONDS.sleep(wait);
-        }
     }
 
     /** For {@link SoakSummary#ghosts}: the room's occupants by disco#items (XEP-0045 §6.5). */
