@@ -478,6 +478,9 @@ public final class MucService implements ClusteredService, ConnectionListener, O
             }
             rooms.remove(room.jid());
             forgotten(room.jid());
+            // Its relaxed occupants carry on with the next owner, which counts them: no longer here.
+            int relaxedHere = (int) room.occupants().stream().filter(o -> o.reader() != null).count();
+            counters().relaxed(-relaxedHere);
             for (Packet pending : entry.mailbox().drainDeliveries()) {
                 if (!dispatch(pending, entry.via)) {   // its place in the budget is still taken
                     mailboxBudget.release();
