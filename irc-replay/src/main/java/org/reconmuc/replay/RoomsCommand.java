@@ -176,18 +176,24 @@ final class RoomsCommand {
      */
     private InstancesBehindEjabberd<ComponentProcess> startInstances(Map<String, List<ComponentProcess>> processes)
             throws Exception {
-        return startInstances(out, instances, connections, "512m", SETTINGS, processes);
+        return startInstances(out, instances, connections, "512m", SETTINGS, name -> List.of(), processes);
     }
 
-    /** As above for any command: {@code instances} instances of {@code heap} with {@code settings}, files in {@code out}. */
+    /**
+     * As above for any command: {@code instances} instances of {@code heap} with {@code settings} and
+     * each its own {@code flagsOf} (by name), files in {@code out}.
+     */
     static InstancesBehindEjabberd<ComponentProcess> startInstances(Path out, int instances, int connections, String heap,
-            List<String> settings, Map<String, List<ComponentProcess>> processes) throws Exception {
+            List<String> settings, java.util.function.Function<String, List<String>> flagsOf,
+            Map<String, List<ComponentProcess>> processes) throws Exception {
         List<String> names = new ArrayList<>();
         for (int n = 1; n <= instances; n++) {
             names.add("i" + n);
         }
         return InstancesBehindEjabberd.start(out, names, connections, (name, server, flags, log) -> {
-            ComponentProcess p = ComponentProcess.start(server, ServerPlacement.LOOPBACK, HISTORY_SIZE, heap, flags, log);
+            List<String> own = new ArrayList<>(flags);
+            own.addAll(flagsOf.apply(name));
+            ComponentProcess p = ComponentProcess.start(server, ServerPlacement.LOOPBACK, HISTORY_SIZE, heap, own, log);
             processes.computeIfAbsent(name, k -> new CopyOnWriteArrayList<>()).add(p);
             return p;
         }, settings);

@@ -141,8 +141,17 @@ final class SoakCommand {
                 relaxedListeners, instances, connections, rate, schedule, hostile ? ", hostile trickle" : "");
         String loadBefore = PaperCommand.loadAverage();
         Map<String, List<ComponentProcess>> processes = new ConcurrentHashMap<>();
-        try (InstancesBehindEjabberd<ComponentProcess> cluster = RoomsCommand.startInstances(out, instances, connections, "256m",
-                SETTINGS, processes)) {
+        List<String> names = new ArrayList<>();
+        for (int n = 1; n <= instances; n++) {
+            names.add("i" + n);
+        }
+        SoakPrometheus prometheus = SoakPrometheus.start(out.resolve("prometheus"), names);
+        if (prometheus == null) {
+            console.println("soak: no Prometheus (" + SoakPrometheus.BINARY + "): the metrics are not scraped");
+        }
+        try (AutoCloseable stopPrometheus = prometheus == null ? () -> { } : prometheus;
+             InstancesBehindEjabberd<ComponentProcess> cluster = RoomsCommand.startInstances(out, instances, connections,
+                     "256m", SETTINGS, name -> prometheus == null ? List.of() : prometheus.flags(name), processes)) {
             joinBots(cluster, console);
             SoakHostile trickle = hostile ? new SoakHostile(cluster.server(), rooms,
                     () -> ledger.sentAt.size() + ledger.deliveries.get()) : null;
@@ -222,12 +231,31 @@ final class SoakCommand {
             summary.put("processes_started", processes.entrySet().stream().collect(
                     java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().size(), (a, b) -> a, TreeMap::new)));
             summary.memory(minuteRows);
+            if (prometheus != null) {
+                summary.put("prometheus", prometheus.compare(prometheusFigures(cluster)));
+            }
             summary.put("load_before", loadBefore);
             summary.put("load_after", PaperCommand.loadAverage());
             summary.write(console);
             byRoom.values().forEach(bots -> bots.forEach(SoakBot::close));
             return summary;
         }
+    }
+
+    /**
+     * What the soak counts that Prometheus also has, at the quiet end: occupants (the bots in rooms),
+     * relaxed ones, the instances' connections to the server, and the bytes their processes wrote to it.
+     */
+    private Map<String, Object[]> prometheusFigures(InstancesBehindEjabberd<ComponentProcess> cluster) {
+        Map<String, Object[]> f = new LinkedHashMap<>();
+        List<SoakBot> bots = byRoom.values().stream().flatMap(List::stream).filter(SoakBot::joined).toList();
+        f.put("occupants", new Object[] {bots.size(), "sum(reconmuc_occupants)"});
+        f.put("relaxed_occupants", new Object[] {bots.stream().filter(SoakBot::relaxed).count(),
+                "sum(reconmuc_occupants{mode=\"relaxed\"})"});
+        f.put("connections_to_the_server", new Object[] {instances * connections, "sum(reconmuc_connected)"});
+        f.put("bytes_to_the_server_by_running_processes", new Object[] {cluster.instances().values().stream()
+                .mapToLong(p -> p.linkBytes).sum(), "sum(reconmuc_out_bytes_total)"});
+        return f;
     }
 
     /** Every room's bots, eight joining at a time: speakers s0.., standard listeners l0.., relaxed ones x0... */

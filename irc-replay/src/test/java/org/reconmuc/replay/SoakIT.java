@@ -16,7 +16,8 @@ import org.reconmuc.replay.irc.IrcLogs;
  * PostgreSQL, every fault once (a kill, a rolling restart, the XMPP server's restart, PostgreSQL's),
  * churn and the hostile trickle. Nothing acknowledged is lost, duplicated or out of order, every
  * acknowledged message is in its room's archive once, no room lists a ghost, no instance logged an
- * unhandled exception, and the minute rows and charts are written.
+ * unhandled exception, the minute rows and charts are written, and a real Prometheus scraping every
+ * instance agrees with the soak's own figures.
  */
 class SoakIT {
 
@@ -56,6 +57,11 @@ class SoakIT {
         assertThat(occupants.get("bots_in_but_not_listed")).isEqualTo(0L);
         assertThat(summary.get("unhandled_exceptions")).isEqualTo(0L);
         assertThat(((Number) ((Map<String, Object>) summary.get("hostile")).get("stanzas")).longValue()).isPositive();
+        if (java.nio.file.Files.isExecutable(SoakPrometheus.BINARY)) {
+            List<Map<String, Object>> prometheus = (List<Map<String, Object>>) summary.get("prometheus");
+            assertThat(prometheus).as("the soak's figures beside Prometheus's").isNotEmpty()
+                    .allSatisfy(f -> assertThat(f.get("agree_within_1_percent")).as(String.valueOf(f)).isEqualTo(true));
+        }
         assertThat(summary.clean()).isTrue();
         assertThat(c.out.resolve("minutes.jsonl")).isNotEmptyFile();
         assertThat(c.out.resolve("live_heap_mb.png")).isNotEmptyFile();
