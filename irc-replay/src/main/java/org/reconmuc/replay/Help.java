@@ -169,7 +169,9 @@ final class Help {
               summary.json and summary.md: acknowledged messages lost, late, duplicated, out of order; archive gaps
               (every acknowledged message once in its room's archive, each speaker's in order); ghosts (each room's
               occupant list against its bots in it); memory slopes from minute 20 (or the middle of a shorter run);
-              charts (*.png). Exit code 0 when all of those are 0.
+              charts (*.png). A real Prometheus (/usr/bin/prometheus, if installed) scrapes every instance's metrics
+              every 2 s; at the end its occupants, relaxed occupants, connections and bytes to the server are put beside
+              the soak's own (summary.json: prometheus). Exit code 0 when all of those are 0.
 
             scale
               One room, growing, on one machine, with light bots (non-blocking sessions, several bot processes of at most

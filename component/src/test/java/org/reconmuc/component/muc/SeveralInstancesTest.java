@@ -393,6 +393,19 @@ class SeveralInstancesTest {
     }
 
     @Test
+    void aRoomLostToAnotherInstanceNoLongerCountsItsRelaxedOccupantsHere() throws Exception {
+        MucBench a = romeosRoomOn("a", PLAIN, "Carol", CAROL);
+        a.send(requirements(CAROL, "<time>60</time><volume>10</volume><aggregation>plain</aggregation>"));
+        a.commit();
+        assertThat(a.service.counters().relaxedOccupants()).as("Carol, relaxed here").isEqualTo(1);
+        // A heartbeat finds the room no longer this instance's (another took its lease): it is given up here.
+        a.service.leasedRooms().leasesRenewed(java.util.Map.of(), room -> false, List.of(0));
+        a.commit();
+        a.commit();
+        assertThat(a.service.counters().relaxedOccupants()).as("Carol is the next owner's to count").isZero();
+    }
+
+    @Test
     void aRelaxedOccupantKeepsHerRequirementsAndGetsWhatSheWasOwedOnceAndStandardOnesWhatMayNotHaveGoneOut()
             throws Exception {
         MucBench a = romeosRoomOn("a", PERSISTENT, "Juliet", JULIET, "Carol", CAROL, "Dave", DAVE);
