@@ -13,6 +13,9 @@ final class Help {
                   [--connections 2] [--messages 60] [--rate 1] [--drain 20]
                   [--kill-at SECONDS | --pause-at SECONDS [--pause-seconds 10] | --rolling-restart-at SECONDS]
                   [--relaxed-bots 0 [--relaxed-volume 2] [--relaxed-time 3]]
+              java -jar irc-replay.jar soak --out DIR [--minutes 10] [--rooms 16] [--speakers 3] [--listeners 2]
+                  [--relaxed-listeners 1] [--instances 3] [--connections 2] [--rate 0.5] [--kill-every 10]
+                  [--churn-every 2] [--drain 30] [--late-wait 60] [--no-hostile]
               java -jar irc-replay.jar scale --server prosody|ejabberd [--sizes 800,2000,...] [--scenarios own,off,relaxed]
                   [--messages 60] [--rate 1] [--time 60] [--join-rate 500] [--out DIR]
               java -jar irc-replay.jar fill --endpoint HOST:PORT --room ROOM [--bots 1000] [--messages 0] ...
@@ -149,6 +152,26 @@ final class Help {
               lost to another instance), CPU/RSS/heap per instance, and per instance what crossed its link to
               the server (bytes; stanzas and copies sent through the server's XEP-0033 multicast, and per connection
               of its last process), with link bytes per copy delivered to a bot and how many connections used multicast. Exit code 0 when no acknowledged message was lost, duplicated or out of order.
+
+            soak
+              Hours of what a service sees, bounded by --minutes: --instances behind ejabberd on a shared PostgreSQL
+              (as rooms) serve --rooms persistent rooms with archives; in each, --speakers replay the IRC logs in a loop
+              (--rate messages/s per room) while --listeners standard and --relaxed-listeners relaxed occupants churn
+              (one step every --churn-every seconds: leave and come back, drop the connection and come back, new nick,
+              new status, new requirements), catching up from the room's archive (XEP-0313) as clients do. Faults:
+              the instance holding most rooms killed (SIGKILL) every --kill-every minutes and started again once a
+              survivor adopted it, one rolling restart (at 20 % of the run), the XMPP server restarted (45 %), the
+              PostgreSQL restarted (70 %); a hostile client sends XEP-0205's kinds of abuse (oversized and deep
+              stanzas, invitation, presence and IQ floods, made-up rooms) within 1 % of the honest stanzas
+              (--no-hostile: none). Every minute a line and a row of minutes.jsonl (traffic, at-once p99, messages not
+              yet everywhere, unhandled exceptions in the instances' logs, each instance's live heap after GC, RSS,
+              file descriptors and threads, ejabberd's RSS). Then a drain (--drain) and a late wait (--late-wait);
+              summary.json and summary.md: acknowledged messages lost, late, duplicated, out of order; archive gaps
+              (every acknowledged message once in its room's archive, each speaker's in order); ghosts (each room's
+              occupant list against its bots in it); memory slopes from minute 20 (or the middle of a shorter run);
+              charts (*.png). A real Prometheus (/usr/bin/prometheus, if installed) scrapes every instance's metrics
+              every 2 s; at the end its occupants, relaxed occupants, connections and bytes to the server are put beside
+              the soak's own (summary.json: prometheus). Exit code 0 when all of those are 0.
 
             scale
               One room, growing, on one machine, with light bots (non-blocking sessions, several bot processes of at most

@@ -9,7 +9,7 @@ import org.reconmuc.replay.irc.IrcLogs;
 import org.reconmuc.replay.irc.LogFile;
 import org.reconmuc.replay.irc.ReplyEvaluation;
 
-/** {@code java -jar irc-replay.jar (evaluate | replay | paper | rooms | scale | fill | help) [options]}. */
+/** {@code java -jar irc-replay.jar (evaluate | replay | paper | rooms | soak | scale | fill | help) [options]}. */
 public final class Main {
     private Main() {
     }
@@ -34,12 +34,14 @@ public final class Main {
                 return PaperCommand.run(rest, out, err);
             case "rooms":
                 return RoomsCommand.run(rest, out, err);
+            case "soak":
+                return SoakCommand.run(rest, out, err);
             case "scale":
                 return ScaleCommand.run(rest, out, err);
             case "fill":
                 return FillCommand.run(rest, out, err);
             default:
-                err.println("unknown command '" + command + "' (evaluate, replay, paper, rooms, scale, fill, help)");
+                err.println("unknown command '" + command + "' (evaluate, replay, paper, rooms, soak, scale, fill, help)");
                 return 2;
         }
     }

@@ -30,23 +30,25 @@ final class RoomAcks {
 
     /** Watches {@code bot}'s connection for its own echoes and for errors. */
     void listen(RoomBot bot) {
-        bot.connection.addSyncStanzaListener(s -> {
-            Message m = (Message) s;
-            if (m.getType() == Message.Type.error) {
-                Matcher sentId = SENT_ID.matcher(String.valueOf(m.getStanzaId()));
-                if (sentId.matches()) {
-                    bounced.add(sentId.group(1) + ":" + sentId.group(2));
-                }
-                return;
+        bot.connection.addSyncStanzaListener(s -> answer((Message) s, bot.nick), s -> s instanceof Message);
+    }
+
+    /** A message that came to the occupant now named {@code nick}: its own echo, or an error naming what it sent. */
+    void answer(Message m, String nick) {
+        if (m.getType() == Message.Type.error) {
+            Matcher sentId = SENT_ID.matcher(String.valueOf(m.getStanzaId()));
+            if (sentId.matches()) {
+                bounced.add(sentId.group(1) + ":" + sentId.group(2));
             }
-            Matcher id = m.getBody() == null ? null : RoomBot.BODY_ID.matcher(m.getBody());
-            if (id == null || !id.find()) {
-                return;
-            }
-            if (m.getFrom() != null && bot.nick.equals(String.valueOf(m.getFrom().getResourceOrNull()))) {
-                acknowledged.putIfAbsent(id.group(1) + ":" + id.group(2), System.nanoTime());
-            }
-        }, s -> s instanceof Message);
+            return;
+        }
+        Matcher id = m.getBody() == null ? null : RoomBot.BODY_ID.matcher(m.getBody());
+        if (id == null || !id.find()) {
+            return;
+        }
+        if (m.getFrom() != null && nick.equals(String.valueOf(m.getFrom().getResourceOrNull()))) {
+            acknowledged.putIfAbsent(id.group(1) + ":" + id.group(2), System.nanoTime());
+        }
     }
 
     /** Whether each of the {@code sent} messages was echoed or bounced. */

@@ -127,7 +127,7 @@ final class RoomsCommand {
                 killAt >= 0 ? ", the busiest instance killed at " + killAt + " s"
                         : pauseAt >= 0 ? ", the busiest instance paused at " + pauseAt + " s for " + pauseSeconds + " s"
                         : rollingAt >= 0 ? ", every instance restarted in turn from " + rollingAt + " s" : "");
-        String loadBefore = loadAverage();
+        String loadBefore = PaperCommand.loadAverage();
         Map<String, List<ComponentProcess>> processes = new ConcurrentHashMap<>();
         try (InstancesBehindEjabberd<ComponentProcess> cluster = startInstances(processes)) {
             Map<Integer, List<RoomBot>> byRoom = joinBots(cluster.server(), console);
@@ -151,7 +151,7 @@ final class RoomsCommand {
             summary.putAll(report.summary(drained, out));
             summary.put("instances", report.perInstance(processes, roomsAtStart));
             summary.put("load_before", loadBefore);
-            summary.put("load_after", loadAverage());
+            summary.put("load_after", PaperCommand.loadAverage());
             String json = Json.write(summary);
             Files.writeString(out.resolve("summary.json"), json);
             console.print(json);
@@ -169,10 +169,6 @@ final class RoomsCommand {
         }
     }
 
-    private static String loadAverage() throws java.io.IOException {
-        return Files.readString(Path.of("/proc/loadavg")).trim();
-    }
-
     /**
      * PostgreSQL, ejabberd and the instances i1..iN, each a {@link ComponentProcess} (its CPU, heap
      * and link counted); every process started for an instance, restarts included, is kept in
@@ -180,15 +176,27 @@ final class RoomsCommand {
      */
     private InstancesBehindEjabberd<ComponentProcess> startInstances(Map<String, List<ComponentProcess>> processes)
             throws Exception {
+        return startInstances(out, instances, connections, "512m", SETTINGS, name -> List.of(), processes);
+    }
+
+    /**
+     * As above for any command: {@code instances} instances of {@code heap} with {@code settings} and
+     * each its own {@code flagsOf} (by name), files in {@code out}.
+     */
+    static InstancesBehindEjabberd<ComponentProcess> startInstances(Path out, int instances, int connections, String heap,
+            List<String> settings, java.util.function.Function<String, List<String>> flagsOf,
+            Map<String, List<ComponentProcess>> processes) throws Exception {
         List<String> names = new ArrayList<>();
         for (int n = 1; n <= instances; n++) {
             names.add("i" + n);
         }
         return InstancesBehindEjabberd.start(out, names, connections, (name, server, flags, log) -> {
-            ComponentProcess p = ComponentProcess.start(server, ServerPlacement.LOOPBACK, HISTORY_SIZE, "512m", flags, log);
+            List<String> own = new ArrayList<>(flags);
+            own.addAll(flagsOf.apply(name));
+            ComponentProcess p = ComponentProcess.start(server, ServerPlacement.LOOPBACK, HISTORY_SIZE, heap, own, log);
             processes.computeIfAbsent(name, k -> new CopyOnWriteArrayList<>()).add(p);
             return p;
-        }, SETTINGS);
+        }, settings);
     }
 
     /**
@@ -263,7 +271,7 @@ final class RoomsCommand {
         return sent;
     }
 
-    private static void sleepUntil(long nanos) throws InterruptedException {
+    static void sleepUntil(long nanos) throws InterruptedException {
         long wait = nanos - System.nanoTime();
         if (wait > 0) {
             TimeUnit.NANOSECONDS.sleep(wait);

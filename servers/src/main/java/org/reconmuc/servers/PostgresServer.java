@@ -34,12 +34,15 @@ public final class PostgresServer implements AutoCloseable {
 
     private final Path dataDir;
     private final int port;
-    private final Process process;
+    /** How the server was started, to start it again ({@link #restart()}). */
+    private final ProcessBuilder command;
+    private volatile Process process;
     private final Path log;
 
-    private PostgresServer(Path dataDir, int port, Process process, Path log) {
+    private PostgresServer(Path dataDir, int port, ProcessBuilder command, Process process, Path log) {
         this.dataDir = dataDir;
         this.port = port;
+        this.command = command;
         this.process = process;
         this.log = log;
     }
@@ -65,19 +68,45 @@ public final class PostgresServer implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        long logSize = Files.size(log);
         Process process = b.start();
         Reaper.track(process);
-        PostgresServer server = new PostgresServer(dir, port, process, log);
+        PostgresServer server = new PostgresServer(dir, port, b, process, log);
+        try {
+            server.awaitAccepting(logSize);
+        } catch (IOException e) {
+            server.close();
+            throw e;
+        }
+        return server;
+    }
+
+    /** Until the server says, past the log's first {@code logSize} bytes, that it accepts connections, and does. */
+    private void awaitAccepting(long logSize) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + READY.toNanos();
-        while (!server.accepting()) {
+        while (!accepting(logSize)) {
             if (!process.isAlive() || System.nanoTime() > deadline) {
-                String tail = server.logTail();
-                server.close();
-                throw new IOException("PostgreSQL did not start on 127.0.0.1:" + port + ": " + tail);
+                throw new IOException("PostgreSQL did not start on 127.0.0.1:" + port + ": " + logTail());
             }
             Thread.sleep(100);
         }
-        return server;
+    }
+
+    /**
+     * Stops the server as an operator's restart does (fast shutdown: sessions are ended) and starts
+     * it again on the same port and data; returns when it accepts connections again. Clients'
+     * connections are lost. Fault tests and the soak.
+     */
+    public synchronized void restart() throws IOException, InterruptedException {
+        stopProcess();
+        long logSize = Files.size(log);
+        process = command.start();
+        Reaper.track(process);
+        awaitAccepting(logSize);
+    }
+
+    public long pid() {
+        return process.pid();
     }
 
     /** {@code /usr/lib/postgresql/<newest>/bin}, where Debian puts the server's programs. */
@@ -127,8 +156,12 @@ public final class PostgresServer implements AutoCloseable {
         }
     }
 
-    private boolean accepting() {
-        if (!logTail().contains("ready to accept connections")) {
+    /** Whether the log, past its first {@code logOffset} bytes, says so and the port answers. */
+    private boolean accepting(long logOffset) throws IOException {
+        byte[] all = Files.readAllBytes(log);
+        String since = new String(all, (int) Math.min(logOffset, all.length), (int) Math.max(0, all.length - logOffset),
+                StandardCharsets.UTF_8);
+        if (!since.contains("ready to accept connections")) {
             return false;
         }
         try (Socket s = new Socket()) {
@@ -164,6 +197,17 @@ public final class PostgresServer implements AutoCloseable {
     /** Fast shutdown (SIGINT: sessions are ended), SIGKILL after a bound; then the cluster is deleted. */
     @Override
     public void close() {
+        stopProcess();
+        try (Stream<Path> all = Files.walk(dataDir)) {
+            all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException ignored) {
+            // a temporary directory: the system cleans it eventually
+        }
+    }
+
+    /** Fast shutdown (SIGINT), SIGKILL after a bound. */
+    private void stopProcess() {
+        Process process = this.process;
         try {
             if (process.isAlive()) {
                 new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).start().waitFor(5, TimeUnit.SECONDS);
@@ -179,11 +223,6 @@ public final class PostgresServer implements AutoCloseable {
             Thread.currentThread().interrupt();
         } finally {
             Reaper.forget(process);
-        }
-        try (Stream<Path> all = Files.walk(dataDir)) {
-            all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // a temporary directory: the system cleans it eventually
         }
     }
 }

@@ -5,7 +5,9 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -77,6 +79,21 @@ public final class SharedStore {
     public int archivedWithBody(String room, String body) throws SQLException {
         return count("SELECT COUNT(*) FROM reconmuc_message WHERE room = ? AND xml LIKE ?", room,
                 "%<body>" + body + "</body>%");
+    }
+
+    /** What {@code room} archived, each message's stanza as stored, in the archive's order. */
+    public List<String> archive(String room) throws SQLException {
+        List<String> xml = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection(jdbcUrl);
+             PreparedStatement p = c.prepareStatement("SELECT xml FROM reconmuc_message WHERE room = ? ORDER BY seq")) {
+            p.setString(1, room);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    xml.add(rs.getString(1));
+                }
+            }
+        }
+        return xml;
     }
 
     private int count(String query, String... values) throws SQLException {

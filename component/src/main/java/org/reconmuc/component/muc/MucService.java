@@ -477,7 +477,7 @@ public final class MucService implements ClusteredService, ConnectionListener, O
                 return;
             }
             rooms.remove(room.jid());
-            forgotten(room.jid());
+            forgotten(room);
             for (Packet pending : entry.mailbox().drainDeliveries()) {
                 if (!dispatch(pending, entry.via)) {   // its place in the budget is still taken
                     mailboxBudget.release();
@@ -536,12 +536,17 @@ public final class MucService implements ClusteredService, ConnectionListener, O
         RoomJid jid = entry.room().jid();
         if (rooms.get(jid) == entry) {
             rooms.remove(jid);
-            forgotten(jid);
+            forgotten(entry.room());
         }
     }
 
-    /** The room left memory (under the routing lock). */
-    private void forgotten(RoomJid jid) {
+    /**
+     * The room left memory (under the routing lock): emptied, handed over, or lost to another
+     * instance. Occupants still in it carry on with its next owner, which counts its relaxed ones.
+     */
+    private void forgotten(Room room) {
+        RoomJid jid = room.jid();
+        counters.relaxed(-(int) room.occupants().stream().filter(o -> o.reader() != null).count());
         created.gone(jid);
         LeasedRooms<RoomEntry> l = leased;
         if (l != null) {

@@ -304,6 +304,25 @@ class InstanceFailureIT {
     }
 
     @Test
+    void aRestartOfPostgresqlFreesEveryLockAtOnceAndNoInstanceAdoptsALiveOne() throws Exception {
+        Instance a = new Instance("a");
+        Instance b = new Instance("b");
+        julietInTheLobby(a);
+        // every session ends, every instance's lock with it, until each one's next renewal takes it again
+        postgres.restart();
+        Thread.sleep(2 * LEASE.toMillis());
+        assertThat(a.node.connections()).as("a opened no connection in b's place").hasSize(1);
+        assertThat(b.node.connections()).as("b opened no connection in a's place").hasSize(1);
+        assertThat(registered(a.id)).isTrue();
+        assertThat(registered(b.id)).isTrue();
+        a.say(LOBBY, JULIET, "still served by a after the restart");
+        Await.until(() -> a.port.got("still served by a after the restart"), Duration.ofSeconds(10), "a serving the lobby");
+        // death is still told at once afterwards
+        a.kill();
+        Await.until(() -> b.node.connections().size() == 2, Duration.ofSeconds(5), "b adopting a");
+    }
+
+    @Test
     void aRoomsCommitThatHoldsItsLeaseRowDoesNotHoldUpTheRenewal() throws Exception {
         Instance a = new Instance("a");
         julietInTheLobby(a);

@@ -379,14 +379,30 @@ class SeveralInstancesTest {
         a.send(say(MucBench.ROOM, ROMEO, "one"));
         a.commit();
         assertThat(a.receivedBy(CAROL)).as("retained for her").isEmpty();
+        assertThat(a.service.counters().relaxedOccupants()).as("Carol, relaxed here").isEqualTo(1);
         // The room's bucket moves to another instance: the room is let go here, Carol still in it.
         a.service.leasedRooms().handOver(0);
         a.commit();
         a.commit();
+        assertThat(a.service.counters().relaxedOccupants()).as("Carol is the next owner's to count (the soak's"
+                + " Prometheus read 14 relaxed occupants for 6)").isZero();
         a.advance(java.time.Duration.ofSeconds(61));
         a.commit();
         assertThat(a.receivedBy(CAROL)).as("her bound came after the hand-over: the next owner sends it, not this one")
                 .isEmpty();
+    }
+
+    @Test
+    void aRoomLostToAnotherInstanceNoLongerCountsItsRelaxedOccupantsHere() throws Exception {
+        MucBench a = romeosRoomOn("a", PLAIN, "Carol", CAROL);
+        a.send(requirements(CAROL, "<time>60</time><volume>10</volume><aggregation>plain</aggregation>"));
+        a.commit();
+        assertThat(a.service.counters().relaxedOccupants()).as("Carol, relaxed here").isEqualTo(1);
+        // A heartbeat finds the room no longer this instance's (another took its lease): it is given up here.
+        a.service.leasedRooms().leasesRenewed(java.util.Map.of(), room -> false, List.of(0));
+        a.commit();
+        a.commit();
+        assertThat(a.service.counters().relaxedOccupants()).as("Carol is the next owner's to count").isZero();
     }
 
     @Test

@@ -1,0 +1,380 @@
+package org.reconmuc.replay;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.regex.Matcher;
+import org.jivesoftware.smack.ConnectionListener;
+import org.jivesoftware.smack.packet.Message;
+import org.jivesoftware.smack.packet.Presence;
+import org.jivesoftware.smack.tcp.XMPPTCPConnection;
+import org.jivesoftware.smack.tcp.XMPPTCPConnectionConfiguration;
+import org.jivesoftware.smackx.mam.MamManager;
+import org.jivesoftware.smackx.muc.MultiUserChat;
+import org.jivesoftware.smackx.muc.MultiUserChatManager;
+import org.jivesoftware.smackx.muc.packet.MUCUser;
+import org.jxmpp.jid.EntityBareJid;
+import org.jxmpp.jid.impl.JidCreate;
+import org.jxmpp.jid.parts.Resourcepart;
+import org.reconmuc.servers.XmppServer;
+import org.reconmuc.smack.ReconMucManager;
+import org.reconmuc.smack.element.ConsistencyRequirements;
+
+/**
+ * One occupant of {@code irc-replay soak}: a client that stays (its user and resource fixed for the
+ * run) while its connection, its nick, its status and its requirements change. Whenever it comes
+ * back — its connection lost (the server restarted, or it dropped it), told that its room moved
+ * (110 + 333), or after leaving on purpose — it joins without history and catches up from the room's
+ * archive (XEP-0313) from a little before the last message it saw, as a real client does. What it
+ * got live (or retained, when relaxed) is counted apart from what it caught up; every operation on
+ * it holds its lock, so the churn, the faults and the catch-up never interleave.
+ */
+final class SoakBot {
+    static final long CATCH_UP_OVERLAP_MILLIS = 20_000;
+    final int room;
+    final boolean speaker;
+    private final XMPPTCPConnectionConfiguration config;
+    private final EntityBareJid roomJid;
+    private final SoakLedger ledger;
+    private final String baseNick;
+    volatile String nick;
+    /** What it asks of the room when relaxed; null for a standard occupant. */
+    private volatile ConsistencyRequirements requirements;
+    private volatile XMPPTCPConnection connection;
+    private volatile MultiUserChat muc;
+    /** In the room, or on its way back; false only between a leave and its rejoin, or after {@link #close}. */
+    private volatile boolean wanted = true;
+    private volatile boolean joined;
+    private final ReentrantLock lock = new ReentrantLock();
+    /** seq to deliveries, live or retained (not caught up). */
+    final Map<Integer, Integer> got = new ConcurrentHashMap<>();
+    /** seqs caught up from the archive (they overlap what came live). */
+    final Set<Integer> caughtUp = ConcurrentHashMap.newKeySet();
+    /** What came live or retained, in the order it came. */
+    final List<Integer> liveOrder = Collections.synchronizedList(new ArrayList<>());
+    final AtomicLong rejoins = new AtomicLong();
+    final AtomicLong reconnects = new AtomicLong();
+    final AtomicLong catchUpFailures = new AtomicLong();
+    private volatile long lastSeenMillis;
+    private final long bornMillis = System.currentTimeMillis();
+
+    private SoakBot(int room, boolean speaker, String nick, ConsistencyRequirements requirements,
+                    XMPPTCPConnectionConfiguration config, EntityBareJid roomJid, SoakLedger ledger) {
+        this.room = room;
+        this.speaker = speaker;
+        this.baseNick = nick;
+        this.nick = nick;
+        this.requirements = requirements;
+        this.config = config;
+        this.roomJid = roomJid;
+        this.ledger = ledger;
+    }
+
+    /** Logs in and joins room {@code soak<room>} as {@code nick}; relaxed when {@code requirements} is not null. */
+    static SoakBot join(XmppServer server, int room, boolean speaker, String nick, ConsistencyRequirements requirements,
+                        SoakLedger ledger) throws Exception {
+        EntityBareJid jid = JidCreate.entityBareFrom(SoakLedger.roomName(room) + "@" + server.componentDomain());
+        SoakBot bot = new SoakBot(room, speaker, nick, requirements, server.clientConfig("s" + room + nick).build(), jid,
+                ledger);
+        bot.lock.lock();
+        try {
+            bot.connectAndJoin(false);
+        } finally {
+            bot.lock.unlock();
+        }
+        return bot;
+    }
+
+    boolean relaxed() {
+        return requirements != null;
+    }
+
+    boolean joined() {
+        return joined && connection != null && connection.isAuthenticated();
+    }
+
+    /** A new connection (same user, same resource), the room joined without history, the archive read since the last message seen. */
+    private void connectAndJoin(boolean catchUp) throws Exception {
+        XMPPTCPConnection c = new XMPPTCPConnection(config);
+        c.setReplyTimeout(10_000);
+        c.addSyncStanzaListener(s -> onMessage((Message) s), s -> s instanceof Message);
+        c.addSyncStanzaListener(s -> onPresence((Presence) s),
+                s -> s instanceof Presence && s.getFrom() != null && s.getFrom().asBareJid().equals(roomJid));
+        c.addConnectionListener(new ConnectionListener() {
+            @Override
+            public void connectionClosedOnError(Exception e) {
+                if (connection == c) {
+                    joined = false;
+                    background("reconnect", SoakBot.this::comeBack);
+                }
+            }
+        });
+        ReconMucManager.forConnection(c).addRetainedMessageListener((from, m) -> onRetained(m));
+        connection = c;
+        c.connect().login();
+        muc = MultiUserChatManager.getInstanceFor(c).getMultiUserChat(roomJid);
+        enter();
+        if (catchUp) {
+            catchUp();
+        }
+    }
+
+    /** Joins the room (nick taken by its own stale session: tries again while the room learns it is gone). */
+    private void enter() throws Exception {
+        Exception last = null;
+        for (int attempt = 0; attempt < 60 && wanted; attempt++) {
+            try {
+                muc.join(muc.getEnterConfigurationBuilder(Resourcepart.from(nick)).requestNoHistory().build());
+                joined = true;
+                if (requirements != null) {
+                    ReconMucManager.forConnection(connection).setRequirements(roomJid, requirements);
+                }
+                return;
+            } catch (Exception e) {
+                last = e;
+                Thread.sleep(1_000);
+            }
+        }
+        if (last != null) {
+            throw last;
+        }
+    }
+
+    /**
+     * The room's archive from before the last message seen (or since it was born): a client's
+     * catch-up. {@value #CATCH_UP_OVERLAP_MILLIS} ms before: a relaxed occupant's last release may
+     * have left older messages still retained.
+     */
+    private void catchUp() {
+        long since = (lastSeenMillis == 0 ? bornMillis : lastSeenMillis) - CATCH_UP_OVERLAP_MILLIS;
+        for (int attempt = 0; attempt < 5; attempt++) {
+            try {
+                MamManager mam = MamManager.getInstanceFor(muc);
+                MamManager.MamQuery q = mam.queryArchive(MamManager.MamQueryArgs.builder()
+                        .limitResultsSince(new Date(since)).setResultPageSizeTo(100).build());
+                q.getMessages().forEach(this::caughtUp);
+                for (int page = 0; !q.isComplete() && page < 1_000; page++) {
+                    q.pageNext(100).forEach(this::caughtUp);
+                }
+                return;
+            } catch (Exception e) {
+                pause(1_000);
+            }
+        }
+        catchUpFailures.incrementAndGet();
+    }
+
+    private void caughtUp(Message m) {
+        Matcher id = m.getBody() == null ? null : RoomBot.BODY_ID.matcher(m.getBody());
+        if (id != null && id.find() && Integer.parseInt(id.group(1)) == room) {
+            caughtUp.add(Integer.parseInt(id.group(2)));
+        }
+    }
+
+    private void onMessage(Message m) {
+        ledger.acks.answer(m, nick);
+        if (m.getType() != Message.Type.groupchat || m.getBody() == null || m.getFrom() == null
+                || !m.getFrom().asBareJid().equals(roomJid)) {
+            return;
+        }
+        Matcher id = RoomBot.BODY_ID.matcher(m.getBody());
+        if (id.find() && !m.hasExtension("delay", "urn:xmpp:delay")) {
+            delivered(Integer.parseInt(id.group(2)), !relaxed());
+        }
+    }
+
+    private void onRetained(Message m) {
+        Matcher id = m.getBody() == null ? null : RoomBot.BODY_ID.matcher(m.getBody());
+        if (id != null && id.find() && Integer.parseInt(id.group(1)) == room) {
+            delivered(Integer.parseInt(id.group(2)), false);
+        }
+    }
+
+    private void delivered(int seq, boolean atOnce) {
+        got.merge(seq, 1, Integer::sum);
+        liveOrder.add(seq);
+        lastSeenMillis = System.currentTimeMillis();
+        ledger.delivered(room, seq, atOnce);
+    }
+
+    private void onPresence(Presence p) {
+        MUCUser user = MUCUser.from(p);
+        if (p.getType() == Presence.Type.unavailable && user != null
+                && user.getStatus().contains(MUCUser.Status.create(333))
+                && user.getStatus().contains(MUCUser.Status.create(110))) {
+            joined = false;
+            background("rejoin", () -> {
+                rejoins.incrementAndGet();
+                pause(100);   // Smack takes the 110 presence as having left
+                enter();
+                catchUp();
+            });
+        }
+    }
+
+    /** After a lost connection: a new one, until it works or the bot is closed. */
+    private void comeBack() throws Exception {
+        for (int attempt = 0; wanted && !joined(); attempt++) {
+            reconnects.incrementAndGet();
+            try {
+                XMPPTCPConnection old = connection;
+                if (old != null) {
+                    old.instantShutdown();
+                }
+                connectAndJoin(true);
+                return;
+            } catch (Exception e) {
+                pause(Math.min(5_000, 500L * (attempt + 1)));
+            }
+        }
+    }
+
+    /** Runs {@code op} on a thread of its own holding the bot's lock (a reconnect or a rejoin). */
+    private void background(String what, Op op) {
+        Thread t = new Thread(() -> {
+            lock.lock();
+            try {
+                if (wanted) {
+                    op.run();
+                }
+            } catch (Exception e) {
+                ledger.botFailed(room + "/" + baseNick + " " + what, e);
+            } finally {
+                lock.unlock();
+            }
+        }, what + "-" + room + baseNick);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    @FunctionalInterface
+    interface Op {
+        void run() throws Exception;
+    }
+
+    /** One churn step if the bot is not busy (false if it was): the operation runs under its lock. */
+    boolean churn(String what, Op op) {
+        if (!lock.tryLock()) {
+            return false;
+        }
+        try {
+            if (joined()) {
+                op.run();
+            }
+        } catch (Exception e) {
+            ledger.botFailed(room + "/" + baseNick + " " + what, e);
+            if (!joined() && wanted) {
+                background("come-back", this::comeBack);   // as a client does when its step went wrong
+            }
+        } finally {
+            lock.unlock();
+        }
+        return true;
+    }
+
+    /** Churn: leaves the room, stays away {@code awayMillis}, joins again and catches up. */
+    void leaveAndReturn(long awayMillis) throws Exception {
+        joined = false;
+        muc.leave();
+        pause(awayMillis);
+        enter();
+        rejoins.incrementAndGet();
+        catchUp();
+    }
+
+    /** Churn: the connection dropped without a goodbye (a phone going into a tunnel), back after {@code awayMillis}. */
+    void dropAndReturn(long awayMillis) throws Exception {
+        joined = false;
+        XMPPTCPConnection c = connection;
+        connection = null;   // its listener no longer reconnects it
+        c.instantShutdown();
+        pause(awayMillis);
+        reconnects.incrementAndGet();
+        connectAndJoin(true);
+    }
+
+    /** Churn: a new nick (the base nick and a counter), so that the room's nick index changes. */
+    void changeNick(int n) throws Exception {
+        String next = baseNick + "_" + n;
+        try {
+            muc.changeNickname(Resourcepart.from(next));
+        } catch (Exception e) {
+            joined = false;   // which nick the room has is unknown: come back as a new session of the same client
+            throw e;
+        }
+        nick = next;
+    }
+
+    /** Churn: away or back, with a status text. */
+    void changeStatus(boolean away) throws Exception {
+        muc.changeAvailabilityStatus(away ? "away for a bit" : "back", away ? Presence.Mode.away : Presence.Mode.available);
+    }
+
+    /** Churn: new requirements (relaxed bots only). */
+    void changeRequirements(ConsistencyRequirements next) throws Exception {
+        ReconMucManager.forConnection(connection).setRequirements(roomJid, next);
+        requirements = next;
+    }
+
+    /** Sends one of the room's messages; false if it could not be sent. */
+    boolean send(int seq, String text) {
+        XMPPTCPConnection c = connection;
+        if (c == null || !joined) {
+            return false;
+        }
+        try {
+            Message msg = c.getStanzaFactory().buildMessageStanza().to(roomJid).ofType(Message.Type.groupchat)
+                    .setBody("[r" + room + "m" + seq + "] " + text).build();
+            msg.setStanzaId(RoomAcks.stanzaId(room, seq));
+            c.sendStanza(msg);
+            return true;
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    /** Whether this bot has {@code seq}, live, retained or caught up. */
+    boolean has(int seq) {
+        return got.containsKey(seq) || caughtUp.contains(seq);
+    }
+
+    /** Waits until the bot holds no operation (a rejoin or reconnect in progress), at most {@code millis}. */
+    boolean awaitIdle(long millis) throws InterruptedException {
+        if (lock.tryLock(millis, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            lock.unlock();
+            return true;
+        }
+        return false;
+    }
+
+    RoomTally.BotView view() {
+        List<Integer> live;
+        synchronized (liveOrder) {
+            live = new ArrayList<>(liveOrder);
+        }
+        return new RoomTally.BotView(baseNick, live, Set.copyOf(caughtUp));
+    }
+
+    /** Leaves and disconnects. */
+    void close() {
+        wanted = false;
+        XMPPTCPConnection c = connection;
+        if (c != null) {
+            c.disconnect();
+        }
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
