@@ -271,6 +271,20 @@ class SeveralInstancesTest {
         assertThat(mercutio).anyMatch(p -> p.getFrom().toString().equals(MucBench.ROOM + "/Romeo"));
     }
 
+    @Test
+    void julietChangesHerNickInARoomThatMovedAndEveryoneSeesIt() throws Exception {
+        MucBench b = adoptedAfterADeath();
+        b.clear();
+        b.send("<presence from='" + JULIET + "' to='" + MucBench.ROOM + "/Jules'/>");
+        b.commit();
+        List<Packet> juliet = b.receivedBy(JULIET);
+        assertThat(juliet).as("her own 303 and her new presence, with 110")
+                .anyMatch(p -> p.getFrom().toString().equals(MucBench.ROOM + "/Juliet") && MucBench.statusCodes(p).contains("303"))
+                .anyMatch(p -> p.getFrom().toString().equals(MucBench.ROOM + "/Jules") && MucBench.statusCodes(p).contains("110"));
+        assertThat(b.receivedBy(ROMEO)).as("Romeo sees the change")
+                .anyMatch(p -> p.getFrom().toString().equals(MucBench.ROOM + "/Jules"));
+    }
+
     /** a serves Juliet and Romeo in the lobby, then dies; b adopts it and takes its rooms over. */
     private MucBench adoptedAfterADeath() throws Exception {
         MucBench a = instance("a");
