@@ -5,9 +5,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.reconmuc.component.config.StoreLocation;
 
 /**
@@ -587,6 +589,47 @@ public final class RoomLeases implements LeaseStore {
                 }
             }
             return owners;
+        });
+    }
+
+    @Override
+    public synchronized Set<String> activitySubscribers() throws SQLException {
+        return inTransaction(c -> {
+            Set<String> sessions = new HashSet<>();
+            try (PreparedStatement p = c.prepareStatement("SELECT session FROM reconmuc_rai_subscriber");
+                 ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    sessions.add(rs.getString(1));
+                }
+            }
+            return sessions;
+        });
+    }
+
+    @Override
+    public synchronized void activitySubscribed(String session, long now) throws SQLException {
+        inTransaction(c -> {
+            // Only the instance holding the service's bucket writes (its presences reach that one), so
+            // no two insert one session at once; a bucket that moves meanwhile may: the key keeps one.
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO reconmuc_rai_subscriber (session, since_ms)"
+                    + " SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM reconmuc_rai_subscriber WHERE session = ?)")) {
+                p.setString(1, session);
+                p.setLong(2, now);
+                p.setString(3, session);
+                p.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public synchronized void activityUnsubscribed(String session) throws SQLException {
+        inTransaction(c -> {
+            try (PreparedStatement p = c.prepareStatement("DELETE FROM reconmuc_rai_subscriber WHERE session = ?")) {
+                p.setString(1, session);
+                p.executeUpdate();
+            }
+            return null;
         });
     }
 
