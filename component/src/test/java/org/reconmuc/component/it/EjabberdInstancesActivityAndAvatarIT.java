@@ -116,9 +116,12 @@ class EjabberdInstancesActivityAndAvatarIT {
         for (int i = 0; i < ROOMS; i++) {
             juliet.get(i).sendMessage("Romeo, where art thou? (" + i + ")");
         }
-        Await.until(() -> noticed.size() == ROOMS, WAIT, "a notice from each of the " + ROOMS + " rooms on " + instances
-                + "; so far " + noticed);
-        assertThat(noticed).containsExactlyInAnyOrderElementsOf(rooms.stream().map(Object::toString).toList());
+        try {
+            Await.until(() -> noticed.size() == ROOMS, WAIT, "a notice from each of the " + ROOMS + " rooms on " + instances);
+        } finally {
+            assertThat(noticed).as("the rooms that told Romeo, of those on " + owners)
+                    .containsExactlyInAnyOrderElementsOf(rooms.stream().map(Object::toString).toList());
+        }
 
         // One notice per room, however much more is said, until he joins again.
         noticed.clear();
