@@ -4,6 +4,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
+import org.reconmuc.component.activity.ActivitySubscriptions;
+import org.reconmuc.component.activity.SharedSubscriptions;
 import org.reconmuc.component.cluster.ClusterNode;
 import org.reconmuc.component.cluster.ConnectionOfInstance;
 import org.reconmuc.component.config.ClusterConfig;
@@ -32,6 +34,8 @@ public final class ReconMuc implements AutoCloseable {
     private final Store store;
     /** Null when the service runs alone. */
     private ClusterNode cluster;
+    /** XEP-0437 subscribers shared with the other instances; null when the service runs alone. */
+    private SharedSubscriptions activitySubscribers;
     /** Null unless metrics were asked for ({@link ServiceConfig#metricsPort()}). */
     private ServiceMetrics metrics;
 
@@ -81,6 +85,8 @@ public final class ReconMuc implements AutoCloseable {
         muc.cluster = new ClusterNode(clusterConfig, muc.service, () -> store.leases(instance), Clock.systemUTC(),
                 i -> new ExternalComponentConnection(config, new ConnectionOfInstance(muc.service, i)));
         muc.serveMetrics(config, () -> new ServiceMetrics(muc.service, muc.cluster::connections));
+        muc.activitySubscribers = SharedSubscriptions.start(muc.service.feature(ActivitySubscriptions.class),
+                store.leases(instance), Clock.systemUTC());
         try {
             muc.cluster.start();
         } catch (java.sql.SQLException e) {
@@ -213,6 +219,9 @@ public final class ReconMuc implements AutoCloseable {
         }
         if (metrics != null) {
             metrics.close();
+        }
+        if (activitySubscribers != null) {
+            activitySubscribers.close();
         }
         RoomThreads.stop(roomThreads);
         store.close();

@@ -70,6 +70,11 @@ public final class SharedStore {
         return held;
     }
 
+    /** How many sessions are subscribed to XEP-0437 room activity indicators, whichever instance took them. */
+    public int activitySubscribers() throws SQLException {
+        return count("SELECT COUNT(*) FROM reconmuc_rai_subscriber");
+    }
+
     /** How many messages {@code room} archived. */
     public int archived(String room) throws SQLException {
         return count("SELECT COUNT(*) FROM reconmuc_message WHERE room = ?", room);

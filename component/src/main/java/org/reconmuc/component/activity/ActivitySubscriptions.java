@@ -1,9 +1,12 @@
 package org.reconmuc.component.activity;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.xmpp.packet.Presence;
 
 /**
@@ -11,10 +14,19 @@ import org.xmpp.packet.Presence;
  * {@code <rai/>}, and the rooms that owe it a notice. At most {@code maxSubscribers} sessions, as
  * Prosody's {@code muc_rai_max_subscribers} (1024 there too): one more is refused with
  * {@code resource-constraint}. Shared by the reader thread (presences) and the rooms' threads
- * (joins, leaves, messages): every method holds the lock briefly and calls nothing outside.
+ * (joins, leaves, messages): every method holds the lock briefly and calls nothing outside it.
+ *
+ * <p>With several instances the subscribers are those of the whole service ({@link SharedSubscriptions}):
+ * what a presence here changed is {@linkplain #shareThrough shared} through the store, and what
+ * another instance's presences changed is {@linkplain #adopt adopted} here, so that every
+ * instance's rooms notify every subscriber. Which rooms watch for a session stays each instance's own.
  */
 public final class ActivitySubscriptions {
     private final int maxSubscribers;
+    /** Where a subscription that began or ended goes: every room in memory looks at it. */
+    private final Consumer<Change> rooms;
+    /** Where a change made here by a presence goes besides the rooms: the store, with several instances. */
+    private volatile Consumer<Change> shared = change -> { };
     /** Subscriber session to the rooms watching for it. */
     private final Map<String, Set<String>> watchedRooms = new HashMap<>();
 
@@ -38,19 +50,71 @@ public final class ActivitySubscriptions {
     public record Unsubscribed(String session, Set<String> rooms) implements Change {
     }
 
-    public ActivitySubscriptions(int maxSubscribers) {
+    /** {@code rooms} is told of each subscription that began or ended (after the change, outside the lock). */
+    public ActivitySubscriptions(int maxSubscribers, Consumer<Change> rooms) {
         this.maxSubscribers = maxSubscribers;
+        this.rooms = rooms;
+    }
+
+    /** From now on what presences change here also goes to {@code store} (several instances: {@link SharedSubscriptions}). */
+    void shareThrough(Consumer<Change> store) {
+        this.shared = store;
     }
 
     /**
      * A presence from {@code session} to the service itself: with {@code <rai/>} it subscribes,
-     * unavailable it ends the subscription (whatever it carries, as Prosody), anything else is not ours.
+     * unavailable it ends the subscription (whatever it carries, as Prosody), anything else is not
+     * ours. Returns what it did (a refusal is the caller's to answer).
      */
-    public synchronized Change presence(String session, Presence presence) {
+    public Change presence(String session, Presence presence) {
+        return tell(changedBy(session, presence));
+    }
+
+    /**
+     * An error from {@code session} to the service: its server bounced a notice, so the session is
+     * gone without the unavailable presence that ends a subscription (its place is given back).
+     */
+    public Change bounced(String session) {
+        return tell(ended(session));
+    }
+
+    private Change tell(Change change) {
+        if (change instanceof Subscribed || change instanceof Unsubscribed) {
+            rooms.accept(change);
+            shared.accept(change);
+        }
+        return change;
+    }
+
+    /**
+     * What the other instances' presences changed, as the store shows it: the sessions
+     * {@code began} subscribe here too (beyond the limit if need be: the instance the presence
+     * reached decided), those whose subscription {@code ended} leave. Only the rooms are told.
+     */
+    void adopt(Set<String> began, Set<String> ended) {
+        List<Change> changes = new ArrayList<>();
+        synchronized (this) {
+            for (String session : began) {
+                if (watchedRooms.putIfAbsent(session, new HashSet<>()) == null) {
+                    changes.add(new Subscribed(session));
+                }
+            }
+        }
+        for (String session : ended) {
+            changes.add(ended(session));
+        }
+        changes.stream().filter(c -> !(c instanceof Unchanged)).forEach(rooms);
+    }
+
+    private synchronized Change ended(String session) {
+        Set<String> watching = watchedRooms.remove(session);
+        return watching == null ? new Unchanged() : new Unsubscribed(session, watching);
+    }
+
+    private synchronized Change changedBy(String session, Presence presence) {
         Presence.Type type = presence.getType();
         if (type == Presence.Type.unavailable) {
-            Set<String> rooms = watchedRooms.remove(session);
-            return rooms == null ? new Unchanged() : new Unsubscribed(session, rooms);
+            return ended(session);
         }
         if (type != null || !RaiElement.isIn(presence.getElement()) || watchedRooms.containsKey(session)) {
             return new Unchanged();
@@ -63,29 +127,20 @@ public final class ActivitySubscriptions {
         return new Subscribed(session);
     }
 
-    /**
-     * An error from {@code session} to the service: its server bounced a notice, so the session is
-     * gone without the unavailable presence that ends a subscription (its place is given back).
-     */
-    public synchronized Change bounced(String session) {
-        Set<String> rooms = watchedRooms.remove(session);
-        return rooms == null ? new Unchanged() : new Unsubscribed(session, rooms);
-    }
-
     public synchronized boolean subscribed(String session) {
         return watchedRooms.containsKey(session);
     }
 
     /** {@code room} will tell {@code session} of its next activity; false (nothing noted) if it is not subscribed. */
     synchronized boolean watch(String session, String room) {
-        Set<String> rooms = watchedRooms.get(session);
-        return rooms != null && rooms.add(room);
+        Set<String> watching = watchedRooms.get(session);
+        return watching != null && watching.add(room);
     }
 
     /** {@code room} no longer watches for {@code session} (notified, or the session joined it); true if it did. */
     synchronized boolean unwatch(String session, String room) {
-        Set<String> rooms = watchedRooms.get(session);
-        return rooms != null && rooms.remove(room);
+        Set<String> watching = watchedRooms.get(session);
+        return watching != null && watching.remove(room);
     }
 
     public synchronized int size() {

@@ -40,19 +40,23 @@ public final class RoomActivityHost implements ActivityHost {
 
     public static final RoomFeature FEATURE = events -> {
         ServiceHooks service = events.service();
-        String domain = events.config().domain();
-        ActivitySubscriptions subscriptions = new ActivitySubscriptions(events.config().raiMaxSubscribers());
+        Attached attached = new Attached(service, events.config().domain(), events.config().raiMaxSubscribers());
+        ActivitySubscriptions subscriptions = attached.subscriptions;
+        RoomState<RoomActivity> activities = attached.activities;
         service.publish(subscriptions);
         service.discoFeature(RaiElement.NAMESPACE);
-        RoomState<RoomActivity> activities = new RoomState<>(
-                room -> new RoomActivity(new RoomActivityHost(room, domain), subscriptions));
         service.toService(packet -> {
             if (packet instanceof Presence presence) {
-                changed(service, activities, presence, subscriptions.presence(presence.getFrom().toString(), presence));
+                if (subscriptions.presence(presence.getFrom().toString(), presence) instanceof ActivitySubscriptions.Refused r) {
+                    Packet error = StanzaErrors.reply(presence, Condition.RESOURCE_CONSTRAINT, r.text());
+                    if (error != null) {
+                        service.send(error);
+                    }
+                }
                 return true;
             }
             if (packet instanceof Message m && m.getType() == Message.Type.error) {
-                changed(service, activities, m, subscriptions.bounced(m.getFrom().toString()));
+                subscriptions.bounced(m.getFrom().toString());
                 return true;
             }
             return false;
@@ -64,21 +68,34 @@ public final class RoomActivityHost implements ActivityHost {
         events.on(RoomEvent.DISCO_INFO, d -> d.room().state(activities).describe(d.roomInfo()));
     };
 
-    /**
-     * A subscription to the service began, ended or was refused: every room in memory looks at a new
-     * subscriber on its own thread; the rooms that watched for one that ended forget it.
-     */
-    private static void changed(ServiceHooks service, RoomState<RoomActivity> activities, Packet request,
-                                ActivitySubscriptions.Change change) {
-        if (change instanceof ActivitySubscriptions.Refused refused) {
-            Packet error = StanzaErrors.reply(request, Condition.RESOURCE_CONSTRAINT, refused.text());
-            if (error != null) {
-                service.send(error);
+    /** The service's subscribers and its rooms' activity, each needing the other. */
+    private static final class Attached {
+        private final ServiceHooks service;
+        private final String domain;
+        private final RoomState<RoomActivity> activities;
+        private final ActivitySubscriptions subscriptions;
+
+        Attached(ServiceHooks service, String domain, int maxSubscribers) {
+            this.service = service;
+            this.domain = domain;
+            this.activities = new RoomState<>(this::activityOf);
+            this.subscriptions = new ActivitySubscriptions(maxSubscribers, this::toRooms);
+        }
+
+        private RoomActivity activityOf(Room room) {
+            return new RoomActivity(new RoomActivityHost(room, domain), subscriptions);
+        }
+
+        /**
+         * A subscription to the service began or ended: every room in memory looks at a new
+         * subscriber on its own thread; the rooms that watched for one that ended forget it.
+         */
+        private void toRooms(ActivitySubscriptions.Change change) {
+            if (change instanceof ActivitySubscriptions.Subscribed s) {
+                service.eachRoom(jid -> true, room -> room.state(activities).subscribed(s.session()));
+            } else if (change instanceof ActivitySubscriptions.Unsubscribed u) {
+                service.eachRoom(jid -> u.rooms().contains(jid.toString()), room -> room.state(activities).unsubscribed(u.session()));
             }
-        } else if (change instanceof ActivitySubscriptions.Subscribed s) {
-            service.eachRoom(jid -> true, room -> room.state(activities).subscribed(s.session()));
-        } else if (change instanceof ActivitySubscriptions.Unsubscribed u) {
-            service.eachRoom(jid -> u.rooms().contains(jid.toString()), room -> room.state(activities).unsubscribed(u.session()));
         }
     }
 

@@ -10,7 +10,8 @@
  * the user was last in it is named at once. The subscription ends with the session's unavailable
  * presence to the service (its server sends one when it goes offline); the service holds at most
  * {@code rai-max-subscribers} ({@link ActivitySubscriptions}, Prosody's
- * {@code muc_rai_max_subscribers}).
+ * {@code muc_rai_max_subscribers}). With several instances the subscribers are the service's, shared
+ * through the store ({@link SharedSubscriptions}), so every instance's rooms notify each of them.
  *
  * <p>XEP-0502 (MUC Activity Indicator): the messages per hour of a public, persistent room that
  * anyone may enter, as the field {@code {urn:xmpp:muc-activity}message-activity} of its

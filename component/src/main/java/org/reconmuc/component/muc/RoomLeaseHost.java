@@ -149,6 +149,8 @@ final class RoomLeaseHost implements LeaseHost<RoomEntry> {
         RoomJournal journal = journal(entry);
         if (stored.isPresent()) {
             room.persistence().restore(stored.get());
+        } else if (formerOccupants.carriedForm() != null) {
+            room.persistence().carriedOn(formerOccupants.carriedForm());
         }
         // The occupants of its last owner carry on, told nothing; those whose state cannot be
         // restored are told to rejoin (110 + 333) and catch up from the archive.

@@ -22,7 +22,9 @@ import org.xmpp.packet.Message;
  * (configuration, affiliations, registrations, subject, occupant-id key) is written whenever it
  * changes, before the room sends anything that announces the change; its groupchat messages join
  * the archive as they are logged. A room that becomes persistent writes its history so far; one
- * that stops being persistent, or is destroyed, is deleted. Temporary rooms write nothing.
+ * that stops being persistent, or is destroyed, is deleted. A temporary room writes nothing but,
+ * when it is served under a lease (several instances), its configuration form with what its
+ * features add (its avatar) for its next owner ({@link #carriedOn}).
  */
 public final class RoomPersistence {
     private static final Logger LOG = LoggerFactory.getLogger(RoomPersistence.class);
@@ -75,6 +77,9 @@ public final class RoomPersistence {
         } else if (stored) {
             journal().delete();
             stored = false;
+        }
+        if (!persistent && !room.destroyed() && journal().fenced()) {
+            journal().carriedForm(form().asXML());
         }
     }
 
@@ -145,12 +150,46 @@ public final class RoomPersistence {
         Map<String, String> registrations = new LinkedHashMap<>();
         room.registration().reservations().forEach((jid, nick) -> registrations.put(jid.toString(), nick));
         OccupantIds ids = room.occupantIds();
+        return new RoomRecord(room.jid().toString(), form().asXML(),
+                room.subject() == null ? null : room.subject().toXML(), room.subjectSetAt(),
+                ids == null ? null : ids.key(), affiliations, registrations);
+    }
+
+    /** The room's configuration form as it is stored, with what the features keep in it. */
+    private Element form() {
         Element config = RoomConfigForm.render(room.config(), room.configLimits());
         // What a feature keeps (XEP-0486: the room's vCard) rides in the form, whose reader reads only fields.
         room.fire(RoomEvent.STORING, new RoomEvent.Storing(room, config));
-        return new RoomRecord(room.jid().toString(), config.asXML(),
-                room.subject() == null ? null : room.subject().toXML(), room.subjectSetAt(),
-                ids == null ? null : ids.key(), affiliations, registrations);
+        return config;
+    }
+
+    /**
+     * A temporary room taken over from its last owner (several instances) gets the configuration
+     * it had there, and what its features kept in the form ({@link RoomEvent#RESTORING}): it stays
+     * temporary. Its subject is not carried.
+     */
+    void carriedOn(String storedForm) {
+        RoomConfig config = configFrom(storedForm);
+        if (config != null) {
+            room.restore(config.with(PersistentOption.PERSISTENT, false), null, null, null);
+        }
+    }
+
+    /**
+     * The configuration a stored form says, within today's limits, as the features leave it
+     * ({@link RoomEvent#RESTORING}); null if the form is unreadable.
+     */
+    private RoomConfig configFrom(String storedForm) {
+        RoomConfig.Limits limits = room.configLimits();
+        RoomConfig defaults = RoomConfig.defaults(room.config().options(), limits);
+        try {
+            Element form = Dom4jText.parse(storedForm);
+            RoomConfig config = RoomConfigForm.read(defaults, form, limits.unbounded()).withinLimits(limits);
+            return room.fire(RoomEvent.RESTORING, new RoomEvent.Restoring(room, config, form)).config();
+        } catch (DocumentException | IllegalArgumentException e) {
+            LOG.warn("room {}: its stored configuration is unreadable ({})", room.jid(), e.getMessage());
+            return null;
+        }
     }
 
     /**
@@ -160,21 +199,12 @@ public final class RoomPersistence {
      */
     void restore(StoredRoom stored) {
         RoomRecord r = stored.record();
-        RoomConfig.Limits limits = room.configLimits();
-        RoomConfig defaults = RoomConfig.defaults(room.config().options(), limits);
-        RoomConfig config;
-        Element form = null;
-        try {
-            form = Dom4jText.parse(r.config());
-            config = RoomConfigForm.read(defaults, form, limits.unbounded())
-                    .withinLimits(limits);
-        } catch (DocumentException | IllegalArgumentException e) {
-            LOG.warn("room {}: its stored configuration is unreadable ({}); it comes back persistent with defaults",
-                    r.jid(), e.getMessage());
-            config = defaults;
-            form = null;
+        RoomConfig config = configFrom(r.config());
+        if (config == null) {
+            LOG.warn("room {}: it comes back persistent with defaults", r.jid());
+            RoomConfig defaults = RoomConfig.defaults(room.config().options(), room.configLimits());
+            config = room.fire(RoomEvent.RESTORING, new RoomEvent.Restoring(room, defaults, null)).config();
         }
-        config = room.fire(RoomEvent.RESTORING, new RoomEvent.Restoring(room, config, form)).config();
         Message subject = null;
         if (r.subject() != null) {
             try {

@@ -247,6 +247,8 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
                     }
                 } else if (w instanceof Write.RoomKey k) {
                     upsertRoomState(writeConnection, k.room(), "occupant_id_key", k.occupantIdKey());
+                } else if (w instanceof Write.CarriedForm f) {
+                    upsertRoomState(writeConnection, f.room(), "config", f.form());
                 } else if (w instanceof Write.Positions pos) {
                     writePositions(writeConnection, pos);
                 } else if (w instanceof Write.OccupantOut out) {
@@ -546,17 +548,19 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
             }
             long fannedOut = 0;
             String key = null;
+            String form = null;
             try (PreparedStatement p = c.prepareStatement(
-                    "SELECT fanned_out_seq, occupant_id_key FROM reconmuc_room_state WHERE room = ?")) {
+                    "SELECT fanned_out_seq, occupant_id_key, config FROM reconmuc_room_state WHERE room = ?")) {
                 p.setString(1, room);
                 try (ResultSet rs = p.executeQuery()) {
                     if (rs.next()) {
                         fannedOut = rs.getLong(1);
                         key = rs.getString(2);
+                        form = rs.getString(3);
                     }
                 }
             }
-            return new StoredOccupants(sessions, occupants, fannedOut, key);
+            return new StoredOccupants(sessions, occupants, fannedOut, key, form);
         } catch (SQLException | IOException e) {
             dropReadConnection();
             throw new StoreException("cannot read the occupants of " + room + ": " + e.getMessage(), e);

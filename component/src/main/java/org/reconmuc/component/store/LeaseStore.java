@@ -3,6 +3,7 @@ package org.reconmuc.component.store;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Where this instance's leasing state is kept, shared by the instances of one service (the JDBC
@@ -150,6 +151,15 @@ public interface LeaseStore extends AutoCloseable {
 
     /** Ends every hand-over this instance gives or takes (it stops), but for the buckets it emptied. */
     void endHandOvers() throws SQLException;
+
+    /** The sessions subscribed to XEP-0437 room activity indicators, whichever instance their presence reached. */
+    Set<String> activitySubscribers() throws SQLException;
+
+    /** {@code session} subscribed at {@code now} (nothing changes if it is already). */
+    void activitySubscribed(String session, long now) throws SQLException;
+
+    /** {@code session}'s subscription ended (nothing changes if it had none). */
+    void activityUnsubscribed(String session) throws SQLException;
 
     @Override
     void close();

@@ -252,6 +252,16 @@ public final class RoomJournal implements Outbox {
     }
 
     /**
+     * The configuration form of a room the store keeps no record of, with what its features added
+     * (written only when fenced): its next owner serves it as it was.
+     */
+    public void carriedForm(String form) {
+        if (fence != 0) {
+            submit(new Write.CarriedForm(room, fence, form));
+        }
+    }
+
+    /**
      * Every standard occupant has been sent the messages up to {@code seq} (when fenced). Passes
      * in order with the room's stanzas: once what was sent before it has reached the outbox, the
      * next commit writes it, never per message (see {@link #takePositions}).

@@ -5,9 +5,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.reconmuc.component.config.StoreLocation;
 
 /**
@@ -481,13 +483,7 @@ public final class RoomLeases implements LeaseStore {
     }
 
     private synchronized boolean setHandOverState(String id, String state) throws SQLException {
-        return inTransaction(c -> {
-            try (PreparedStatement p = c.prepareStatement("UPDATE reconmuc_handover SET state = ? WHERE id = ?")) {
-                p.setString(1, state);
-                p.setString(2, id);
-                return p.executeUpdate() == 1;
-            }
-        });
+        return updateInTransaction("UPDATE reconmuc_handover SET state = ? WHERE id = ?", state, id) == 1;
     }
 
     /** True while this instance takes a bucket it asked for or was offered (not yet done or given up). */
@@ -519,12 +515,7 @@ public final class RoomLeases implements LeaseStore {
     /** The hand-over is over (done, refused, or given up by either side). */
     @Override
     public synchronized void endHandOver(String id) throws SQLException {
-        inTransaction(c -> {
-            try (PreparedStatement p = c.prepareStatement("DELETE FROM reconmuc_handover WHERE id = ?")) {
-                p.setString(1, id);
-                return p.executeUpdate();
-            }
-        });
+        updateInTransaction("DELETE FROM reconmuc_handover WHERE id = ?", id);
     }
 
     /** Ends every hand-over this instance gives or takes (it stops), but for the buckets it emptied. */
@@ -587,6 +578,45 @@ public final class RoomLeases implements LeaseStore {
                 }
             }
             return owners;
+        });
+    }
+
+    @Override
+    public synchronized Set<String> activitySubscribers() throws SQLException {
+        return inTransaction(c -> {
+            Set<String> sessions = new HashSet<>();
+            try (PreparedStatement p = c.prepareStatement("SELECT session FROM reconmuc_rai_subscriber");
+                 ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    sessions.add(rs.getString(1));
+                }
+            }
+            return sessions;
+        });
+    }
+
+    @Override
+    public synchronized void activitySubscribed(String session, long now) throws SQLException {
+        // Only the instance holding the service's bucket writes (its presences reach that one), so
+        // no two insert one session at once; a bucket that moves meanwhile may: the key keeps one.
+        updateInTransaction("INSERT INTO reconmuc_rai_subscriber (session, since_ms)"
+                + " SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM reconmuc_rai_subscriber WHERE session = ?)", session, now, session);
+    }
+
+    @Override
+    public synchronized void activityUnsubscribed(String session) throws SQLException {
+        updateInTransaction("DELETE FROM reconmuc_rai_subscriber WHERE session = ?", session);
+    }
+
+    /** Runs one statement with {@code args} in a transaction of its own; returns the rows it changed. */
+    private int updateInTransaction(String sql, Object... args) throws SQLException {
+        return inTransaction(c -> {
+            try (PreparedStatement p = c.prepareStatement(sql)) {
+                for (int i = 0; i < args.length; i++) {
+                    p.setObject(i + 1, args[i]);
+                }
+                return p.executeUpdate();
+            }
         });
     }
 

@@ -45,7 +45,7 @@ final class StoreSchema {
 
     static final String HISTORY_TABLE = "reconmuc_schema_history";
     /** The version of the last migration ({@code StoreUpgradeContract} checks it is): a database at it needs no Flyway. */
-    static final int LATEST = 6;
+    static final int LATEST = 7;
     /** One folder, named exactly: Flyway looks nowhere else on the class path. */
     private static final String LOCATION = "classpath:org/reconmuc/component/store/migration";
     /** The advisory lock of the turn to look at the tables and migrate them (PostgreSQL). */

@@ -7,13 +7,14 @@ import java.util.Map;
  * session with its nick, each occupant's state and relaxed delivery position by nick, and how far
  * the room's messages had been handed over to the server ({@code fannedOutUpTo}, by archive
  * sequence number; 0 when unknown). {@code occupantIdKey} is the XEP-0421 key of a room the
- * store does not otherwise keep (a temporary one), or null.
+ * store does not otherwise keep (a temporary one), or null; {@code carriedForm} is such a room's
+ * configuration form with what its features added (its avatar), or null if it never changed.
  */
 public record StoredOccupants(Map<String, String> sessions, Map<String, Carried> occupants, long fannedOutUpTo,
-                              String occupantIdKey) {
+                              String occupantIdKey, String carriedForm) {
 
     /** Nobody: a room that had no occupants, or a store without instances. */
-    public static final StoredOccupants NONE = new StoredOccupants(Map.of(), Map.of(), 0, null);
+    public static final StoredOccupants NONE = new StoredOccupants(Map.of(), Map.of(), 0, null, null);
 
     /**
      * One occupant as its room wrote it: {@code state} (role, affiliation, presence, requirements:

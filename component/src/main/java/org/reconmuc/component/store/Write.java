@@ -79,6 +79,13 @@ sealed interface Write {
     }
 
     /**
+     * The configuration form of a room the store keeps no record of (a temporary room), with what
+     * its features add to it (its avatar), so that its next owner serves it as it was.
+     */
+    record CarriedForm(String room, long fence, String form) implements Write {
+    }
+
+    /**
      * Delivery positions the room's stanzas reached the outgoing queue with before this commit
      * (one per journal per commit, made by the writer, never queued by rooms): relaxed occupants'
      * positions by nick (only the latest of each), and the room's fan-out watermark (0: unchanged).

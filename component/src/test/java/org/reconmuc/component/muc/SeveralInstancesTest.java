@@ -285,6 +285,67 @@ class SeveralInstancesTest {
                 .anyMatch(p -> p.getFrom().toString().equals(MucBench.ROOM + "/Jules"));
     }
 
+    /**
+     * XEP-0486 and the configuration of a temporary room move with it: Juliet, its owner, gives
+     * it a name, members-only, and an avatar on a; a dies; b, taking it over, serves the same
+     * vCard, hash and name, still temporary, and keeps Mercutio, no member, out.
+     */
+    @Test
+    void aTemporaryRoomsAvatarAndConfigurationAreWhatTheNextOwnerServes() throws Exception {
+        MucBench a = romeosRoomOn("a", PLAIN);
+        String vcard = "<vCard xmlns='vcard-temp'><FN>The Lobby</FN><PHOTO><TYPE>image/png</TYPE>"
+                + "<BINVAL>iVBORw0KGgo=</BINVAL></PHOTO></vCard>";
+        a.send("<iq type='set' id='av' from='" + ROMEO + "' to='" + MucBench.ROOM + "'>" + vcard + "</iq>");
+        a.send("<iq type='set' id='cfg' from='" + ROMEO + "' to='" + MucBench.ROOM + "'><query xmlns='"
+                + "http://jabber.org/protocol/muc#owner'><x xmlns='jabber:x:data' type='submit'>"
+                + "<field var='FORM_TYPE'><value>http://jabber.org/protocol/muc#roomconfig</value></field>"
+                + "<field var='muc#roomconfig_roomname'><value>The Lobby</value></field>"
+                + "<field var='muc#roomconfig_membersonly'><value>1</value></field></x></query></iq>");
+        a.commit();
+        assertThat(a.replyTo(ROMEO, "av").getElement().attributeValue("type")).isEqualTo("result");
+        assertThat(a.replyTo(ROMEO, "cfg").getElement().attributeValue("type")).isEqualTo("result");
+        String hash = avatarHash(a, MERCUTIO);
+        assertThat(hash).as("SHA-1 in hex").hasSize(40);
+        crash();
+
+        MucBench b = takesOver("b", PLAIN, say(MucBench.ROOM, ROMEO, "after"));
+        assertThat(avatarHash(b, MERCUTIO)).as("the same avatar's hash in disco#info").isEqualTo(hash);
+        b.send("<iq type='get' id='get-av' from='" + MERCUTIO + "' to='" + MucBench.ROOM + "'><vCard xmlns='vcard-temp'/></iq>");
+        Packet got = b.replyTo(MERCUTIO, "get-av");
+        assertThat(got.getElement().attributeValue("type")).isEqualTo("result");
+        assertThat(got.getElement().element("vCard").element("PHOTO").elementText("BINVAL")).isEqualTo("iVBORw0KGgo=");
+        b.send("<iq type='get' id='name' from='" + MERCUTIO + "' to='" + MucBench.ROOM + "'>"
+                + "<query xmlns='http://jabber.org/protocol/disco#info'/></iq>");
+        org.dom4j.Element identity = b.replyTo(MERCUTIO, "name").getElement().element("query").element("identity");
+        assertThat(identity.attributeValue("name")).isEqualTo("The Lobby");
+        b.send(join(MucBench.ROOM, "Mercutio", MERCUTIO));
+        b.commit();
+        List<Packet> toMercutio = b.receivedBy(MERCUTIO);
+        Packet refused = toMercutio.get(toMercutio.size() - 1);
+        assertThat(refused.getError()).as("members-only still").isNotNull();
+        assertThat(refused.getError().getCondition()).isEqualTo(PacketError.Condition.registration_required);
+        assertThat(features(b, MERCUTIO)).contains("muc_temporary").doesNotContain("muc_persistent");
+    }
+
+    /** The avatar hash in the room's disco#info, as {@code who} reads it (null: none). */
+    private static String avatarHash(MucBench muc, String who) {
+        muc.send("<iq type='get' id='disco-av' from='" + who + "' to='" + MucBench.ROOM + "'>"
+                + "<query xmlns='http://jabber.org/protocol/disco#info'/></iq>");
+        for (org.dom4j.Element field : muc.replyTo(who, "disco-av").getElement().element("query").element("x").elements("field")) {
+            if ("muc#roominfo_avatarhash".equals(field.attributeValue("var"))) {
+                return field.elementText("value");
+            }
+        }
+        return null;
+    }
+
+    private static List<String> features(MucBench muc, String who) {
+        muc.send("<iq type='get' id='disco-f' from='" + who + "' to='" + MucBench.ROOM + "'>"
+                + "<query xmlns='http://jabber.org/protocol/disco#info'/></iq>");
+        return muc.replyTo(who, "disco-f").getElement().element("query").elements("feature").stream()
+                .map(f -> f.attributeValue("var")).toList();
+    }
+
     /** a serves Juliet and Romeo in the lobby, then dies; b adopts it and takes its rooms over. */
     private MucBench adoptedAfterADeath() throws Exception {
         MucBench a = instance("a");

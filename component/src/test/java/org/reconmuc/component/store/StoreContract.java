@@ -254,6 +254,20 @@ abstract class StoreContract {
         }
     }
 
+    @Test
+    void activitySubscribersAreOneRowPerSessionThatEveryInstanceReads() throws Exception {
+        try (LeaseStore a = store.leases("a"); LeaseStore b = store.leases("b")) {
+            a.activitySubscribed("juliet@capulet.lit/balcony", 1_000);
+            a.activitySubscribed("juliet@capulet.lit/balcony", 2_000);   // a second presence: still one
+            b.activitySubscribed("romeo@montague.lit/orchard", 3_000);
+            assertThat(b.activitySubscribers()).containsExactlyInAnyOrder("juliet@capulet.lit/balcony",
+                    "romeo@montague.lit/orchard");
+            b.activityUnsubscribed("juliet@capulet.lit/balcony");
+            b.activityUnsubscribed("nurse@capulet.lit/kitchen");   // never subscribed: nothing happens
+            assertThat(a.activitySubscribers()).containsExactly("romeo@montague.lit/orchard");
+        }
+    }
+
     /**
      * What {@code adopt} adopts once the lock is free: the server frees a closed session's advisory
      * locks when its backend ends, a moment after the client closed the connection (as for a

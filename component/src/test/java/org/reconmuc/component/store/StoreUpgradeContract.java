@@ -68,7 +68,7 @@ abstract class StoreUpgradeContract {
     }
 
     @ParameterizedTest(name = "migrated to version {0}")
-    @ValueSource(ints = {1, 2, 3, 4, 5})
+    @ValueSource(ints = {1, 2, 3, 4, 5, 6})
     void aDatabaseMigratedToAnEarlierVersionKeepsEveryRowAndGetsTodaysTables(int version) throws Exception {
         StoreLocation location = newLocation();
         migrateTo(location, version);
@@ -113,7 +113,8 @@ abstract class StoreUpgradeContract {
         try (Connection c = connect(made)) {
             EarlierSchemas.make(c, EarlierSchemas.LAST, text(made));
         }
-        assertThat(tables).containsAllEntriesOf(describe(made));
+        // Every table the last store without migrations made, with its columns (later ones add some).
+        describe(made).forEach((table, columns) -> assertThat(tables.get(table)).as(table).containsAll(columns));
     }
 
     /** Databases raced on in each case: without turns, one of a few races goes wrong. */
@@ -240,6 +241,11 @@ abstract class StoreUpgradeContract {
             assertThat(column(after, "reconmuc_lease", "listed")).containsExactly("0", version >= 4 ? "1" : "0");
             assertThat(column(after, "reconmuc_lease", "name")).containsExactly(null, version >= 4 ? "Lobby" : null);
         }
+        // Version 7: no temporary room's carried form yet, and no XEP-0437 subscriber.
+        if (version >= 5) {
+            assertThat(column(after, "reconmuc_room_state", "config")).isNotEmpty().containsOnlyNulls();
+        }
+        assertThat(after.get("reconmuc_rai_subscriber")).isEmpty();
         StoreLocation today = newLocation();
         Store.openWithoutThreads(today).close();
         assertThat(describe(location)).isEqualTo(describe(today));
