@@ -245,18 +245,12 @@ public final class RoomLeases implements LeaseStore {
      */
     private Adoption adoptInstancesWhoseLockIsFree(long now, long leaseMillis) throws SQLException {
         return inTransaction(c -> {
-            long serverStarted;
-            try (PreparedStatement p = c.prepareStatement(
-                    "SELECT CAST(EXTRACT(EPOCH FROM pg_postmaster_start_time()) * 1000 AS BIGINT)");
-                 ResultSet rs = p.executeQuery()) {
-                rs.next();
-                serverStarted = rs.getLong(1);
-            }
             Map<String, Integer> registered = new LinkedHashMap<>();
             try (PreparedStatement p = c.prepareStatement("SELECT id, connections FROM reconmuc_instance WHERE id <> ?"
-                    + " AND (heartbeat_ms >= ? OR heartbeat_ms < ?)")) {
+                    + " AND (heartbeat_ms >= CAST(EXTRACT(EPOCH FROM pg_postmaster_start_time()) * 1000 AS BIGINT) + ?"
+                    + " OR heartbeat_ms < ?)")) {
                 p.setString(1, instance);
-                p.setLong(2, serverStarted + leaseMillis / 10);
+                p.setLong(2, leaseMillis / 10);
                 p.setLong(3, now - leaseMillis);
                 try (ResultSet rs = p.executeQuery()) {
                     while (rs.next()) {
