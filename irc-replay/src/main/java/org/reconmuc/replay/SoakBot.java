@@ -11,6 +11,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Matcher;
 import org.jivesoftware.smack.ConnectionListener;
+import org.jivesoftware.smack.StanzaCollector;
+import org.jivesoftware.smack.filter.AndFilter;
+import org.jivesoftware.smack.filter.FromMatchesFilter;
+import org.jivesoftware.smack.filter.OrFilter;
+import org.jivesoftware.smack.filter.PresenceTypeFilter;
+import org.jivesoftware.smack.filter.StanzaFilter;
+import org.jivesoftware.smack.filter.StanzaTypeFilter;
 import org.jivesoftware.smack.packet.Message;
 import org.jivesoftware.smack.packet.Presence;
 import org.jivesoftware.smack.tcp.XMPPTCPConnection;
@@ -18,10 +25,14 @@ import org.jivesoftware.smack.tcp.XMPPTCPConnectionConfiguration;
 import org.jivesoftware.smackx.mam.MamManager;
 import org.jivesoftware.smackx.muc.MultiUserChat;
 import org.jivesoftware.smackx.muc.MultiUserChatManager;
+import org.jivesoftware.smackx.muc.filter.MUCUserStatusCodeFilter;
+import org.jivesoftware.smackx.muc.packet.MUCInitialPresence;
 import org.jivesoftware.smackx.muc.packet.MUCUser;
 import org.jxmpp.jid.EntityBareJid;
+import org.jxmpp.jid.EntityFullJid;
 import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
+import org.jxmpp.stringprep.XmppStringprepException;
 import org.reconmuc.servers.XmppServer;
 import org.reconmuc.smack.ReconMucManager;
 import org.reconmuc.smack.element.ConsistencyRequirements;
@@ -47,6 +58,7 @@ final class SoakBot {
     /** What it asks of the room when relaxed; null for a standard occupant. */
     private volatile ConsistencyRequirements requirements;
     private volatile XMPPTCPConnection connection;
+    /** The room for MAM queries only (see {@link #askRoom}). */
     private volatile MultiUserChat muc;
     /** In the room, or on its way back; false only between a leave and its rejoin, or after {@link #close}. */
     private volatile boolean wanted = true;
@@ -130,7 +142,9 @@ final class SoakBot {
         Exception last = null;
         for (int attempt = 0; attempt < 60 && wanted; attempt++) {
             try {
-                muc.join(muc.getEnterConfigurationBuilder(Resourcepart.from(nick)).requestNoHistory().build());
+                Presence join = connection.getStanzaFactory().buildPresenceStanza().to(occupant(nick))
+                        .addExtension(new MUCInitialPresence(null, -1, 0, -1, null)).build();
+                askRoom(join, occupant(nick), Presence.Type.available);
                 joined = true;
                 if (requirements != null) {
                     ReconMucManager.forConnection(connection).setRequirements(roomJid, requirements);
@@ -144,6 +158,30 @@ final class SoakBot {
         if (last != null) {
             throw last;
         }
+    }
+
+    /**
+     * Sends {@code presence} and waits for the room's answer about this client from {@code from}: a
+     * presence of type {@code answer} with status 110, or an error (thrown). Smack 4.4.8's own
+     * {@code MultiUserChat} is not used for presence: its {@code changeNickname} holds the
+     * room object's lock while its listener needs it for the 303, so it times out against every
+     * MUC, and then takes the 303 as having left the room.
+     */
+    private void askRoom(Presence presence, EntityFullJid from, Presence.Type answer) throws Exception {
+        StanzaFilter filter = new AndFilter(StanzaTypeFilter.PRESENCE, FromMatchesFilter.createFull(from),
+                new OrFilter(PresenceTypeFilter.ERROR, new AndFilter(answer == Presence.Type.available
+                        ? PresenceTypeFilter.AVAILABLE : PresenceTypeFilter.UNAVAILABLE,
+                        MUCUserStatusCodeFilter.STATUS_110_PRESENCE_TO_SELF)));
+        StanzaCollector collector = connection.createStanzaCollectorAndSend(filter, presence);
+        try {
+            collector.nextResultOrThrow();
+        } finally {
+            collector.cancel();
+        }
+    }
+
+    private EntityFullJid occupant(String nick) throws XmppStringprepException {
+        return JidCreate.entityFullFrom(roomJid, Resourcepart.from(nick));
     }
 
     /**
@@ -211,7 +249,6 @@ final class SoakBot {
             joined = false;
             background("rejoin", () -> {
                 rejoins.incrementAndGet();
-                pause(100);   // Smack takes the 110 presence as having left
                 enter();
                 catchUp();
             });
@@ -281,7 +318,8 @@ final class SoakBot {
     /** Churn: leaves the room, stays away {@code awayMillis}, joins again and catches up. */
     void leaveAndReturn(long awayMillis) throws Exception {
         joined = false;
-        muc.leave();
+        askRoom(connection.getStanzaFactory().buildPresenceStanza().ofType(Presence.Type.unavailable).to(occupant(nick))
+                .build(), occupant(nick), Presence.Type.unavailable);
         pause(awayMillis);
         enter();
         rejoins.incrementAndGet();
@@ -303,7 +341,8 @@ final class SoakBot {
     void changeNick(int n) throws Exception {
         String next = baseNick + "_" + n;
         try {
-            muc.changeNickname(Resourcepart.from(next));
+            askRoom(connection.getStanzaFactory().buildPresenceStanza().to(occupant(next)).build(), occupant(next),
+                    Presence.Type.available);
         } catch (Exception e) {
             joined = false;   // which nick the room has is unknown: come back as a new session of the same client
             throw e;
@@ -313,7 +352,8 @@ final class SoakBot {
 
     /** Churn: away or back, with a status text. */
     void changeStatus(boolean away) throws Exception {
-        muc.changeAvailabilityStatus(away ? "away for a bit" : "back", away ? Presence.Mode.away : Presence.Mode.available);
+        connection.sendStanza(connection.getStanzaFactory().buildPresenceStanza().to(occupant(nick))
+                .setStatus(away ? "away for a bit" : "back").setMode(away ? Presence.Mode.away : Presence.Mode.available).build());
     }
 
     /** Churn: new requirements (relaxed bots only). */

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jivesoftware.smack.StanzaCollector;
 import org.jivesoftware.smack.StanzaListener;
 import org.jivesoftware.smack.filter.AndFilter;
 import org.jivesoftware.smack.filter.FromMatchesFilter;
@@ -21,6 +22,7 @@ import org.jivesoftware.smack.tcp.XMPPTCPConnection;
 import org.jivesoftware.smackx.disco.ServiceDiscoveryManager;
 import org.jivesoftware.smackx.muc.MultiUserChat;
 import org.jivesoftware.smackx.muc.MultiUserChatManager;
+import org.jivesoftware.smackx.muc.packet.MUCUser;
 import org.jivesoftware.smackx.vcardtemp.VCardManager;
 import org.jivesoftware.smackx.vcardtemp.packet.VCard;
 import org.jivesoftware.smackx.xdata.packet.DataForm;
@@ -33,6 +35,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.jxmpp.jid.DomainBareJid;
 import org.jxmpp.jid.EntityBareJid;
+import org.jxmpp.jid.EntityFullJid;
 import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
 import org.reconmuc.component.activity.RaiElement;
@@ -79,6 +82,48 @@ class EjabberdInstancesActivityAndAvatarIT {
 
     private EntityBareJid newRoom(String prefix) throws Exception {
         return JidCreate.entityBareFrom(prefix + "-" + System.nanoTime() % 1_000_000 + "@" + service);
+    }
+
+    /**
+     * A nick change (XEP-0045 §7.6) is answered from the new nick in rooms on every instance, where
+     * the room's writes are fenced (the new nick is stored for its next owner before the answer
+     * leaves). Sent by hand: Smack 4.4.8's {@code changeNickname} times out against every MUC.
+     */
+    @Test
+    @Order(0)
+    void romeoChangesHisNickInRoomsOnEveryInstanceAndJulietSeesIt() throws Exception {
+        XMPPTCPConnection romeoC = cluster.server().newClient("romeo-nick");
+        XMPPTCPConnection julietC = cluster.server().newClient("juliet-nick");
+        List<EntityBareJid> rooms = new ArrayList<>();
+        List<MultiUserChat> juliet = new ArrayList<>();
+        for (int i = 0; i < ROOMS; i++) {
+            EntityBareJid room = newRoom("orchard" + i);
+            rooms.add(room);
+            muc(romeoC, room).join(Resourcepart.from("Romeo"));
+            MultiUserChat j = muc(julietC, room);
+            j.join(Resourcepart.from("Juliet"));
+            juliet.add(j);
+        }
+        Map<String, String> owners = new TreeMap<>(cluster.store().roomOwners());
+        assertThat(Set.copyOf(rooms.stream().map(r -> owners.get(r.toString())).toList())).as("the rooms' owners " + owners)
+                .hasSizeGreaterThanOrEqualTo(2);
+        for (int i = 0; i < ROOMS; i++) {
+            String nick = "Montague" + i;
+            EntityFullJid montague = JidCreate.entityFullFrom(rooms.get(i), Resourcepart.from(nick));
+            StanzaCollector answer = romeoC.createStanzaCollectorAndSend(new AndFilter(StanzaTypeFilter.PRESENCE,
+                    FromMatchesFilter.createFull(montague)), romeoC.getStanzaFactory().buildPresenceStanza().to(montague).build());
+            try {
+                Presence p = answer.nextResultOrThrow();
+                assertThat(MUCUser.from(p).getStatus()).as("the answer from " + montague).contains(MUCUser.Status.PRESENCE_TO_SELF_110);
+            } finally {
+                answer.cancel();
+            }
+            MultiUserChat j = juliet.get(i);
+            Await.until(() -> j.getOccupants().stream().anyMatch(o -> o.getResourceOrEmpty().toString().equals(nick)),
+                    WAIT, "Juliet to see " + nick + " in a room of " + owners.get(rooms.get(i).toString()));
+            assertThat(j.getOccupants()).extracting(o -> o.getResourceOrEmpty().toString())
+                    .containsExactlyInAnyOrder("Juliet", nick);
+        }
     }
 
     @Test
