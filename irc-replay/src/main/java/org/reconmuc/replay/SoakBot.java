@@ -28,6 +28,7 @@ import org.jivesoftware.smackx.muc.MultiUserChatManager;
 import org.jivesoftware.smackx.muc.filter.MUCUserStatusCodeFilter;
 import org.jivesoftware.smackx.muc.packet.MUCInitialPresence;
 import org.jivesoftware.smackx.muc.packet.MUCUser;
+import org.jivesoftware.smackx.sid.element.StanzaIdElement;
 import org.jxmpp.jid.EntityBareJid;
 import org.jxmpp.jid.EntityFullJid;
 import org.jxmpp.jid.impl.JidCreate;
@@ -70,6 +71,10 @@ final class SoakBot {
     final Set<Integer> caughtUp = ConcurrentHashMap.newKeySet();
     /** What came live or retained, in the order it came. */
     final List<Integer> liveOrder = Collections.synchronizedList(new ArrayList<>());
+    /** The room's stanza-id of each message got (see {@link #delivered}). */
+    private final Map<Integer, String> stanzaIds = new ConcurrentHashMap<>();
+    /** Messages got again with the same stanza-id, dropped. */
+    final AtomicLong resent = new AtomicLong();
     final AtomicLong rejoins = new AtomicLong();
     final AtomicLong reconnects = new AtomicLong();
     final AtomicLong catchUpFailures = new AtomicLong();
@@ -223,22 +228,42 @@ final class SoakBot {
         }
         Matcher id = RoomBot.BODY_ID.matcher(m.getBody());
         if (id.find() && !m.hasExtension("delay", "urn:xmpp:delay")) {
-            delivered(Integer.parseInt(id.group(2)), !relaxed());
+            delivered(Integer.parseInt(id.group(2)), !relaxed(), m);
         }
     }
 
     private void onRetained(Message m) {
         Matcher id = m.getBody() == null ? null : RoomBot.BODY_ID.matcher(m.getBody());
         if (id != null && id.find() && Integer.parseInt(id.group(1)) == room) {
-            delivered(Integer.parseInt(id.group(2)), false);
+            delivered(Integer.parseInt(id.group(2)), false, m);
         }
     }
 
-    private void delivered(int seq, boolean atOnce) {
+    /**
+     * A message again with the stanza-id it came with before is the at-least-once re-send of a room
+     * that moved (DESIGN.md, "Occupants carry on"): dropped, as Dino and Joom do, and counted apart.
+     * Again with another stanza-id, or none, it is a duplicate.
+     */
+    private void delivered(int seq, boolean atOnce, Message m) {
+        String sid = roomStanzaId(m);
+        if (sid != null && sid.equals(stanzaIds.putIfAbsent(seq, sid))) {
+            resent.incrementAndGet();
+            return;
+        }
         got.merge(seq, 1, Integer::sum);
         liveOrder.add(seq);
         lastSeenMillis = System.currentTimeMillis();
         ledger.delivered(room, seq, atOnce);
+    }
+
+    /** The stanza-id the room gave {@code m} (XEP-0359, {@code by} the room), or null. */
+    private String roomStanzaId(Message m) {
+        for (var e : m.getExtensions(StanzaIdElement.ELEMENT, StanzaIdElement.NAMESPACE)) {
+            if (e instanceof StanzaIdElement sid && roomJid.toString().equals(sid.getBy())) {
+                return sid.getId();
+            }
+        }
+        return null;
     }
 
     private void onPresence(Presence p) {

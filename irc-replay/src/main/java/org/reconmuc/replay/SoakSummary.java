@@ -80,6 +80,7 @@ final class SoakSummary {
         long caughtUp = 0;
         List<String> examples = new ArrayList<>();
         long rejoins = 0;
+        long resent = 0;
         long reconnects = 0;
         long catchUpFailures = 0;
         for (Map.Entry<Integer, List<SoakBot>> room : byRoom.entrySet()) {
@@ -103,6 +104,7 @@ final class SoakSummary {
                 t.examples.stream().limit(Math.max(0, 10 - examples.size())).forEach(examples::add);
             }
             for (SoakBot b : room.getValue()) {
+                resent += b.resent.get();
                 rejoins += b.rejoins.get();
                 reconnects += b.reconnects.get();
                 catchUpFailures += b.catchUpFailures.get();
@@ -120,6 +122,7 @@ final class SoakSummary {
         d.put("late", missingAfterDrain - missingAtEnd);
         d.put("duplicated", duplicated);
         d.put("out_of_order", outOfOrder);
+        d.put("resent_same_stanza_id_dropped", resent);
         d.put("caught_up_from_archive", caughtUp);
         d.put("examples", examples);
         d.put("rejoins", rejoins);
@@ -288,7 +291,7 @@ final class SoakSummary {
         StringBuilder md = new StringBuilder("# Soak\n\n");
         md.append("| figure | value |\n|---|---|\n");
         for (String k : List.of("sent", "acknowledged", "deliveries", "lost", "late", "duplicated", "out_of_order",
-                "caught_up_from_archive", "rejoins", "reconnects", "at_once_p99_ms", "at_once_p99_ms_outside_faults")) {
+                "resent_same_stanza_id_dropped", "caught_up_from_archive", "rejoins", "reconnects", "at_once_p99_ms", "at_once_p99_ms_outside_faults")) {
             md.append("| ").append(k.replace('_', ' ')).append(" | ").append(d.get(k)).append(" |\n");
         }
         md.append("| archive: missing / duplicated / out of order | ").append(a.get("missing")).append(" / ")
