@@ -166,7 +166,9 @@ final class Help {
               (--no-hostile: none). Every minute a line and a row of minutes.jsonl (traffic, at-once p99, messages not
               yet everywhere, unhandled exceptions in the instances' logs, each instance's live heap after GC, RSS,
               file descriptors and threads, ejabberd's RSS). Then a drain (--drain) and a late wait (--late-wait);
-              summary.json and summary.md: acknowledged messages lost, late, duplicated, out of order; archive gaps
+              summary.json and summary.md: acknowledged messages lost, late, duplicated, out of order (a message again
+              with the stanza-id it came with is a moved room's at-least-once re-send: the bots drop it, as Dino and
+              Joom do, and it is counted apart; twice under another id is a duplicate); archive gaps
               (every acknowledged message once in its room's archive, each speaker's in order); ghosts (each room's
               occupant list against its bots in it); memory slopes from minute 20 (or the middle of a shorter run);
               charts (*.png). A real Prometheus (/usr/bin/prometheus, if installed) scrapes every instance's metrics
