@@ -15,7 +15,7 @@ final class Help {
                   [--relaxed-bots 0 [--relaxed-volume 2] [--relaxed-time 3]]
               java -jar irc-replay.jar soak --out DIR [--minutes 10] [--rooms 16] [--speakers 3] [--listeners 2]
                   [--relaxed-listeners 1] [--instances 3] [--connections 2] [--rate 0.5] [--kill-every 10]
-                  [--churn-every 2] [--drain 30] [--late-wait 60] [--no-hostile]
+                  [--churn-every 2] [--room-churn-every 10] [--drain 30] [--late-wait 60] [--no-hostile]
               java -jar irc-replay.jar scale --server prosody|ejabberd [--sizes 800,2000,...] [--scenarios own,off,relaxed]
                   [--messages 60] [--rate 1] [--time 60] [--join-rate 500] [--out DIR]
               java -jar irc-replay.jar fill --endpoint HOST:PORT --room ROOM [--bots 1000] [--messages 0] ...
@@ -158,14 +158,16 @@ final class Help {
               (as rooms) serve --rooms persistent rooms with archives; in each, --speakers replay the IRC logs in a loop
               (--rate messages/s per room) while --listeners standard and --relaxed-listeners relaxed occupants churn
               (one step every --churn-every seconds: leave and come back, drop the connection and come back, new nick,
-              new status, new requirements), catching up from the room's archive (XEP-0313) as clients do. Faults:
+              new status, new requirements), catching up from the room's archive (XEP-0313) as clients do; a room
+              is made, spoken in and destroyed every --room-churn-every seconds (0: none). Faults:
               the instance holding most rooms killed (SIGKILL) every --kill-every minutes and started again once a
               survivor adopted it, one rolling restart (at 20 % of the run), the XMPP server restarted (45 %), the
               PostgreSQL restarted (70 %); a hostile client sends XEP-0205's kinds of abuse (oversized and deep
               stanzas, invitation, presence and IQ floods, made-up rooms) within 1 % of the honest stanzas
               (--no-hostile: none). Every minute a line and a row of minutes.jsonl (traffic, at-once p99, messages not
               yet everywhere, unhandled exceptions in the instances' logs, each instance's live heap after GC, RSS,
-              file descriptors and threads, ejabberd's RSS). Then a drain (--drain) and a late wait (--late-wait);
+              file descriptors and threads, ejabberd's RSS; with Prometheus, each queue's high-water mark of the minute:
+              mailbox, outgoing, store writes, stanzas held for the store). Then a drain (--drain) and a late wait (--late-wait);
               summary.json and summary.md: acknowledged messages lost, late, duplicated, out of order (a message again
               with the stanza-id it came with is a moved room's at-least-once re-send: the bots drop it, as Dino and
               Joom do, and it is counted apart; twice under another id is a duplicate); archive gaps

@@ -266,11 +266,17 @@ final class SoakBot {
         return null;
     }
 
+    /**
+     * Told it is out of the room (its own unavailable presence, 110, not a nick change's 303) while it
+     * thought itself in: the room moved and could not carry it on (333), or its previous connection's
+     * goodbye reached the room after this connection's join (same full JID: ejabberd ends the replaced
+     * session on its own time). A client rejoins, as Conversations and Dino do.
+     */
     private void onPresence(Presence p) {
         MUCUser user = MUCUser.from(p);
-        if (p.getType() == Presence.Type.unavailable && user != null
-                && user.getStatus().contains(MUCUser.Status.create(333))
-                && user.getStatus().contains(MUCUser.Status.create(110))) {
+        if (joined && p.getType() == Presence.Type.unavailable && user != null
+                && user.getStatus().contains(MUCUser.Status.PRESENCE_TO_SELF_110)
+                && !user.getStatus().contains(MUCUser.Status.NEW_NICKNAME_303)) {
             joined = false;
             background("rejoin", () -> {
                 rejoins.incrementAndGet();

@@ -57,6 +57,8 @@ final class SoakCommand {
     double rate = 0.5;
     double killEveryMinutes = 10;
     double churnSeconds = 2;
+    /** A room made and destroyed every so many seconds ({@link SoakRoomChurn}); 0: none. */
+    double roomChurnSeconds = 10;
     boolean hostile = true;
     double drain = 30;
     double lateWait = 60;
@@ -68,6 +70,11 @@ final class SoakCommand {
     private final SoakLedger ledger = new SoakLedger();
     private final Random random = new Random(1);
     private final List<Map<String, Object>> minuteRows = new ArrayList<>();
+    /** The Prometheus scraping the instances (null without one): the minute rows' queue high-water marks. */
+    private volatile SoakPrometheus scraper;
+    /** The instances' queues whose highest value of each minute (from the 2-s scrapes) goes in its row. */
+    private static final List<String> QUEUES = List.of("reconmuc_mailbox_pending_stanzas", "reconmuc_outgoing_queue_stanzas",
+            "reconmuc_store_queue_writes", "reconmuc_store_held_stanzas");
 
     SoakCommand() {
     }
@@ -100,6 +107,7 @@ final class SoakCommand {
                 case "--rate" -> c.rate = Double.parseDouble(v);
                 case "--kill-every" -> c.killEveryMinutes = Double.parseDouble(v);
                 case "--churn-every" -> c.churnSeconds = Double.parseDouble(v);
+                case "--room-churn-every" -> c.roomChurnSeconds = Double.parseDouble(v);
                 case "--drain" -> c.drain = Double.parseDouble(v);
                 case "--late-wait" -> c.lateWait = Double.parseDouble(v);
                 case "--out" -> c.out = Path.of(v);
@@ -111,10 +119,10 @@ final class SoakCommand {
             }
         }
         if (c.out == null || c.minutes <= 0 || c.rooms < 1 || c.speakers < 1 || c.listeners < 0 || c.relaxedListeners < 0
-                || c.instances < 2 || c.rate <= 0 || c.killEveryMinutes <= 0 || c.churnSeconds <= 0) {
+                || c.instances < 2 || c.rate <= 0 || c.killEveryMinutes <= 0 || c.churnSeconds <= 0 || c.roomChurnSeconds < 0) {
             err.println("soak: --out DIR is required; minutes > 0, rooms >= 1, speakers >= 1, listeners and"
                     + " relaxed-listeners >= 0, instances >= 2 (a kill needs a survivor), rate > 0, kill-every > 0,"
-                    + " churn-every > 0");
+                    + " churn-every > 0, room-churn-every >= 0");
             return 2;
         }
         if (c.logs == null) {
@@ -149,12 +157,15 @@ final class SoakCommand {
         if (prometheus == null) {
             console.println("soak: no Prometheus (" + SoakPrometheus.BINARY + "): the metrics are not scraped");
         }
+        scraper = prometheus;
         try (AutoCloseable stopPrometheus = prometheus == null ? () -> { } : prometheus;
              InstancesBehindEjabberd<ComponentProcess> cluster = RoomsCommand.startInstances(out, instances, connections,
                      "256m", SETTINGS, name -> prometheus == null ? List.of() : prometheus.flags(name), processes)) {
             joinBots(cluster, console);
             SoakHostile trickle = hostile ? new SoakHostile(cluster.server(), rooms,
                     () -> ledger.sentAt.size() + ledger.deliveries.get()) : null;
+            SoakRoomChurn roomChurn = roomChurnSeconds > 0 ? new SoakRoomChurn(cluster.server()) : null;
+            ExecutorService roomChurnPool = Executors.newSingleThreadExecutor();
             SoakFaults faults = new SoakFaults(schedule, cluster, ledger, console);
             long start = System.nanoTime();
             faults.start(start);
@@ -166,10 +177,11 @@ final class SoakCommand {
             long nextChurn = start;
             long nextMinute = start + 60_000_000_000L;
             long nextHostile = start + 5_000_000_000L;
+            long nextRoomChurn = roomChurn == null ? Long.MAX_VALUE : start + 3_000_000_000L;
             int minute = 0;
             while (System.nanoTime() < end) {
                 long due = start + tick * tickNanos;
-                RoomsCommand.sleepUntil(Math.min(due, Math.min(nextChurn, Math.min(nextMinute, nextHostile))));
+                RoomsCommand.sleepUntil(Math.min(Math.min(due, nextRoomChurn), Math.min(nextChurn, Math.min(nextMinute, nextHostile))));
                 long now = System.nanoTime();
                 if (now >= due) {
                     int r = (int) (tick % rooms);
@@ -184,6 +196,10 @@ final class SoakCommand {
                 if (now >= nextChurn) {
                     churnPool.submit(this::churnOne);
                     nextChurn += (long) (churnSeconds * 1e9);
+                }
+                if (now >= nextRoomChurn) {
+                    roomChurnPool.submit(roomChurn::tick);
+                    nextRoomChurn += (long) (roomChurnSeconds * 1e9);
                 }
                 if (trickle != null && now >= nextHostile) {
                     churnPool.submit(trickle::tick);
@@ -200,7 +216,12 @@ final class SoakCommand {
             }
             churnPool.shutdown();
             churnPool.awaitTermination(2, TimeUnit.MINUTES);
+            roomChurnPool.shutdown();
+            roomChurnPool.awaitTermination(2, TimeUnit.MINUTES);
             faults.stop();
+            if (roomChurn != null) {
+                roomChurn.close();
+            }
             if (trickle != null) {
                 trickle.close();
             }
@@ -220,6 +241,14 @@ final class SoakCommand {
             XMPPTCPConnection observer = cluster.server().newClient("observer");   // after the server's restart
             summary.ghosts(ServiceDiscoveryManager.getInstanceFor(observer), cluster.server().componentDomain(), this::occupants);
             summary.put("unhandled_exceptions", unhandledExceptions(cluster));
+            if (roomChurn != null) {
+                Map<String, Object> churned = roomChurn.report();
+                if (prometheus != null) {   // a destroyed room kept in memory shows here: the soak's rooms are all in use
+                    churned.put("rooms_in_memory_at_end", prometheus.query("sum(reconmuc_rooms)"));
+                    churned.put("soak_rooms", rooms);
+                }
+                summary.put("rooms_made_and_destroyed", churned);
+            }
             if (trickle != null) {
                 Map<String, Object> h = new LinkedHashMap<>();
                 h.put("stanzas", trickle.sent.get());
@@ -411,6 +440,10 @@ final class SoakCommand {
         }
         row.put("instances", perInstance);
         row.put("ejabberd_rss_mb", treeRss(cluster.server().pid()) / 1e6);
+        Map<String, Object> highWater = highWater();
+        if (highWater != null) {
+            row.put("high_water", highWater);
+        }
         minuteRows.add(row);
         try {
             Files.writeString(out.resolve("minutes.jsonl"), Json.write(row).replace("\n", "") + "\n", StandardCharsets.UTF_8,
@@ -430,7 +463,35 @@ final class SoakCommand {
                     one.get("live_heap_mb") == null ? "-" : String.format(java.util.Locale.ROOT, "%.1f", (Double) one.get("live_heap_mb")),
                     (Double) one.get("rss_mb"), one.get("fds"), one.get("threads")));
         });
+        if (highWater != null) {
+            line.append(" high water (any instance): mailbox ").append(highWater.get("mailbox_pending_stanzas"))
+                    .append(", outgoing ").append(highWater.get("outgoing_queue_stanzas"))
+                    .append(", store writes ").append(highWater.get("store_queue_writes"))
+                    .append(", held ").append(highWater.get("store_held_stanzas"));
+        }
         console.println(line);
+    }
+
+    /** The last minute's highest value of each of {@link #QUEUES} on any instance (null without Prometheus). */
+    private Map<String, Object> highWater() {
+        SoakPrometheus p = scraper;
+        if (p == null) {
+            return null;
+        }
+        Map<String, Object> marks = new LinkedHashMap<>();
+        for (String queue : QUEUES) {
+            double v;
+            try {
+                v = p.query("max(max_over_time(" + queue + "[1m]))");
+            } catch (IOException e) {
+                v = Double.NaN;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return marks;
+            }
+            marks.put(queue.substring("reconmuc_".length()), Double.isNaN(v) ? null : v);
+        }
+        return marks;
     }
 
     static long openFiles(long pid) {
@@ -494,6 +555,7 @@ final class SoakCommand {
         p.put("rate_per_room", rate);
         p.put("kill_every_minutes", killEveryMinutes);
         p.put("churn_every_seconds", churnSeconds);
+        p.put("room_churn_every_seconds", roomChurnSeconds);
         p.put("hostile", hostile);
         return p;
     }

@@ -14,10 +14,11 @@ import org.reconmuc.replay.irc.IrcLogs;
 /**
  * {@code irc-replay soak}, short: two minutes on three instances behind a real ejabberd and a real
  * PostgreSQL, every fault once (a kill, a rolling restart, the XMPP server's restart, PostgreSQL's),
- * churn and the hostile trickle. Nothing acknowledged is lost, duplicated or out of order, every
+ * churn (rooms made and destroyed too) and the hostile trickle. Nothing acknowledged is lost,
+ * duplicated or out of order, honest at-once p99 outside faults is within 2 s, every
  * acknowledged message is in its room's archive once, no room lists a ghost, no instance logged an
  * unhandled exception, the minute rows and charts are written, and a real Prometheus scraping every
- * instance agrees with the soak's own figures.
+ * instance agrees with the soak's own figures and gives each queue's high-water marks.
  */
 class SoakIT {
 
@@ -59,11 +60,16 @@ class SoakIT {
         assertThat(occupants.get("ghosts")).as("ghosts: " + occupants.get("examples")).isEqualTo(0L);
         assertThat(occupants.get("bots_in_but_not_listed")).as("not listed: " + occupants.get("examples")).isEqualTo(0L);
         assertThat(summary.get("unhandled_exceptions")).isEqualTo(0L);
+        Map<String, Object> churned = (Map<String, Object>) summary.get("rooms_made_and_destroyed");
+        assertThat(((Number) churned.get("created")).longValue()).as(String.valueOf(churned)).isGreaterThanOrEqualTo(5);
+        assertThat(churned.get("left_undestroyed")).as(String.valueOf(churned)).isEqualTo(0);
         assertThat(((Number) ((Map<String, Object>) summary.get("hostile")).get("stanzas")).longValue()).isPositive();
         if (java.nio.file.Files.isExecutable(SoakPrometheus.BINARY)) {
             List<Map<String, Object>> prometheus = (List<Map<String, Object>>) summary.get("prometheus");
             assertThat(prometheus).as("the soak's figures beside Prometheus's").isNotEmpty()
                     .allSatisfy(f -> assertThat(f.get("agree_within_1_percent")).as(String.valueOf(f)).isEqualTo(true));
+            assertThat((Map<String, Object>) summary.get("queue_high_water")).as("each queue's high-water marks, from Prometheus")
+                    .containsKeys("mailbox_pending_stanzas", "outgoing_queue_stanzas", "store_queue_writes", "store_held_stanzas");
         }
         assertThat(summary.clean()).isTrue();
         assertThat(c.out.resolve("minutes.jsonl")).isNotEmptyFile();
