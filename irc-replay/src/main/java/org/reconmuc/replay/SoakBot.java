@@ -149,7 +149,7 @@ final class SoakBot {
             try {
                 Presence join = connection.getStanzaFactory().buildPresenceStanza().to(occupant(nick))
                         .addExtension(new MUCInitialPresence(null, -1, 0, -1, null)).build();
-                askRoom(join, occupant(nick), Presence.Type.available);
+                askRoom(join);
                 joined = true;
                 if (requirements != null) {
                     ReconMucManager.forConnection(connection).setRequirements(roomJid, requirements);
@@ -166,15 +166,15 @@ final class SoakBot {
     }
 
     /**
-     * Sends {@code presence} and waits for the room's answer about this client from {@code from}: a
-     * presence of type {@code answer} with status 110, or an error (thrown). Smack 4.4.8's own
+     * Sends {@code presence} to an occupant JID and waits for the room's answer about this client
+     * from it: a presence of the same type with status 110, or an error (thrown). Smack 4.4.8's own
      * {@code MultiUserChat} is not used for presence: its {@code changeNickname} holds the
      * room object's lock while its listener needs it for the 303, so it times out against every
      * MUC, and then takes the 303 as having left the room.
      */
-    private void askRoom(Presence presence, EntityFullJid from, Presence.Type answer) throws Exception {
-        StanzaFilter filter = new AndFilter(StanzaTypeFilter.PRESENCE, FromMatchesFilter.createFull(from),
-                new OrFilter(PresenceTypeFilter.ERROR, new AndFilter(answer == Presence.Type.available
+    private void askRoom(Presence presence) throws Exception {
+        StanzaFilter filter = new AndFilter(StanzaTypeFilter.PRESENCE, FromMatchesFilter.createFull(presence.getTo()),
+                new OrFilter(PresenceTypeFilter.ERROR, new AndFilter(presence.getType() == Presence.Type.available
                         ? PresenceTypeFilter.AVAILABLE : PresenceTypeFilter.UNAVAILABLE,
                         MUCUserStatusCodeFilter.STATUS_110_PRESENCE_TO_SELF)));
         StanzaCollector collector = connection.createStanzaCollectorAndSend(filter, presence);
@@ -349,8 +349,7 @@ final class SoakBot {
     /** Churn: leaves the room, stays away {@code awayMillis}, joins again and catches up. */
     void leaveAndReturn(long awayMillis) throws Exception {
         joined = false;
-        askRoom(connection.getStanzaFactory().buildPresenceStanza().ofType(Presence.Type.unavailable).to(occupant(nick))
-                .build(), occupant(nick), Presence.Type.unavailable);
+        askRoom(connection.getStanzaFactory().buildPresenceStanza().ofType(Presence.Type.unavailable).to(occupant(nick)).build());
         pause(awayMillis);
         enter();
         rejoins.incrementAndGet();
@@ -372,8 +371,7 @@ final class SoakBot {
     void changeNick(int n) throws Exception {
         String next = baseNick + "_" + n;
         try {
-            askRoom(connection.getStanzaFactory().buildPresenceStanza().to(occupant(next)).build(), occupant(next),
-                    Presence.Type.available);
+            askRoom(connection.getStanzaFactory().buildPresenceStanza().to(occupant(next)).build());
         } catch (Exception e) {
             joined = false;   // which nick the room has is unknown: come back as a new session of the same client
             throw e;
