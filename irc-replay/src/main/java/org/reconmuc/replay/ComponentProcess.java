@@ -44,8 +44,15 @@ final class ComponentProcess implements AutoCloseable {
     /** Starts the component where the server runs ({@link XmppServer#host()}, in its namespace if it has one). */
     static ComponentProcess start(XmppServer server, ServerPlacement placement, int historySize, String heap,
             List<String> storeArgs, Path log) throws IOException, InterruptedException {
+        return start(server, placement, historySize, heap, List.of(), storeArgs, log);
+    }
+
+    /** As above, with {@code jvmFlags} after the heap's. */
+    static ComponentProcess start(XmppServer server, ServerPlacement placement, int historySize, String heap,
+            List<String> jvmFlags, List<String> storeArgs, Path log) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + heap, "-Xms" + heap, "-XX:+UseParallelGC"));
+        cmd.addAll(jvmFlags);
         // REPLAY_COMPONENT_JVM_OPTS: e.g. a flight recording, to profile the component.
         String extra = System.getenv("REPLAY_COMPONENT_JVM_OPTS");
         if (extra != null && !extra.isBlank()) {

@@ -172,8 +172,9 @@ final class Help {
               with the stanza-id it came with is a moved room's at-least-once re-send: the bots drop it, as Dino and
               Joom do, and it is counted apart; twice under another id is a duplicate); archive gaps
               (every acknowledged message once in its room's archive, each speaker's in order); ghosts (each room's
-              occupant list against its bots in it); memory slopes from minute 20 (or the middle of a shorter run);
-              charts (*.png). A real Prometheus (/usr/bin/prometheus, if installed) scrapes every instance's metrics
+              occupant list against its bots in it); memory slopes from minute 20 (or the middle of a shorter run),
+              also per process from its own 20th minute, and the JVMs' native memory accounts since then (nmt-*.txt;
+              the instances' heaps are pre-touched, so RSS is what lies outside them); charts (*.png). A real Prometheus (/usr/bin/prometheus, if installed) scrapes every instance's metrics
               every 2 s; at the end its occupants, relaxed occupants, connections and bytes to the server are put beside
               the soak's own (summary.json: prometheus). Exit code 0 when all of those are 0.
 

@@ -186,6 +186,13 @@ final class RoomsCommand {
     static InstancesBehindEjabberd<ComponentProcess> startInstances(Path out, int instances, int connections, String heap,
             List<String> settings, java.util.function.Function<String, List<String>> flagsOf,
             Map<String, List<ComponentProcess>> processes) throws Exception {
+        return startInstances(out, instances, connections, heap, List.of(), settings, flagsOf, processes);
+    }
+
+    /** As above, each instance's JVM also given {@code jvmFlags}. */
+    static InstancesBehindEjabberd<ComponentProcess> startInstances(Path out, int instances, int connections, String heap,
+            List<String> jvmFlags, List<String> settings, java.util.function.Function<String, List<String>> flagsOf,
+            Map<String, List<ComponentProcess>> processes) throws Exception {
         List<String> names = new ArrayList<>();
         for (int n = 1; n <= instances; n++) {
             names.add("i" + n);
@@ -193,7 +200,7 @@ final class RoomsCommand {
         return InstancesBehindEjabberd.start(out, names, connections, (name, server, flags, log) -> {
             List<String> own = new ArrayList<>(flags);
             own.addAll(flagsOf.apply(name));
-            ComponentProcess p = ComponentProcess.start(server, ServerPlacement.LOOPBACK, HISTORY_SIZE, heap, own, log);
+            ComponentProcess p = ComponentProcess.start(server, ServerPlacement.LOOPBACK, HISTORY_SIZE, heap, jvmFlags, own, log);
             processes.computeIfAbsent(name, k -> new CopyOnWriteArrayList<>()).add(p);
             return p;
         }, settings);

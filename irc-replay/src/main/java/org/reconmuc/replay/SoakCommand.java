@@ -70,6 +70,9 @@ final class SoakCommand {
     private final SoakLedger ledger = new SoakLedger();
     private final Random random = new Random(1);
     private final List<Map<String, Object>> minuteRows = new ArrayList<>();
+    /** Each instance process's first minute row, by pid: its native memory baseline is taken once it has warmed up. */
+    private final Map<Long, Integer> firstMinuteOfProcess = new ConcurrentHashMap<>();
+    private SoakNativeMemory nativeMemory;
     /** The Prometheus scraping the instances (null without one): the minute rows' queue high-water marks. */
     private volatile SoakPrometheus scraper;
     /** The instances' queues whose highest value of each minute (from the 2-s scrapes) goes in its row. */
@@ -158,9 +161,11 @@ final class SoakCommand {
             console.println("soak: no Prometheus (" + SoakPrometheus.BINARY + "): the metrics are not scraped");
         }
         scraper = prometheus;
+        nativeMemory = new SoakNativeMemory(out);
         try (AutoCloseable stopPrometheus = prometheus == null ? () -> { } : prometheus;
              InstancesBehindEjabberd<ComponentProcess> cluster = RoomsCommand.startInstances(out, instances, connections,
-                     "256m", SETTINGS, name -> prometheus == null ? List.of() : prometheus.flags(name), processes)) {
+                     "256m", SoakNativeMemory.JVM_FLAGS, SETTINGS, name -> prometheus == null ? List.of() : prometheus.flags(name),
+                     processes)) {
             joinBots(cluster, console);
             SoakHostile trickle = hostile ? new SoakHostile(cluster.server(), rooms,
                     () -> ledger.sentAt.size() + ledger.deliveries.get()) : null;
@@ -260,6 +265,8 @@ final class SoakCommand {
             summary.put("processes_started", processes.entrySet().stream().collect(
                     java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().size(), (a, b) -> a, TreeMap::new)));
             summary.memory(minuteRows);
+            summary.put("native_memory", nativeMemory.report(cluster.instances().entrySet().stream().collect(
+                    java.util.stream.Collectors.toMap(Map.Entry::getKey, e -> e.getValue().pid(), (a, b) -> a, TreeMap::new))));
             if (prometheus != null) {
                 summary.put("prometheus", prometheus.compare(prometheusFigures(cluster)));
             }
@@ -436,6 +443,9 @@ final class SoakCommand {
             one.put("rss_mb", ProcSampler.rssBytes(p.pid()) / 1e6);
             one.put("fds", openFiles(p.pid()));
             one.put("threads", ProcSampler.threads(p.pid()));
+            if (minute - firstMinuteOfProcess.computeIfAbsent(p.pid(), pid -> minute) >= SoakSummary.warmUpMinutes((int) minutes)) {
+                nativeMemory.baseline(p.pid());
+            }
             perInstance.put(i.getKey(), one);
         }
         row.put("instances", perInstance);

@@ -221,7 +221,7 @@ final class SoakSummary {
      */
     @SuppressWarnings("unchecked")
     void memory(List<Map<String, Object>> rows) throws IOException {
-        int from = rows.size() >= 40 ? 19 : rows.size() / 2;
+        int from = warmUpMinutes(rows.size());
         Map<String, Map<String, double[][]>> charts = new LinkedHashMap<>();
         for (String figure : List.of("live_heap_mb", "rss_mb", "fds", "threads")) {
             charts.put(figure, new TreeMap<>());
@@ -276,8 +276,100 @@ final class SoakSummary {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("slopes_from_minute", from + 1);
         m.put("slopes", slopes);
+        m.put("by_process", byProcess(rows, from));
+        m.put("live_heap_all_instances", liveHeapOfAllInstances(rows, from));
         summary.put("memory", m);
         summary.put("queue_high_water", highest);
+    }
+
+    /**
+     * Minutes a process warms up before its memory counts: 19 (its slopes from its 20th minute on), or
+     * half of a run shorter than 40 minutes.
+     */
+    static int warmUpMinutes(int minutesRun) {
+        return minutesRun >= 40 ? 19 : minutesRun / 2;
+    }
+
+    /**
+     * Each instance process's RSS and live heap slopes from its own {@code warmUp}-th minute on: an
+     * instance killed and restarted is a new JVM warming up (JIT code, metaspace), which a slope of the
+     * instance's series from minute 20 counts as growth. Processes judged fewer than ten minutes have
+     * no slope.
+     */
+    @SuppressWarnings("unchecked")
+    static List<Map<String, Object>> byProcess(List<Map<String, Object>> rows, int warmUp) {
+        Map<String, Map<Long, List<Map<String, Object>>>> samples = new TreeMap<>();
+        for (Map<String, Object> row : rows) {
+            int minute = ((Number) row.get("minute")).intValue();
+            ((Map<String, Object>) row.get("instances")).forEach((name, v) -> {
+                Map<String, Object> one = new LinkedHashMap<>((Map<String, Object>) v);
+                one.put("minute", minute);
+                samples.computeIfAbsent(name, k -> new LinkedHashMap<>())
+                        .computeIfAbsent(((Number) one.get("pid")).longValue(), k -> new ArrayList<>()).add(one);
+            });
+        }
+        List<Map<String, Object>> all = new ArrayList<>();
+        samples.forEach((name, byPid) -> byPid.forEach((pid, pts) -> {
+            int first = (int) pts.get(0).get("minute");
+            int last = (int) pts.get(pts.size() - 1).get("minute");
+            Map<String, Object> p = new LinkedHashMap<>();
+            p.put("instance", name);
+            p.put("pid", pid);
+            p.put("first_minute", first);
+            p.put("last_minute", last);
+            List<Map<String, Object>> judged = pts.stream().filter(x -> (int) x.get("minute") - first >= warmUp).toList();
+            p.put("minutes_judged", judged.size());
+            for (String figure : List.of("rss_mb", "live_heap_mb")) {
+                List<double[]> xy = judged.stream().filter(x -> x.get(figure) instanceof Number)
+                        .map(x -> new double[] {((Number) x.get("minute")).doubleValue(), ((Number) x.get(figure)).doubleValue()})
+                        .toList();
+                p.put(figure + "_per_hour", xy.size() < 10 ? null : slope(xy) * 60);
+            }
+            all.add(p);
+        }));
+        return all;
+    }
+
+    /**
+     * The instances' live heaps added up, in the minutes every instance answered: the mean of the first
+     * five minutes after warm-up against the mean of the last five. Rooms move between instances with
+     * every kill; their sum is the service's data.
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> liveHeapOfAllInstances(List<Map<String, Object>> rows, int warmUp) {
+        int instances = rows.stream().mapToInt(r -> ((Map<String, Object>) r.get("instances")).size()).max().orElse(0);
+        List<Double> totals = new ArrayList<>();
+        for (Map<String, Object> row : rows) {
+            Map<String, Object> byInstance = (Map<String, Object>) row.get("instances");
+            if (((Number) row.get("minute")).intValue() <= warmUp || byInstance.size() < instances) {
+                continue;
+            }
+            double total = 0;
+            for (Object v : byInstance.values()) {
+                if (!(((Map<String, Object>) v).get("live_heap_mb") instanceof Number n)) {
+                    total = Double.NaN;
+                    break;
+                }
+                total += n.doubleValue();
+            }
+            if (!Double.isNaN(total)) {
+                totals.add(total);
+            }
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("minutes", totals.size());
+        if (totals.size() >= 10) {
+            double first = totals.subList(0, 5).stream().mapToDouble(Double::doubleValue).average().orElse(0);
+            double last = totals.subList(totals.size() - 5, totals.size()).stream().mapToDouble(Double::doubleValue).average().orElse(0);
+            m.put("first_five_mb", first);
+            m.put("last_five_mb", last);
+            m.put("change_percent", (last - first) / first * 100);
+        }
+        return m;
+    }
+
+    private static String round(Object v) {
+        return v instanceof Number n ? String.format(java.util.Locale.ROOT, "%.1f", n.doubleValue()) : "-";
     }
 
     /** Least-squares slope of y on x. */
@@ -321,7 +413,19 @@ final class SoakSummary {
         md.append("| clean (every count above 0, at-once p99 outside faults ≤ ").append((long) AT_ONCE_P99_BOUND_MS)
                 .append(" ms) | ").append(clean()).append(" |\n\n");
         md.append("Faults: ").append(summary.get("faults")).append("\n\n");
-        md.append("Memory slopes (MB/hour): ").append(((Map<String, Object>) summary.get("memory")).get("slopes")).append("\n\n");
+        Map<String, Object> memory = (Map<String, Object>) summary.get("memory");
+        md.append("Memory slopes (MB/hour) of each instance's series: ").append(memory.get("slopes")).append("\n\n");
+        md.append("| instance | pid | minutes | judged | RSS MB/hour | live heap MB/hour |\n|---|---|---|---|---|---|\n");
+        for (Map<String, Object> p : (List<Map<String, Object>>) memory.get("by_process")) {
+            md.append("| ").append(p.get("instance")).append(" | ").append(p.get("pid")).append(" | ").append(p.get("first_minute"))
+                    .append("–").append(p.get("last_minute")).append(" | ").append(p.get("minutes_judged")).append(" | ")
+                    .append(round(p.get("rss_mb_per_hour"))).append(" | ").append(round(p.get("live_heap_mb_per_hour"))).append(" |\n");
+        }
+        md.append("\nLive heap of all instances (first five minutes after warm-up → last five): ")
+                .append(memory.get("live_heap_all_instances")).append("\n\n");
+        if (summary.get("native_memory") != null) {
+            md.append("Native memory (committed KB, change since each process's baseline): nmt-*.txt and summary.json\n\n");
+        }
         md.append("Charts: live_heap_mb.png, rss_mb.png, fds.png, threads.png, ejabberd_rss_mb.png, at_once_p99_ms.png,"
                 + " queue_high_water.png;"
                 + " every minute in minutes.jsonl; everything in summary.json.\n");
