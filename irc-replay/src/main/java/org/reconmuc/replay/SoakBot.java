@@ -80,6 +80,13 @@ final class SoakBot {
     final AtomicLong catchUpFailures = new AtomicLong();
     private volatile long lastSeenMillis;
     private final long bornMillis = System.currentTimeMillis();
+    /**
+     * What happened to this bot, when (wall-clock ms): joins, leaves, drops, reconnects, being told it
+     * is out, catch-ups, and a relaxed bot's deliveries — told beside a message it never got.
+     */
+    private final java.util.concurrent.ConcurrentLinkedQueue<TrailEvent> trail = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicInteger trailSize = new java.util.concurrent.atomic.AtomicInteger();
+    private static final int TRAIL_MAX = 20_000;
 
     private SoakBot(int room, boolean speaker, String nick, ConsistencyRequirements requirements,
                     XMPPTCPConnectionConfiguration config, EntityBareJid roomJid, SoakLedger ledger) {
@@ -151,6 +158,7 @@ final class SoakBot {
                         .addExtension(new MUCInitialPresence(null, -1, 0, -1, null)).build();
                 askRoom(join);
                 joined = true;
+                trail("in the room");
                 if (requirements != null) {
                     ReconMucManager.forConnection(connection).setRequirements(roomJid, requirements);
                 }
@@ -201,10 +209,12 @@ final class SoakBot {
                 MamManager mam = MamManager.getInstanceFor(muc);
                 MamManager.MamQuery q = mam.queryArchive(MamManager.MamQueryArgs.builder()
                         .limitResultsSince(new Date(since)).setResultPageSizeTo(100).build());
+                int before = caughtUp.size();
                 q.getMessages().forEach(this::caughtUp);
                 for (int page = 0; !q.isComplete() && page < 1_000; page++) {
                     q.pageNext(100).forEach(this::caughtUp);
                 }
+                trail("caught up from the archive since " + since + ": " + (caughtUp.size() - before) + " new");
                 return;
             } catch (Exception e) {
                 pause(1_000);
@@ -251,6 +261,9 @@ final class SoakBot {
             return;
         }
         got.merge(seq, 1, Integer::sum);
+        if (relaxed()) {
+            trail((atOnce ? "got m" : "got (retained or relaxed) m") + seq + " id " + sid);
+        }
         liveOrder.add(seq);
         lastSeenMillis = System.currentTimeMillis();
         ledger.delivered(room, seq, atOnce);
@@ -278,6 +291,7 @@ final class SoakBot {
                 && user.getStatus().contains(MUCUser.Status.PRESENCE_TO_SELF_110)
                 && !user.getStatus().contains(MUCUser.Status.NEW_NICKNAME_303)) {
             joined = false;
+            trail("told it is out (110 unavailable) " + user.getStatus());
             background("rejoin", () -> {
                 rejoins.incrementAndGet();
                 enter();
@@ -290,6 +304,7 @@ final class SoakBot {
     private void comeBack() throws Exception {
         for (int attempt = 0; wanted && !joined(); attempt++) {
             reconnects.incrementAndGet();
+            trail("reconnecting after a lost connection");
             try {
                 XMPPTCPConnection old = connection;
                 if (old != null) {
@@ -349,6 +364,7 @@ final class SoakBot {
     /** Churn: leaves the room, stays away {@code awayMillis}, joins again and catches up. */
     void leaveAndReturn(long awayMillis) throws Exception {
         joined = false;
+        trail("leaves for " + awayMillis + " ms");
         askRoom(connection.getStanzaFactory().buildPresenceStanza().ofType(Presence.Type.unavailable).to(occupant(nick)).build());
         pause(awayMillis);
         enter();
@@ -359,6 +375,7 @@ final class SoakBot {
     /** Churn: the connection dropped without a goodbye (a phone going into a tunnel), back after {@code awayMillis}. */
     void dropAndReturn(long awayMillis) throws Exception {
         joined = false;
+        trail("drops its connection for " + awayMillis + " ms");
         XMPPTCPConnection c = connection;
         connection = null;   // its listener no longer reconnects it
         c.instantShutdown();
@@ -420,6 +437,27 @@ final class SoakBot {
             return true;
         }
         return false;
+    }
+
+    private record TrailEvent(long millis, String what) {
+    }
+
+    private void trail(String what) {
+        if (trailSize.incrementAndGet() <= TRAIL_MAX) {
+            trail.add(new TrailEvent(System.currentTimeMillis(), what));
+        }
+    }
+
+    /** This bot's trail between two wall-clock times, each event with its time in seconds from {@code originMillis}. */
+    List<String> trail(long fromMillis, long toMillis, long originMillis) {
+        return trail.stream().filter(e -> e.millis() >= fromMillis && e.millis() <= toMillis)
+                .map(e -> String.format(java.util.Locale.ROOT, "%+.3f s %s", (e.millis() - originMillis) / 1e3, e.what()))
+                .toList();
+    }
+
+    /** The nick it was made with (its name in the tallies). */
+    String name() {
+        return baseNick;
     }
 
     RoomTally.BotView view() {

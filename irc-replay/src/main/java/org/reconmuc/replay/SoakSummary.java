@@ -117,6 +117,7 @@ final class SoakSummary {
                 catchUpFailures += b.catchUpFailures.get();
             }
         }
+        d.put("lost_trails", lostTrails(examples));
         long unanswered = ledger.sentAt.size() - ledger.acks.acknowledged.size()
                 - ledger.acks.bounced.stream().filter(k -> !ledger.acks.acknowledged.containsKey(k)).count();
         d.put("sent", ledger.sentAt.size());
@@ -282,6 +283,32 @@ final class SoakSummary {
         summary.put("queue_high_water", highest);
     }
 
+    private static final Pattern NEVER_GOT = Pattern.compile("^soak(\\d+)/(\\S+) never got m(\\d+)$");
+
+    /**
+     * For each message a bot never got (of the examples): the bot's trail from 90 s before the message
+     * was sent to 90 s after, times in seconds from its sending — was it in the room, did it leave,
+     * reconnect, catch up, and what did it get around it.
+     */
+    private Map<String, List<String>> lostTrails(List<String> examples) {
+        Map<String, List<String>> trails = new LinkedHashMap<>();
+        for (String example : examples) {
+            Matcher m = NEVER_GOT.matcher(example);
+            if (!m.matches()) {
+                continue;
+            }
+            int room = Integer.parseInt(m.group(1));
+            Long sentNanos = ledger.sentAt.get(RoomAcks.key(room, Integer.parseInt(m.group(3))));
+            if (sentNanos == null) {
+                continue;
+            }
+            long sentMillis = System.currentTimeMillis() - (System.nanoTime() - sentNanos) / 1_000_000;
+            byRoom.getOrDefault(room, List.of()).stream().filter(b -> b.name().equals(m.group(2))).findFirst()
+                    .ifPresent(b -> trails.put(example, b.trail(sentMillis - 90_000, sentMillis + 90_000, sentMillis)));
+        }
+        return trails;
+    }
+
     /**
      * Minutes a process warms up before its memory counts: 19 (its slopes from its 20th minute on), or
      * half of a run shorter than 40 minutes.
@@ -412,6 +439,10 @@ final class SoakSummary {
         md.append("| queue high water, highest minute on any instance | ").append(summary.get("queue_high_water")).append(" |\n");
         md.append("| clean (every count above 0, at-once p99 outside faults ≤ ").append((long) AT_ONCE_P99_BOUND_MS)
                 .append(" ms) | ").append(clean()).append(" |\n\n");
+        if (d.get("lost_trails") instanceof Map<?, ?> trails && !trails.isEmpty()) {
+            trails.forEach((example, trail) -> md.append(example).append(", the bot around it (s from its sending):\n\n")
+                    .append(String.join("\n", ((List<String>) trail).stream().map(line -> "    " + line).toList())).append("\n\n"));
+        }
         md.append("Faults: ").append(summary.get("faults")).append("\n\n");
         Map<String, Object> memory = (Map<String, Object>) summary.get("memory");
         md.append("Memory slopes (MB/hour) of each instance's series: ").append(memory.get("slopes")).append("\n\n");
