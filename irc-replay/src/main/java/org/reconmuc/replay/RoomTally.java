@@ -20,12 +20,18 @@ final class RoomTally {
     record BotView(String name, List<Integer> live, Set<Integer> history) {
     }
 
+    /** A message a bot never got. */
+    record Lost(String bot, int seq) {
+    }
+
     long expected;
     long lost;
     long caughtUp;
     long duplicated;
     long outOfOrder;
     final List<String> examples = new ArrayList<>();
+    /** The first few messages some bot never got, as data (the same ones the examples name). */
+    final List<Lost> lostExamples = new ArrayList<>();
 
     /**
      * @param acknowledged the room's messages echoed to their senders
@@ -41,7 +47,9 @@ final class RoomTally {
                 Integer n = live.get(seq);
                 if (n == null && !b.history().contains(seq)) {
                     t.lost++;
-                    t.example(room + "/" + b.name() + " never got m" + seq);
+                    if (t.example(room + "/" + b.name() + " never got m" + seq)) {
+                        t.lostExamples.add(new Lost(b.name(), seq));
+                    }
                 } else if (n == null) {
                     t.caughtUp++;
                 } else if (n > 1) {
@@ -82,9 +90,12 @@ final class RoomTally {
         return t;
     }
 
-    private void example(String text) {
+    /** Keeps {@code text} among the first few examples; whether it did. */
+    private boolean example(String text) {
         if (examples.size() < 5) {
             examples.add(text);
+            return true;
         }
+        return false;
     }
 }

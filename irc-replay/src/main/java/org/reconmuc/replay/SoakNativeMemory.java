@@ -33,8 +33,8 @@ final class SoakNativeMemory {
             "^Total: reserved=\\d+KB(?: [+-]\\d+KB)?, committed=(\\d+)KB(?: ([+-]\\d+)KB)?", Pattern.MULTILINE);
 
     private final Path out;
-    /** Processes with a baseline, by pid. */
-    private final Map<Long, Boolean> baselined = new ConcurrentHashMap<>();
+    /** The pids of processes with a baseline. */
+    private final java.util.Set<Long> baselined = ConcurrentHashMap.newKeySet();
 
     SoakNativeMemory(Path out) {
         this.out = out;
@@ -42,7 +42,7 @@ final class SoakNativeMemory {
 
     /** Takes {@code pid}'s baseline (once): the figures at the end are changes since. */
     void baseline(long pid) {
-        if (baselined.putIfAbsent(pid, true) == null && jcmd(pid, "VM.native_memory", "baseline") == null) {
+        if (baselined.add(pid) && jcmd(pid, "VM.native_memory", "baseline") == null) {
             baselined.remove(pid);
         }
     }
@@ -55,7 +55,7 @@ final class SoakNativeMemory {
         Map<String, Object> all = new TreeMap<>();
         for (Map.Entry<String, Long> i : pidByInstance.entrySet()) {
             long pid = i.getValue();
-            boolean diff = baselined.containsKey(pid);
+            boolean diff = baselined.contains(pid);
             String text = jcmd(pid, "VM.native_memory", diff ? "summary.diff" : "summary");
             if (text == null) {
                 continue;

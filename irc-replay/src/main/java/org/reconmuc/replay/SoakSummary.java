@@ -86,6 +86,7 @@ final class SoakSummary {
         long expected = 0;
         long caughtUp = 0;
         List<String> examples = new ArrayList<>();
+        Map<String, List<String>> lostTrails = new LinkedHashMap<>();
         long rejoins = 0;
         long resent = 0;
         long reconnects = 0;
@@ -109,6 +110,10 @@ final class SoakSummary {
                 outOfOrder += t.outOfOrder;
                 caughtUp += t.caughtUp;
                 t.examples.stream().limit(Math.max(0, 10 - examples.size())).forEach(examples::add);
+                for (RoomTally.Lost l : t.lostExamples) {
+                    lostTrails.put(SoakLedger.roomName(room.getKey()) + "/" + l.bot() + " never got m" + l.seq(),
+                            lostTrail(room.getKey(), room.getValue(), l));
+                }
             }
             for (SoakBot b : room.getValue()) {
                 resent += b.resent.get();
@@ -117,7 +122,7 @@ final class SoakSummary {
                 catchUpFailures += b.catchUpFailures.get();
             }
         }
-        d.put("lost_trails", lostTrails(examples));
+        d.put("lost_trails", lostTrails);
         long unanswered = ledger.sentAt.size() - ledger.acks.acknowledged.size()
                 - ledger.acks.bounced.stream().filter(k -> !ledger.acks.acknowledged.containsKey(k)).count();
         d.put("sent", ledger.sentAt.size());
@@ -283,30 +288,19 @@ final class SoakSummary {
         summary.put("queue_high_water", highest);
     }
 
-    private static final Pattern NEVER_GOT = Pattern.compile("^soak(\\d+)/(\\S+) never got m(\\d+)$");
-
     /**
-     * For each message a bot never got (of the examples): the bot's trail from 90 s before the message
-     * was sent to 90 s after, times in seconds from its sending — was it in the room, did it leave,
-     * reconnect, catch up, and what did it get around it.
+     * The trail of the bot that never got {@code lost}, from 90 s before the message was sent to 90 s
+     * after, times in seconds from its sending — was it in the room, did it leave, reconnect, catch up,
+     * and what did it get around it.
      */
-    private Map<String, List<String>> lostTrails(List<String> examples) {
-        Map<String, List<String>> trails = new LinkedHashMap<>();
-        for (String example : examples) {
-            Matcher m = NEVER_GOT.matcher(example);
-            if (!m.matches()) {
-                continue;
-            }
-            int room = Integer.parseInt(m.group(1));
-            Long sentNanos = ledger.sentAt.get(RoomAcks.key(room, Integer.parseInt(m.group(3))));
-            if (sentNanos == null) {
-                continue;
-            }
-            long sentMillis = System.currentTimeMillis() - (System.nanoTime() - sentNanos) / 1_000_000;
-            byRoom.getOrDefault(room, List.of()).stream().filter(b -> b.name().equals(m.group(2))).findFirst()
-                    .ifPresent(b -> trails.put(example, b.trail(sentMillis - 90_000, sentMillis + 90_000, sentMillis)));
+    private List<String> lostTrail(int room, List<SoakBot> bots, RoomTally.Lost lost) {
+        Long sentNanos = ledger.sentAt.get(RoomAcks.key(room, lost.seq()));
+        if (sentNanos == null) {
+            return List.of();
         }
-        return trails;
+        long sentMillis = System.currentTimeMillis() - (System.nanoTime() - sentNanos) / 1_000_000;
+        return bots.stream().filter(b -> b.name().equals(lost.bot())).findFirst()
+                .map(b -> b.trail(sentMillis - 90_000, sentMillis + 90_000, sentMillis)).orElse(List.of());
     }
 
     /**

@@ -27,6 +27,7 @@ class RoomTallyTest {
         assertThat(t.lost).isEqualTo(1);
         assertThat(t.caughtUp).isEqualTo(1);
         assertThat(t.examples).contains("r/b1 never got m1");
+        assertThat(t.lostExamples).containsExactly(new RoomTally.Lost("b1", 1));
     }
 
     @Test
