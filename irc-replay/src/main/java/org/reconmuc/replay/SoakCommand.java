@@ -252,6 +252,8 @@ final class SoakCommand {
                     churned.put("rooms_in_memory_at_end", prometheus.query("sum(reconmuc_rooms)"));
                     churned.put("soak_rooms", rooms);
                 }
+                churned.put("rooms_listed_at_end_besides_the_soaks", roomsListedBesides(
+                        ServiceDiscoveryManager.getInstanceFor(observer), cluster.server().componentDomain()));
                 summary.put("rooms_made_and_destroyed", churned);
             }
             if (trickle != null) {
@@ -571,6 +573,21 @@ final class SoakCommand {
     }
 
     /** For {@link SoakSummary#ghosts}: the room's occupants by disco#items (XEP-0045 §6.5). */
+    /** The service's public rooms (disco#items) other than the soak's: a room left in memory, named. */
+    private List<String> roomsListedBesides(ServiceDiscoveryManager disco, String domain) throws Exception {
+        Set<String> soakRooms = new java.util.HashSet<>();
+        for (int r = 0; r < rooms; r++) {
+            soakRooms.add(SoakLedger.roomName(r) + "@" + domain);
+        }
+        List<String> others = new ArrayList<>();
+        for (DiscoverItems.Item item : disco.discoverItems(JidCreate.from(domain)).getItems()) {
+            if (!soakRooms.contains(item.getEntityID().toString())) {
+                others.add(item.getEntityID().toString());
+            }
+        }
+        return others;
+    }
+
     static List<String> listedNicks(ServiceDiscoveryManager disco, String roomJid) throws Exception {
         List<String> nicks = new ArrayList<>();
         DiscoverItems items = disco.discoverItems(JidCreate.from(roomJid));

@@ -48,9 +48,9 @@ final class SoakRoomChurn {
         try {
             room = JidCreate.entityBareFrom("churn" + next++ + "@" + server.componentDomain());
             MultiUserChat muc = MultiUserChatManager.getInstanceFor(connection()).getMultiUserChat(room);
+            notDestroyed.add(room);   // before: the service may have made it though its answer never came
             muc.createOrJoin(Resourcepart.from("maker"));
             created.incrementAndGet();
-            notDestroyed.add(room);
             awaitEcho(room, "made " + room.getLocalpart());
             muc.destroy("churn", null);
             notDestroyed.remove(room);
