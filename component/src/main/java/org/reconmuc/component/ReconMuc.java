@@ -63,6 +63,15 @@ public final class ReconMuc implements AutoCloseable {
                     connection.broadcast(stanza, recipients);
                 }
             }
+
+            @Override
+            public void whenWritten(String from, Runnable then) {
+                if (cluster != null) {
+                    cluster.whenWritten(from, then);
+                } else {
+                    connection.whenWritten(then);
+                }
+            }
         };
         this.service = new MucService(config, clock, roomThreads, outbox, null, store, RoomFeatures.ALL);
         this.connection = clustered ? null : new ExternalComponentConnection(config, service);

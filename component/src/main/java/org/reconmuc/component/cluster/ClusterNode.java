@@ -192,6 +192,15 @@ public final class ClusterNode implements AutoCloseable {
                 () -> connections.send(sender, c -> c.broadcast(stanza, recipients))));
     }
 
+    /**
+     * Runs {@code then} once what {@code from} sent before has been written by its connection: in
+     * order with its stanzas through the {@link LeaseGate}, so never for a room found taken over.
+     */
+    public void whenWritten(String from, Runnable then) {
+        String sender = senderOf(from);
+        gate.send(sender, new LeaseGate.Departure(false, () -> connections.send(sender, c -> c.whenWritten(then))));
+    }
+
     /** The bare address a stanza comes from: its room's, or the service's. */
     private static String senderOf(String from) {
         int slash = from == null ? -1 : from.indexOf('/');

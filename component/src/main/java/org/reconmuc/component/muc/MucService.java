@@ -624,6 +624,15 @@ public final class MucService implements ClusteredService, ConnectionListener, O
         }
     }
 
+    /** When a room's stanzas so far have left for the server: what its delivery positions wait for. */
+    @Override
+    public void whenWritten(String from, Runnable then) {
+        Outbox out = outbox;
+        if (out != null) {
+            out.whenWritten(from, then);
+        }
+    }
+
 
     public ServiceConfig config() {
         return config;

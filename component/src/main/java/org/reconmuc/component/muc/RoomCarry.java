@@ -34,8 +34,8 @@ import org.xmpp.packet.Presence;
  * its requirements) is written when one of them changes — rare next to messages.</li>
  * <li>A relaxed occupant's <em>delivery position</em> (its cursor and what it was sent early) and
  * the room's fan-out watermark (every standard occupant was sent the messages up to it) pass in
- * order with the room's stanzas, and are written by the first commit after those stanzas reached
- * the outgoing queue: one row per occupant and one per room per commit, never per message.</li>
+ * order with the room's stanzas, and are written by the first commit after the connection wrote
+ * those stanzas: one row per occupant and one per room per commit, never per message.</li>
  * </ul>
  *
  * <p>The next owner re-derives from the archive what a relaxed occupant is still owed (everything
@@ -122,11 +122,13 @@ final class RoomCarry {
         }
         changed.clear();
         if (LoggingOption.archivesInStore(room)) {
+            Map<String, String> positions = new LinkedHashMap<>();
             for (Occupant o : delivered) {
                 if (o.reader() != null && room.occupantByNick(o.nick()) == o) {
-                    journal().position(o.nick(), position(o));
+                    positions.put(o.nick(), position(o));
                 }
             }
+            journal().positions(positions);
         }
         delivered.clear();
     }

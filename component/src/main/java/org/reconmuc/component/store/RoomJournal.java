@@ -44,9 +44,12 @@ public final class RoomJournal implements Outbox {
     /** Set by {@link #stopSending()}: the room is served elsewhere now. */
     private volatile boolean stopped;
     /**
-     * Delivery positions whose stanzas have reached the outbox, not yet taken by a commit
-     * (several instances, guarded by this): relaxed occupants' by nick, and the fan-out watermark.
+     * Delivery positions whose stanzas have reached the outbox but may not have left the process yet
+     * (several instances, guarded by this): relaxed occupants' latest by nick, and the fan-out watermark.
      */
+    private final Map<String, String> handedPositions = new LinkedHashMap<>();
+    private long handedFannedOut;
+    /** Delivery positions whose stanzas the connection has written, not yet taken by a commit (guarded by this). */
     private final Map<String, String> releasedPositions = new LinkedHashMap<>();
     private long releasedFannedOut;
     private long writtenFannedOut;
@@ -227,7 +230,8 @@ public final class RoomJournal implements Outbox {
     public void handOver() {
         if (fence != 0) {
             pass(() -> {
-                Write.Positions last = takePositions();
+                // The connection the room's bucket leaves writes what it queued before it closes.
+                Write.Positions last = takePositions(true);
                 if (last != null) {
                     submit(last);
                 }
@@ -263,34 +267,59 @@ public final class RoomJournal implements Outbox {
 
     /**
      * Every standard occupant has been sent the messages up to {@code seq} (when fenced). Passes
-     * in order with the room's stanzas: once what was sent before it has reached the outbox, the
-     * next commit writes it, never per message (see {@link #takePositions}).
+     * in order with the room's stanzas: once what was sent before it has been written to the
+     * server's socket ({@link Outbox#whenWritten}: a {@code kill -9} loses what is still queued),
+     * the next commit writes it, never per message (see {@link #takePositions}).
      */
     public void fannedOut(long seq) {
         if (fence != 0 && writer != null) {
             pass(() -> {
                 if (leaving.getAsBoolean()) {
-                    releasedFannedOut = Math.max(releasedFannedOut, seq);
-                    writer.positionsReleased(this);
+                    handedFannedOut = Math.max(handedFannedOut, seq);
+                    outbox.whenWritten(room, () -> writer.onReleaseThread(() -> written(Map.of(), seq)));
                 }
             }, 0);
         }
     }
 
-    /** A relaxed occupant's delivery position after what the room sent it so far (when fenced), as {@link #fannedOut}. */
-    public void position(String nick, String position) {
-        if (fence != 0 && writer != null) {
+    /** Relaxed occupants' delivery positions after what the room sent them so far, by nick (when fenced), as {@link #fannedOut}. */
+    public void positions(Map<String, String> byNick) {
+        if (fence != 0 && writer != null && !byNick.isEmpty()) {
+            Map<String, String> positions = Map.copyOf(byNick);
             pass(() -> {
                 if (leaving.getAsBoolean()) {   // else the next position says it (a held one may yet be dropped)
-                    releasedPositions.put(nick, position);
-                    writer.positionsReleased(this);
+                    handedPositions.putAll(positions);
+                    outbox.whenWritten(room, () -> writer.onReleaseThread(() -> written(positions, 0)));
                 }
             }, 0);
         }
+    }
+
+    /** What {@code positions} and {@code fannedOutUpTo} (0: none) cover has been written: the next commit may say so. */
+    private synchronized void written(Map<String, String> positions, long fannedOutUpTo) {
+        if (stopped) {
+            return;   // handed over: its last positions went with its lease
+        }
+        positions.forEach((nick, position) -> {
+            releasedPositions.put(nick, position);
+            handedPositions.remove(nick, position);
+        });
+        releasedFannedOut = Math.max(releasedFannedOut, fannedOutUpTo);
+        writer.positionsReleased(this);
     }
 
     /** The positions released since the last commit that took them, as one write (null: none); called by the writer. */
     synchronized Write.Positions takePositions() {
+        return takePositions(false);
+    }
+
+    /** As above; {@code alsoHanded}: with those whose stanzas the connection has yet to write. */
+    private synchronized Write.Positions takePositions(boolean alsoHanded) {
+        if (alsoHanded) {
+            releasedPositions.putAll(handedPositions);
+            handedPositions.clear();
+            releasedFannedOut = Math.max(releasedFannedOut, handedFannedOut);
+        }
         if (fencedOut || releasedPositions.isEmpty() && releasedFannedOut <= writtenFannedOut) {
             return null;
         }

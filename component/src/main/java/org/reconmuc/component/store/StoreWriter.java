@@ -54,7 +54,7 @@ final class StoreWriter implements AutoCloseable {
     private boolean closed;
     private Thread thread;
     /** Runs the releases after each commit, in order: inline until {@link #start()} (tests), then its own thread. */
-    private java.util.concurrent.Executor releasing = Runnable::run;
+    private volatile java.util.concurrent.Executor releasing = Runnable::run;
     private java.util.concurrent.ExecutorService releaseThread;
 
     private volatile boolean failing;
@@ -127,6 +127,18 @@ final class StoreWriter implements AutoCloseable {
             notifyAll();
         }
         positionsReleased.add(journal);
+    }
+
+    /**
+     * Runs {@code r} on the thread that releases held stanzas (inline before {@link #start()}), never
+     * on the caller's: a connection's writer hands over what it learnt was written, and must not wait.
+     */
+    void onReleaseThread(Runnable r) {
+        try {
+            releasing.execute(r);
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            // the store is closed: nothing more is written
+        }
     }
 
     /** Every write with a ticket up to this one is committed. */

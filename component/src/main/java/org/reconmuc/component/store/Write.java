@@ -86,7 +86,7 @@ sealed interface Write {
     }
 
     /**
-     * Delivery positions the room's stanzas reached the outgoing queue with before this commit
+     * Delivery positions whose stanzas the connection had written before this commit
      * (one per journal per commit, made by the writer, never queued by rooms): relaxed occupants'
      * positions by nick (only the latest of each), and the room's fan-out watermark (0: unchanged).
      */

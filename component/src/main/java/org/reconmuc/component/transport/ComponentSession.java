@@ -27,8 +27,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The writer never waits for the reader: it only waits for the queue and for the socket. What
  * it took from the queue but could not write (the connection broke) goes back to the front of
- * the queue for the next connection, so a stanza is lost only if the server took it off the wire
- * and then lost it itself (XEP-0114 has no acknowledgements).
+ * the queue for the next connection. The queue's marks it takes with a batch it runs once the
+ * batch is flushed: what they cover has left the process (a {@code kill -9} loses only what is
+ * still queued, and what the kernel had not yet handed to the server; XEP-0114 acknowledges nothing).
  */
 final class ComponentSession {
     private static final Logger log = LoggerFactory.getLogger(ComponentSession.class);
@@ -87,6 +88,7 @@ final class ComponentSession {
 
     private void writeLoop() {
         List<String> batch = new ArrayList<>();
+        List<Runnable> written = new ArrayList<>();
         try {
             long lastWrite = System.nanoTime();
             while (true) {
@@ -106,36 +108,52 @@ final class ComponentSession {
                     lastWrite = System.nanoTime();
                     continue;
                 }
-                if (queue.drainTo(batch, wait) == 0) {
+                if (queue.drainTo(batch, written, wait) == 0) {
                     if (queue.isDone()) {
                         break;
                     }
                     continue;
                 }
                 if (stopping || lastWords != null) {
-                    queue.requeueFront(batch);   // for the next connection, not into a stream being closed
+                    queue.requeueFront(batch, written);   // for the next connection, not into a stream being closed
                     batch.clear();
+                    written.clear();
                     continue;
                 }
-                for (String s : batch) {
-                    out.write(s);
+                if (!batch.isEmpty()) {
+                    for (String s : batch) {
+                        out.write(s);
+                    }
+                    out.flush();
+                    batch.clear();
+                    lastWrite = System.nanoTime();
                 }
-                out.flush();
-                batch.clear();
-                lastWrite = System.nanoTime();
+                runAll(written);
             }
         } catch (IOException e) {
-            queue.requeueFront(batch);
+            queue.requeueFront(batch, written);
             if (!queue.isDone() && !stopping) {
                 log.debug("writing to {} failed: {}", where, e.toString());
             }
             closeSocket();   // the reader thread notices and reconnects
         } catch (InterruptedException e) {
-            queue.requeueFront(batch);
+            queue.requeueFront(batch, written);
             closeSocket();
         } finally {
             writerDone.countDown();
         }
+    }
+
+    /** Runs the marks of what was just written, in order; a failing one stops neither the others nor the writer. */
+    private static void runAll(List<Runnable> written) {
+        for (Runnable r : written) {
+            try {
+                r.run();
+            } catch (RuntimeException e) {
+                log.error("a mark of written stanzas failed", e);
+            }
+        }
+        written.clear();
     }
 
     /**

@@ -447,6 +447,17 @@ public final class ExternalComponentConnection implements ComponentManager, Auto
     }
 
     /**
+     * Runs {@code then} on the writer thread once everything queued before this call is written to
+     * the server's socket (by this connection or, if it breaks first, the next); never if the
+     * connection is closed first. {@code then} must not wait: the writer writes nothing meanwhile.
+     */
+    public void whenWritten(Runnable then) {
+        if (!state.closed()) {
+            queue.mark(then);
+        }
+    }
+
+    /**
      * Sends a get/set IQ and waits up to {@code timeout} ms for its result or error; returns null
      * on timeout. Must not be called on the thread that calls {@code processPacket}: the answer
      * is read by that thread.

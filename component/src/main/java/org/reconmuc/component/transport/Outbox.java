@@ -16,4 +16,13 @@ public interface Outbox {
             send(stanza.to(recipient));
         }
     }
+
+    /**
+     * Runs {@code then} once what {@code from} (a room's address) sent through here before has left
+     * for the server — written to the connection's socket — or never, if it is dropped on the way
+     * (the room moved). Where nothing is queued on the way, at once. {@code then} must not wait.
+     */
+    default void whenWritten(String from, Runnable then) {
+        then.run();
+    }
 }

@@ -18,6 +18,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p><b>While disconnected</b> senders never wait (the outage may be long): stanzas are kept for
  * the next connection, and when they exceed the bound the oldest ones are refused, counted in
  * {@link #evicted()}.
+ *
+ * <p><b>Marks</b> ({@link #mark}) ride in the queue too: the writer takes each with the stanzas
+ * queued before it, and runs it once it has written and flushed them — how a room learns that
+ * what it sent has left the process (a {@code kill -9} loses what is still queued).
  */
 final class OutgoingQueue {
 
@@ -28,6 +32,8 @@ final class OutgoingQueue {
     private final Condition notEmpty = lock.newCondition();
     private final Condition notFull = lock.newCondition();
     private final ArrayDeque<String> items = new ArrayDeque<>();
+    /** Marks, in the order given; each is taken with every stanza queued before it (and maybe some after). */
+    private final ArrayDeque<Runnable> marks = new ArrayDeque<>();
     private long chars;
     private boolean connected;
     private boolean finished;
@@ -88,15 +94,39 @@ final class OutgoingQueue {
         }
     }
 
-    /** Puts back, at the front and in their order, stanzas a writer took but could not send. */
-    void requeueFront(List<String> unsent) {
+    /**
+     * Queues {@code written}, to be run by the writer once everything queued before it is written
+     * to the socket (see the class comment). False if the queue is finished: it never runs.
+     */
+    boolean mark(Runnable written) {
+        lock.lock();
+        try {
+            if (finished) {
+                return false;
+            }
+            marks.addLast(written);
+            notEmpty.signal();
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Puts back, at the front and in their order, stanzas a writer took but could not send, and
+     * the marks it took with them: they run once those stanzas are written, on the next connection.
+     */
+    void requeueFront(List<String> unsent, List<Runnable> unrun) {
         lock.lock();
         try {
             for (int i = unsent.size() - 1; i >= 0; i--) {
                 items.addFirst(unsent.get(i));
                 chars += unsent.get(i).length();
             }
-            if (!unsent.isEmpty()) {
+            for (int i = unrun.size() - 1; i >= 0; i--) {
+                marks.addFirst(unrun.get(i));
+            }
+            if (!unsent.isEmpty() || !unrun.isEmpty()) {
                 notEmpty.signal();
             }
         } finally {
@@ -139,16 +169,17 @@ final class OutgoingQueue {
     }
 
     /**
-     * Moves everything queued into {@code out}, waiting up to {@code timeoutNanos} for at least one
-     * item. Returns the number of items moved; 0 on timeout, after {@link #wakeUp()} or, when
-     * {@link #isDone()}, at the end.
+     * Moves every queued stanza into {@code out} and every mark into {@code written} (to run once
+     * those stanzas are written), waiting up to {@code timeoutNanos} for at least one of either.
+     * Returns the number of stanzas and marks moved; 0 on timeout, after {@link #wakeUp()} or,
+     * when {@link #isDone()}, at the end.
      */
-    int drainTo(List<String> out, long timeoutNanos) throws InterruptedException {
+    int drainTo(List<String> out, List<Runnable> written, long timeoutNanos) throws InterruptedException {
         lock.lock();
         try {
             long left = timeoutNanos;
             long generation = wakeups;
-            while (items.isEmpty() && !finished && left > 0 && generation == wakeups) {
+            while (items.isEmpty() && marks.isEmpty() && !finished && left > 0 && generation == wakeups) {
                 left = notEmpty.awaitNanos(left);
             }
             int n = items.size();
@@ -158,7 +189,10 @@ final class OutgoingQueue {
             if (n > 0) {
                 notFull.signalAll();
             }
-            return n;
+            int m = marks.size();
+            written.addAll(marks);
+            marks.clear();
+            return n + m;
         } finally {
             lock.unlock();
         }
@@ -189,19 +223,20 @@ final class OutgoingQueue {
     boolean isDone() {
         lock.lock();
         try {
-            return finished && items.isEmpty();
+            return finished && items.isEmpty() && marks.isEmpty();
         } finally {
             lock.unlock();
         }
     }
 
-    /** Finishes the queue and throws away what it holds; returns the number of items thrown away. */
+    /** Finishes the queue and throws away what it holds (its marks never run); returns the number of stanzas thrown away. */
     int discard() {
         lock.lock();
         try {
             finished = true;
             int n = items.size();
             items.clear();
+            marks.clear();
             chars = 0;
             notEmpty.signalAll();
             notFull.signalAll();

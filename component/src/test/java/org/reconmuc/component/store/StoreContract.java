@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.reconmuc.component.config.StoreLocation;
 import org.xmpp.packet.Message;
 import org.reconmuc.component.transport.OutgoingStanza;
+import org.reconmuc.component.transport.Outbox;
 
 /**
  * What every database under the store must do, run against each ({@link SqliteStoreTest},
@@ -460,9 +461,9 @@ abstract class StoreContract {
             j.occupantState("Carol", "<occupant/>");
             j.occupantIdKey("a2V5");
             // Held behind the writes above, as the stanzas they follow would be.
-            j.position("Carol", "1");
+            j.positions(Map.of("Carol", "1"));
             j.fannedOut(1);
-            j.position("Carol", "3:5");
+            j.positions(Map.of("Carol", "3:5"));
             j.fannedOut(4);
             long commits = fenced.stats().commits();
             fenced.commitQueued();
@@ -523,7 +524,7 @@ abstract class StoreContract {
             fenced.commitQueued();
             // A message is archived; Carol's batch with it waits for that write, and her position after it.
             j.archive(message(1, "Romeo", "romeo@montague.lit"));
-            j.position("Carol", "1");
+            j.positions(Map.of("Carol", "1"));
             j.fannedOut(1);
             j.handOver();   // its bucket moves on: the room is let go right after
             fenced.commitQueued();   // the message's write; the batch and its position are released
@@ -538,13 +539,89 @@ abstract class StoreContract {
     }
 
     @Test
+    void aPositionIsWrittenOnlyOnceTheConnectionHasWrittenWhatItCoversForAKillLosesWhatIsStillQueued() throws Exception {
+        List<Runnable> notYetWritten = new ArrayList<>();
+        Outbox connection = new Outbox() {
+            @Override
+            public void send(OutgoingStanza stanza) {
+                sent.add(stanza);
+            }
+
+            @Override
+            public void whenWritten(String from, Runnable then) {
+                assertThat(from).isEqualTo(ROOM);
+                notYetWritten.add(then);
+            }
+        };
+        Store fenced = Store.openFencedWithoutThreads(location(), "a");
+        try (LeaseStore a = fenced.leases("a")) {
+            RoomJournal j = fenced.journal(ROOM, connection);
+            j.fence(((LeaseStore.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
+            j.occupantIn("carol@example.org/pda", "Carol");
+            j.occupantState("Carol", "<occupant/>");
+            j.archive(message(1, "Romeo", "romeo@montague.lit"));
+            fenced.commitQueued();
+            // Message 1 went to the outgoing queue, to Carol (relaxed) and to everyone else; the
+            // instance may die before the connection writes it.
+            j.positions(Map.of("Carol", "2"));
+            j.fannedOut(1);
+            fenced.commitQueued();
+            fenced.commitQueued();
+            StoredOccupants stored = fenced.occupants(ROOM);
+            assertThat(stored.occupants().get("Carol").position()).as("the next owner sends her message 1 again").isNull();
+            assertThat(stored.fannedOutUpTo()).as("and everyone else").isZero();
+
+            notYetWritten.forEach(Runnable::run);   // the connection wrote it
+            fenced.commitQueued();
+            stored = fenced.occupants(ROOM);
+            assertThat(stored.occupants().get("Carol").position()).isEqualTo("2");
+            assertThat(stored.fannedOutUpTo()).isEqualTo(1);
+        } finally {
+            fenced.close();
+        }
+    }
+
+    @Test
+    void aRoomHandedOverSaysWhatItsConnectionIsStillToWriteForThatConnectionWritesItBeforeItCloses() throws Exception {
+        Outbox connection = new Outbox() {
+            @Override
+            public void send(OutgoingStanza stanza) {
+                sent.add(stanza);
+            }
+
+            @Override
+            public void whenWritten(String from, Runnable then) {
+                // not yet: the connection closes after the hand-over, writing what it holds
+            }
+        };
+        Store fenced = Store.openFencedWithoutThreads(location(), "a");
+        try (LeaseStore a = fenced.leases("a")) {
+            RoomJournal j = fenced.journal(ROOM, connection);
+            j.fence(((LeaseStore.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
+            j.occupantIn("carol@example.org/pda", "Carol");
+            j.occupantState("Carol", "<occupant/>");
+            fenced.commitQueued();
+            j.positions(Map.of("Carol", "2"));
+            j.fannedOut(1);
+            j.handOver();
+            fenced.commitQueued();
+            assertThat(a.owners()).containsEntry(ROOM, null);
+            StoredOccupants stored = fenced.occupants(ROOM);
+            assertThat(stored.occupants().get("Carol").position()).isEqualTo("2");
+            assertThat(stored.fannedOutUpTo()).isEqualTo(1);
+        } finally {
+            fenced.close();
+        }
+    }
+
+    @Test
     void aServiceRunningAloneWritesNoOccupantStatesNorPositions() throws Exception {
         Store alone = Store.openWithoutThreads(location());
         try {
             RoomJournal j = alone.journal(ROOM, sent::add);
             j.occupantState("Carol", "<occupant/>");
             j.occupantIdKey("a2V5");
-            j.position("Carol", "3:5");
+            j.positions(Map.of("Carol", "3:5"));
             j.fannedOut(4);
             alone.commitQueued();
             assertThat(alone.stats().commits()).isZero();

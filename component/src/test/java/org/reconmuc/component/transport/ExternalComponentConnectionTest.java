@@ -292,6 +292,27 @@ class ExternalComponentConnectionTest {
     }
 
     @Test
+    void whatWaitsForAStanzaToBeWrittenRunsOnlyOnceTheNextConnectionWroteItAndNeverAfterClose() throws Exception {
+        int port = unusedPort();
+        start(config(port));
+        connection.sendPacket(component, outgoing("m1", "not yet written"));
+        java.util.concurrent.CountDownLatch written = new java.util.concurrent.CountDownLatch(1);
+        connection.whenWritten(written::countDown);
+        assertThat(written.await(300, java.util.concurrent.TimeUnit.MILLISECONDS)).as("no server yet").isFalse();
+
+        try (FakeComponentServer late = new FakeComponentServer(port)) {
+            Conn conn = late.nextConnection(WAIT);
+            conn.acceptHandshake();
+            assertThat(written.await(WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)).isTrue();
+            conn.awaitContains("id=\"m1\"", WAIT);
+            connection.close();
+        }
+        boolean[] ranAfterClose = new boolean[1];
+        connection.whenWritten(() -> ranAfterClose[0] = true);
+        assertThat(ranAfterClose[0]).isFalse();
+    }
+
+    @Test
     void pastTheBoundWhileDisconnectedTheOldestAreRefusedCountedAndLogged() throws Exception {
         int port = unusedPort();
         start(config(port), tuning().withMaxQueuedChars(2_000));

@@ -35,10 +35,10 @@ class OutgoingQueueTest {
         assertThat(q.size()).isEqualTo(2);
 
         List<String> out = new ArrayList<>();
-        assertThat(q.drainTo(out, 0)).isEqualTo(2);
+        assertThat(q.drainTo(out, new ArrayList<>(), 0)).isEqualTo(2);
         t.join(5_000);
         assertThat(t.isAlive()).isFalse();
-        q.drainTo(out, 0);
+        q.drainTo(out, new ArrayList<>(), 0);
         assertThat(out).containsExactly("12345", "12345", "1");
         assertThat(q.evicted()).isZero();
     }
@@ -59,7 +59,7 @@ class OutgoingQueueTest {
         assertThat(q.put("123456789", false)).isEqualTo(OutgoingQueue.Offer.QUEUED);   // 19 <= 20
         Thread t = putter(q, "12", false);                                               // 21 > 20
         await(() -> t.getState() == Thread.State.WAITING, "the reader to wait at twice the bound");
-        q.drainTo(new ArrayList<>(), 0);
+        q.drainTo(new ArrayList<>(), new ArrayList<>(), 0);
         t.join(5_000);
         assertThat(t.isAlive()).isFalse();
     }
@@ -75,7 +75,7 @@ class OutgoingQueueTest {
         t.join(5_000);
         assertThat(t.isAlive()).isFalse();
         List<String> out = new ArrayList<>();
-        q.drainTo(out, 0);
+        q.drainTo(out, new ArrayList<>(), 0);
         assertThat(out).containsExactly("abc");   // past the bound while disconnected: the oldest went
         assertThat(q.evicted()).isEqualTo(1);
     }
@@ -98,12 +98,49 @@ class OutgoingQueueTest {
         q.put("a", true);
         q.put("b", true);
         List<String> taken = new ArrayList<>();
-        q.drainTo(taken, 0);
+        q.drainTo(taken, new ArrayList<>(), 0);
         q.put("c", true);
-        q.requeueFront(taken);
+        q.requeueFront(taken, List.of());
         List<String> out = new ArrayList<>();
-        q.drainTo(out, 0);
+        q.drainTo(out, new ArrayList<>(), 0);
         assertThat(out).containsExactly("a", "b", "c");
+    }
+
+    @Test
+    void aMarkIsTakenWithTheStanzasBeforeItAndGoesBackWithThemWhenTheyCouldNotBeSent() throws Exception {
+        OutgoingQueue q = new OutgoingQueue(100);
+        List<String> events = new ArrayList<>();
+        q.put("a", true);
+        q.mark(() -> events.add("a written"));
+        List<String> taken = new ArrayList<>();
+        List<Runnable> marks = new ArrayList<>();
+        assertThat(q.drainTo(taken, marks, 0)).isEqualTo(2);
+        assertThat(taken).containsExactly("a");
+        assertThat(marks).hasSize(1);
+        q.put("b", true);
+        q.mark(() -> events.add("b written"));
+        q.requeueFront(taken, marks);   // the connection broke before "a" was written
+        taken.clear();
+        marks.clear();
+        q.drainTo(taken, marks, 0);
+        assertThat(taken).containsExactly("a", "b");
+        marks.forEach(Runnable::run);
+        assertThat(events).containsExactly("a written", "b written");
+    }
+
+    @Test
+    void aMarkAloneWakesTheWriterAndOneGivenAfterTheEndNeverRuns() throws Exception {
+        OutgoingQueue q = new OutgoingQueue(100);
+        List<Runnable> marks = new ArrayList<>();
+        assertThat(q.mark(() -> { })).isTrue();
+        assertThat(q.drainTo(new ArrayList<>(), marks, 5_000_000_000L)).as("at once, not after the timeout").isEqualTo(1);
+        assertThat(q.mark(() -> { })).isTrue();
+        assertThat(q.isDone()).isFalse();
+        q.discard();
+        assertThat(q.mark(() -> { })).isFalse();
+        marks.clear();
+        assertThat(q.drainTo(new ArrayList<>(), marks, 0)).isZero();
+        assertThat(marks).as("thrown away with the stanzas").isEmpty();
     }
 
     @Test
@@ -120,10 +157,10 @@ class OutgoingQueueTest {
         assertThat(q.put("y", true)).isEqualTo(OutgoingQueue.Offer.FINISHED);
         assertThat(q.isDone()).isFalse();
         List<String> out = new ArrayList<>();
-        q.drainTo(out, 0);
+        q.drainTo(out, new ArrayList<>(), 0);
         assertThat(out).containsExactly("abcd", "</stream:stream>");
         assertThat(q.isDone()).isTrue();
-        assertThat(q.drainTo(out, 1_000_000_000L)).isZero();   // returns at once when done
+        assertThat(q.drainTo(out, new ArrayList<>(), 1_000_000_000L)).isZero();   // returns at once when done
     }
 
     @Test
@@ -150,7 +187,7 @@ class OutgoingQueueTest {
         List<String> out = new ArrayList<>();
         Thread t = new Thread(() -> {
             try {
-                q.drainTo(out, 60_000_000_000L);
+                q.drainTo(out, new ArrayList<>(), 60_000_000_000L);
             } catch (InterruptedException ignored) {
                 // test thread
             }
@@ -163,7 +200,7 @@ class OutgoingQueueTest {
         assertThat(out).isEmpty();
 
         Thread late = putter(q, "late", true);
-        assertThat(q.drainTo(out, 5_000_000_000L)).isEqualTo(1);
+        assertThat(q.drainTo(out, new ArrayList<>(), 5_000_000_000L)).isEqualTo(1);
         assertThat(out).containsExactly("late");
         late.join();
     }
