@@ -538,10 +538,9 @@ abstract class StoreContract {
         }
     }
 
-    @Test
-    void aPositionIsWrittenOnlyOnceTheConnectionHasWrittenWhatItCoversForAKillLosesWhatIsStillQueued() throws Exception {
-        List<Runnable> notYetWritten = new ArrayList<>();
-        Outbox connection = new Outbox() {
+    /** A connection that has written nothing yet: what waits for its writes is kept in {@code notYetWritten}. */
+    private Outbox connectionNotYetWritten(List<Runnable> notYetWritten) {
+        return new Outbox() {
             @Override
             public void send(OutgoingStanza stanza) {
                 sent.add(stanza);
@@ -553,9 +552,14 @@ abstract class StoreContract {
                 notYetWritten.add(then);
             }
         };
+    }
+
+    @Test
+    void aPositionIsWrittenOnlyOnceTheConnectionHasWrittenWhatItCoversForAKillLosesWhatIsStillQueued() throws Exception {
+        List<Runnable> notYetWritten = new ArrayList<>();
         Store fenced = Store.openFencedWithoutThreads(location(), "a");
         try (LeaseStore a = fenced.leases("a")) {
-            RoomJournal j = fenced.journal(ROOM, connection);
+            RoomJournal j = fenced.journal(ROOM, connectionNotYetWritten(notYetWritten));
             j.fence(((LeaseStore.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
             j.occupantIn("carol@example.org/pda", "Carol");
             j.occupantState("Carol", "<occupant/>");
@@ -583,20 +587,10 @@ abstract class StoreContract {
 
     @Test
     void aRoomHandedOverSaysWhatItsConnectionIsStillToWriteForThatConnectionWritesItBeforeItCloses() throws Exception {
-        Outbox connection = new Outbox() {
-            @Override
-            public void send(OutgoingStanza stanza) {
-                sent.add(stanza);
-            }
-
-            @Override
-            public void whenWritten(String from, Runnable then) {
-                // not yet: the connection closes after the hand-over, writing what it holds
-            }
-        };
         Store fenced = Store.openFencedWithoutThreads(location(), "a");
         try (LeaseStore a = fenced.leases("a")) {
-            RoomJournal j = fenced.journal(ROOM, connection);
+            // Not yet written: the connection closes after the hand-over, writing what it holds.
+            RoomJournal j = fenced.journal(ROOM, connectionNotYetWritten(new ArrayList<>()));
             j.fence(((LeaseStore.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
             j.occupantIn("carol@example.org/pda", "Carol");
             j.occupantState("Carol", "<occupant/>");
