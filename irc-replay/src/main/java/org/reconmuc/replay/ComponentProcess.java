@@ -68,11 +68,26 @@ final class ComponentProcess implements AutoCloseable {
         b.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
         b.redirectInput(ProcessBuilder.Redirect.PIPE);
         ComponentProcess cp = new ComponentProcess(b.start());
-        if (!cp.ready.await(30, TimeUnit.SECONDS) || cp.failed) {
+        // The component gives up after its own 30 s (ComponentMain); its JVM's start comes before them.
+        boolean answered = cp.ready.await(60, TimeUnit.SECONDS);
+        if (!answered || cp.failed) {
+            boolean exited = cp.process.waitFor(5, TimeUnit.SECONDS);
             cp.close();
-            throw new IOException("the component did not attach to the server within 30 s: " + cp.tail + " (log " + log + ")");
+            throw new IOException("the component did not attach to the server: "
+                    + (exited ? "it exited with " + cp.process.exitValue() : "no answer within 60 s") + "; printed "
+                    + cp.tail + "; its log ends: " + lastLines(log, 15) + " (" + log + ")");
         }
         return cp;
+    }
+
+    /** What the component wrote to its log last (its exceptions go there), for the failure's message. */
+    private static List<String> lastLines(Path log, int n) {
+        try {
+            List<String> lines = java.nio.file.Files.readAllLines(log, StandardCharsets.UTF_8);
+            return lines.subList(Math.max(0, lines.size() - n), lines.size());
+        } catch (IOException | RuntimeException e) {
+            return List.of("(unreadable: " + e + ")");
+        }
     }
 
     /** The component's secret, in its environment: on the command line every user's ps would show it. */

@@ -1,8 +1,6 @@
 package org.reconmuc.replay;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -19,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.reconmuc.servers.FreePorts;
 
 /**
  * A real Prometheus (Debian's {@code /usr/bin/prometheus}) watching the soak as an operator's would:
@@ -47,11 +46,13 @@ final class SoakPrometheus implements AutoCloseable {
         if (!Files.isExecutable(BINARY)) {
             return null;
         }
+        // Below the ephemeral range: an instance restarted after a kill binds its port again, hours later.
+        int[] free = FreePorts.onLoopback(names.size() + 1);
         Map<String, Integer> ports = new LinkedHashMap<>();
-        for (String name : names) {
-            ports.put(name, freePort());
+        for (int i = 0; i < names.size(); i++) {
+            ports.put(names.get(i), free[i]);
         }
-        int port = freePort();
+        int port = free[names.size()];
         StringBuilder config = new StringBuilder("global:\n  scrape_interval: " + SCRAPE_SECONDS + "s\n"
                 + "  scrape_timeout: " + SCRAPE_SECONDS + "s\nscrape_configs:\n  - job_name: reconmuc\n    static_configs:\n");
         ports.forEach((name, p) -> config.append("      - targets: ['127.0.0.1:").append(p).append("']\n")
@@ -70,12 +71,6 @@ final class SoakPrometheus implements AutoCloseable {
             Thread.sleep(200);
         }
         return prometheus;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 
     private boolean ready() {

@@ -1,10 +1,7 @@
 package org.reconmuc.servers;
 
 import java.io.IOException;
-import java.net.BindException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -120,12 +117,12 @@ public final class EjabberdCluster implements AutoCloseable {
     private static EjabberdCluster startOnce(Path repoRoot, Path dir, int count, ServerOptions options)
             throws XmppServerStartException, IOException, InterruptedException {
         long started = System.nanoTime();
-        int[] ports = XmppServers.freePorts(2 * count);
+        int[] ports = FreePorts.onLoopback(2 * count);
         List<InetAddress> addresses = new ArrayList<>();
         for (int k = 1; k <= count; k++) {
             addresses.add(InetAddress.getByName(DISTRIBUTION_NET + k));
         }
-        int distributionPort = freePortOnAll(addresses);
+        int distributionPort = FreePorts.onAll(addresses);
         List<EjabberdServer.ErlangNode> erlangNodes = new ArrayList<>();
         for (int k = 1; k <= count; k++) {
             erlangNodes.add(new EjabberdServer.ErlangNode("reconmuc_" + distributionPort + "_" + k + "@" + DISTRIBUTION_NET + k,
@@ -199,38 +196,6 @@ public final class EjabberdCluster implements AutoCloseable {
         Duration readyTimeout = EjabberdServer.READY_TIMEOUT.multipliedBy(Math.max(1, count / 2));
         return EjabberdServer.start(repoRoot, dir.resolve("node-" + k), ports[2 * (k - 1)], ports[2 * (k - 1) + 1], node,
                 options, EjabberdServer.Limits.BOTS, readyTimeout);
-    }
-
-    /** A port that was free on every one of {@code addresses} a moment ago (all held at once, then released). */
-    static int freePortOnAll(List<InetAddress> addresses) throws IOException {
-        for (int attempt = 0; attempt < 100; attempt++) {
-            List<ServerSocket> held = new ArrayList<>();
-            try {
-                ServerSocket first = new ServerSocket();
-                held.add(first);
-                first.bind(new InetSocketAddress(addresses.get(0), 0));
-                int port = first.getLocalPort();
-                boolean freeOnAll = true;
-                for (InetAddress a : addresses.subList(1, addresses.size())) {
-                    ServerSocket s = new ServerSocket();
-                    held.add(s);
-                    try {
-                        s.bind(new InetSocketAddress(a, port));
-                    } catch (BindException taken) {
-                        freeOnAll = false;
-                        break;
-                    }
-                }
-                if (freeOnAll) {
-                    return port;
-                }
-            } finally {
-                for (ServerSocket s : held) {
-                    s.close();
-                }
-            }
-        }
-        throw new IOException("no port free on all of " + addresses);
     }
 
     /** The nodes, first to last; node k's clients connect to {@code nodes().get(k).c2sPort()}. */

@@ -61,7 +61,7 @@ public final class PostgresServer implements AutoCloseable {
         }
         run(asPostgres(root, List.of(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", USER,
                 "--auth=trust", "--encoding=UTF8", "--no-sync")), log, Duration.ofSeconds(120));
-        int port = XmppServers.freePorts(1)[0];
+        int port = FreePorts.onLoopback(1)[0];
         ProcessBuilder b = new ProcessBuilder(asPostgres(root, List.of(bin.resolve("postgres").toString(),
                 "-D", data.toString(), "-p", Integer.toString(port), "-k", dir.toString(),
                 "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "full_page_writes=off")))

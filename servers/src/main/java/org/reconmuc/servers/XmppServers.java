@@ -1,12 +1,8 @@
 package org.reconmuc.servers;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
@@ -65,12 +61,12 @@ public final class XmppServers {
             prepareRunDir(dir);
             try {
                 if (kind.equals("prosody")) {
-                    return ProsodyServer.start(repoRoot, dir, freePorts(2), options);
+                    return ProsodyServer.start(repoRoot, dir, FreePorts.onLoopback(2), options);
                 }
                 if (kind.equals("openfire")) {
-                    return OpenfireServer.start(repoRoot, dir, freePorts(2));
+                    return OpenfireServer.start(repoRoot, dir, FreePorts.onLoopback(2));
                 }
-                return EjabberdServer.start(repoRoot, dir, freePorts(3), options);
+                return EjabberdServer.start(repoRoot, dir, FreePorts.onLoopback(3), options);
             } catch (XmppServerStartException e) {
                 if (!e.isPortConflict() || attempt >= ATTEMPTS) {
                     throw e;
@@ -96,7 +92,7 @@ public final class XmppServers {
         for (int attempt = 1; ; attempt++) {
             prepareRunDir(dir);
             try {
-                return OpenfireServer.start(repoRoot, dir, freePorts(2), plugin, properties);
+                return OpenfireServer.start(repoRoot, dir, FreePorts.onLoopback(2), plugin, properties);
             } catch (XmppServerStartException e) {
                 if (!e.isPortConflict() || attempt >= ATTEMPTS) {
                     throw e;
@@ -122,24 +118,6 @@ public final class XmppServers {
         }
         throw new IllegalStateException("cannot find " + ProsodyServer.TEMPLATE + " from reconmuc.repoRoot=" + property
                 + " or above " + Path.of("").toAbsolutePath());
-    }
-
-    /** Distinct ports that were free on 127.0.0.1 a moment ago (all held at once, then released). */
-    static int[] freePorts(int count) throws IOException {
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            InetAddress loopback = InetAddress.getByAddress(new byte[] {127, 0, 0, 1});
-            for (int i = 0; i < count; i++) {
-                ServerSocket s = new ServerSocket();
-                sockets.add(s);
-                s.bind(new InetSocketAddress(loopback, 0));
-            }
-            return sockets.stream().mapToInt(ServerSocket::getLocalPort).toArray();
-        } finally {
-            for (ServerSocket s : sockets) {
-                s.close();
-            }
-        }
     }
 
     /**

@@ -35,7 +35,7 @@ class EjabberdClusterTest {
     @Test
     void theDistributionPortIsFreeOnEveryNodesAddress() throws Exception {
         List<InetAddress> addresses = List.of(InetAddress.getByName("127.0.3.1"), InetAddress.getByName("127.0.3.2"));
-        int port = EjabberdCluster.freePortOnAll(addresses);
+        int port = FreePorts.onAll(addresses);
         for (InetAddress a : addresses) {
             try (ServerSocket s = new ServerSocket()) {
                 s.bind(new InetSocketAddress(a, port));

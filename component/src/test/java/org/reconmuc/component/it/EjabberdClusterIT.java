@@ -44,9 +44,7 @@ class EjabberdClusterIT {
 
     @BeforeAll
     void start() throws Exception {
-        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            metricsPort = free.getLocalPort();
-        }
+        metricsPort = org.reconmuc.servers.FreePorts.onLoopback(1)[0];
         cluster = InstancesBehindEjabberd.start(Path.of("target", "it-ejabberd-cluster").toAbsolutePath(),
                 List.of("a", "b", "c"), 2, (name, server, flags, log) -> {
                     List<String> all = new ArrayList<>(flags);
