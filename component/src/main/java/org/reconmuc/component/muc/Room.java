@@ -115,8 +115,7 @@ public final class Room {
             if (arriving.refused()) {
                 arriving.sendRefusal(this, packet);
                 if (justCreated) {
-                    destroyed = true;   // the stanza that would have created the room: it is not
-                    context.discard(this);
+                    forget();   // the stanza that would have created the room: it is not
                 }
                 return;
             }
@@ -143,10 +142,19 @@ public final class Room {
     private void settle() {
         carry.writeChanges();
         if (!destroyed && presence.occupants().isEmpty() && !persistent()) {
-            destroyed = true;
-            context.discard(this);
+            forget();
         }
         refreshListing();
+    }
+
+    /**
+     * The room goes. Its listing says so first: with several instances the directory is the
+     * store's, written under the room's lease, which the discard gives back.
+     */
+    private void forget() {
+        destroyed = true;
+        refreshListing();
+        context.discard(this);
     }
 
     /**
@@ -160,8 +168,7 @@ public final class Room {
             return true;
         }
         output.error(join, Condition.NOT_ALLOWED, refusal);
-        destroyed = true;
-        context.discard(this);
+        forget();
         return false;
     }
 
@@ -457,8 +464,7 @@ public final class Room {
     void destroy(Element destroyNotice) {
         persistence.destroying();
         presence.removeEveryone(destroyNotice);
-        destroyed = true;
-        context.discard(this);
+        forget();
     }
 
     private void refreshListing() {

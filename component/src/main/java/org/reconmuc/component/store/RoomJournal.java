@@ -35,6 +35,12 @@ public final class RoomJournal implements Outbox {
     private boolean listed;
     /** Set when the fence failed: nothing more is written or sent. */
     private boolean fencedOut;
+    /**
+     * Set by {@link #release()}: nothing more of the room is written (guarded by this). A write
+     * after the release would commit if it shared the release's batch, and be fenced out (the room
+     * "lost") if not: a released room's last word is its release.
+     */
+    private boolean released;
     private final StoreWriter writer;
     private final HeldBudget budget;
     private final Outbox outbox;
@@ -216,6 +222,9 @@ public final class RoomJournal implements Outbox {
     public void release() {
         if (fence != 0) {
             submit(new Write.Release(room, fence, true));
+            synchronized (this) {
+                released = true;
+            }
         }
     }
 
@@ -350,7 +359,7 @@ public final class RoomJournal implements Outbox {
             return;
         }
         synchronized (this) {
-            if (fencedOut) {
+            if (fencedOut || released) {
                 return;
             }
         }

@@ -668,6 +668,42 @@ class SeveralInstancesTest {
         assertThat(b.receivedBy(ROMEO)).anyMatch(p -> MucBench.statusCodes(p).contains("201"));
     }
 
+    /** The service's room directory as {@code muc} answers it (disco#items of the service). */
+    private static List<String> directory(MucBench muc) {
+        muc.send("<iq type='get' id='dir' from='" + MALLORY + "' to='" + MucBench.SERVICE + "'><query xmlns='"
+                + Namespaces.DISCO_ITEMS + "'/></iq>");
+        return muc.replyTo(MALLORY, "dir").getElement().element("query").elements("item").stream()
+                .map(i -> i.attributeValue("jid")).toList();
+    }
+
+    /**
+     * Found by the two-hour soak: 9 of 720 destroyed rooms stayed in the directory, which with
+     * several instances is the store's — their "not listed" came after the release of their lease.
+     */
+    @Test
+    void aDestroyedRoomAndAnEmptiedTemporaryOneLeaveTheDirectoryEveryInstanceAnswers() throws Exception {
+        MucBench a = romeosRoomOn("a", PERSISTENT, "Juliet", JULIET);
+        a.send(join(HALL, "Juliet", JULIET));
+        claims.decideAll();
+        a.commit();
+        a.send("<iq type='set' id='hall-public' from='" + JULIET + "' to='" + HALL + "'><query xmlns='"
+                + Namespaces.MUC_OWNER + "'><x xmlns='jabber:x:data' type='submit'>"
+                + "<field var='FORM_TYPE'><value>http://jabber.org/protocol/muc#roomconfig</value></field>"
+                + "<field var='muc#roomconfig_persistentroom'><value>0</value></field>"
+                + "<field var='muc#roomconfig_publicroom'><value>1</value></field></x></query></iq>");
+        a.commit();
+        assertThat(directory(a)).containsExactlyInAnyOrder(MucBench.ROOM, HALL);
+
+        a.send("<iq type='set' id='destroy' from='" + ROMEO + "' to='" + MucBench.ROOM + "'><query xmlns='"
+                + Namespaces.MUC_OWNER + "'><destroy><reason>done</reason></destroy></query></iq>");
+        a.send("<presence from='" + JULIET + "' to='" + HALL + "/Juliet' type='unavailable'/>");
+        a.commit();
+        assertThat(a.replyTo(ROMEO, "destroy").getElement().attributeValue("type")).isEqualTo("result");
+        assertThat(a.service.roomCount()).isZero();
+        assertThat(directory(a)).isEmpty();
+        assertThat(store.listedRooms()).as("what every other instance answers").isEmpty();
+    }
+
     // ---- rooms that do not exist never touch a lease ------------------------------------------------
 
     private static final String MALLORY = "mallory@evil.lit/scanner";

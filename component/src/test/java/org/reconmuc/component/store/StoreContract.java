@@ -450,6 +450,33 @@ abstract class StoreContract {
             fenced.close();
         }
     }
+
+    /**
+     * Found by the two-hour soak: a destroyed room wrote "not listed" after its release, and stayed
+     * in the directory whenever the two landed in different commits (fenced out). Whatever commit it
+     * shares, nothing written after the release lands.
+     */
+    @Test
+    void aReleasedRoomsLastWriteIsItsReleaseNothingAfterItLandsEvenInTheSameCommit() throws Exception {
+        Store fenced = Store.openFencedWithoutThreads(location(), "a");
+        try (LeaseStore a = fenced.leases("a")) {
+            RoomJournal j = fenced.journal(ROOM, sent::add);
+            j.fence(((LeaseStore.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
+            j.occupantIn("carol@example.org/pda", "Carol");
+            j.listing("Lobby", true);
+            fenced.commitQueued();
+            j.release();
+            j.occupantState("Carol", "<occupant/>");
+            j.listing("Lobby", false);
+            fenced.commitQueued();
+            assertThat(a.owners()).containsEntry(ROOM, null);
+            assertThat(fenced.occupants(ROOM).occupants()).as("its occupants' state went with the release").isEmpty();
+            assertThat(fenced.listedRooms()).containsExactly(Map.entry(ROOM, "Lobby"));
+        } finally {
+            fenced.close();
+        }
+    }
+
     @Test
     void deliveryPositionsAreWrittenByTheCommitAfterWhatTheyCoverWasHandedOverOncePerOccupantNeverPerMessage()
             throws Exception {
