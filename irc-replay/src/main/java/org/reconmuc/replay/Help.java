@@ -14,7 +14,7 @@ final class Help {
                   [--kill-at SECONDS | --pause-at SECONDS [--pause-seconds 10] | --rolling-restart-at SECONDS]
                   [--relaxed-bots 0 [--relaxed-volume 2] [--relaxed-time 3]]
               java -jar irc-replay.jar soak --out DIR [--minutes 10] [--rooms 16] [--speakers 3] [--listeners 2]
-                  [--relaxed-listeners 1] [--instances 3] [--connections 2] [--rate 0.5] [--kill-every 10]
+                  [--relaxed-listeners 1] [--big-room 120] [--instances 3] [--connections 2] [--rate 0.5] [--kill-every 10]
                   [--churn-every 2] [--room-churn-every 10] [--drain 30] [--late-wait 60] [--no-hostile]
               java -jar irc-replay.jar scale --server prosody|ejabberd [--sizes 800,2000,...] [--scenarios own,off,relaxed]
                   [--messages 60] [--rate 1] [--time 60] [--join-rate 500] [--out DIR]
@@ -158,7 +158,9 @@ final class Help {
               (as rooms) serve --rooms persistent rooms with archives; in each, --speakers replay the IRC logs in a loop
               (--rate messages/s per room) while --listeners standard and --relaxed-listeners relaxed occupants churn
               (one step every --churn-every seconds: leave and come back, drop the connection and come back, new nick,
-              new status, new requirements), catching up from the room's archive (XEP-0313) as clients do; a room
+              new status, new requirements), catching up from the room's archive (XEP-0313) as clients do; one more
+              room, the big one, has --big-room listeners (a third of them relaxed; 0: no big room) and the same
+              speakers and rate, its occupant list read page by page (XEP-0059) for the ghosts; a room
               is made, spoken in and destroyed every --room-churn-every seconds (0: none). Faults:
               the instance holding most rooms killed (SIGKILL) every --kill-every minutes and started again once a
               survivor adopted it, one rolling restart (at 20 % of the run), the XMPP server restarted (45 %), the

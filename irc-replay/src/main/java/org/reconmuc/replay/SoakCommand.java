@@ -23,6 +23,7 @@ import java.util.regex.Pattern;
 import org.jivesoftware.smack.tcp.XMPPTCPConnection;
 import org.jivesoftware.smackx.disco.ServiceDiscoveryManager;
 import org.jivesoftware.smackx.disco.packet.DiscoverItems;
+import org.jivesoftware.smackx.rsm.packet.RSMSet;
 import org.jxmpp.jid.impl.JidCreate;
 import org.reconmuc.replay.irc.IrcLogs;
 import org.reconmuc.servers.InstancesBehindEjabberd;
@@ -30,7 +31,7 @@ import org.reconmuc.smack.element.ConsistencyRequirements;
 
 /**
  * {@code irc-replay soak --minutes N}: what a service sees for hours, bounded. Three instances (as
- * {@code rooms}) behind ejabberd on a shared PostgreSQL serve many small persistent rooms with
+ * {@code rooms}) behind ejabberd on a shared PostgreSQL serve many small persistent rooms and one big one, with
  * archives; in each, speakers replay the IRC logs in a loop and listeners (standard and relaxed)
  * churn — leave and come back, drop their connection and come back, change nick, status and
  * requirements — catching up from the archive as real clients do ({@link SoakBot}). Faults come on
@@ -52,6 +53,8 @@ final class SoakCommand {
     int speakers = 3;
     int listeners = 2;
     int relaxedListeners = 1;
+    /** Listeners of one more room, the big one, a third of them relaxed, beside the same speakers (0: none). */
+    int bigRoom = 120;
     int instances = 3;
     int connections = 2;
     double rate = 0.5;
@@ -105,6 +108,7 @@ final class SoakCommand {
                 case "--speakers" -> c.speakers = Integer.parseInt(v);
                 case "--listeners" -> c.listeners = Integer.parseInt(v);
                 case "--relaxed-listeners" -> c.relaxedListeners = Integer.parseInt(v);
+                case "--big-room" -> c.bigRoom = Integer.parseInt(v);
                 case "--instances" -> c.instances = Integer.parseInt(v);
                 case "--connections" -> c.connections = Integer.parseInt(v);
                 case "--rate" -> c.rate = Double.parseDouble(v);
@@ -122,9 +126,9 @@ final class SoakCommand {
             }
         }
         if (c.out == null || c.minutes <= 0 || c.rooms < 1 || c.speakers < 1 || c.listeners < 0 || c.relaxedListeners < 0
-                || c.instances < 2 || c.rate <= 0 || c.killEveryMinutes <= 0 || c.churnSeconds <= 0 || c.roomChurnSeconds < 0) {
-            err.println("soak: --out DIR is required; minutes > 0, rooms >= 1, speakers >= 1, listeners and"
-                    + " relaxed-listeners >= 0, instances >= 2 (a kill needs a survivor), rate > 0, kill-every > 0,"
+                || c.bigRoom < 0 || c.instances < 2 || c.rate <= 0 || c.killEveryMinutes <= 0 || c.churnSeconds <= 0 || c.roomChurnSeconds < 0) {
+            err.println("soak: --out DIR is required; minutes > 0, rooms >= 1, speakers >= 1, listeners,"
+                    + " relaxed-listeners and big-room >= 0, instances >= 2 (a kill needs a survivor), rate > 0, kill-every > 0,"
                     + " churn-every > 0, room-churn-every >= 0");
             return 2;
         }
@@ -147,9 +151,11 @@ final class SoakCommand {
                 .messages().stream().map(Workload.Msg::text).toList();
         double seconds = minutes * 60;
         List<SoakFaults.Due> schedule = SoakFaults.schedule(seconds, killEveryMinutes * 60, Math.min(60, seconds * 0.1));
-        console.printf("soak: %.1f minutes, %d rooms x (%d speakers + %d listeners + %d relaxed), %d instances x %d"
+        console.printf("soak: %.1f minutes, %d rooms x (%d speakers + %d listeners + %d relaxed)%s, %d instances x %d"
                         + " connections, %.2f messages/s per room, faults %s%s%n", minutes, rooms, speakers, listeners,
-                relaxedListeners, instances, connections, rate, schedule, hostile ? ", hostile trickle" : "");
+                relaxedListeners, bigRoom > 0 ? String.format(java.util.Locale.ROOT, " and one of %d speakers + %d listeners + %d"
+                        + " relaxed", speakers, bigRoom - bigRoomRelaxed(), bigRoomRelaxed()) : "",
+                instances, connections, rate, schedule, hostile ? ", hostile trickle" : "");
         String loadBefore = PaperCommand.loadAverage();
         Map<String, List<ComponentProcess>> processes = new ConcurrentHashMap<>();
         List<String> names = new ArrayList<>();
@@ -167,7 +173,7 @@ final class SoakCommand {
                      "256m", SoakNativeMemory.JVM_FLAGS, SETTINGS, name -> prometheus == null ? List.of() : prometheus.flags(name),
                      processes)) {
             joinBots(cluster, console);
-            SoakHostile trickle = hostile ? new SoakHostile(cluster.server(), rooms,
+            SoakHostile trickle = hostile ? new SoakHostile(cluster.server(), allRooms(),
                     () -> ledger.sentAt.size() + ledger.deliveries.get()) : null;
             SoakRoomChurn roomChurn = roomChurnSeconds > 0 ? new SoakRoomChurn(cluster.server()) : null;
             ExecutorService roomChurnPool = Executors.newSingleThreadExecutor();
@@ -175,9 +181,9 @@ final class SoakCommand {
             long start = System.nanoTime();
             faults.start(start);
             ExecutorService churnPool = Executors.newFixedThreadPool(4);
-            int[] seq = new int[rooms];
+            int[] seq = new int[allRooms()];
             long tick = 0;
-            long tickNanos = (long) (1e9 / (rate * rooms));
+            long tickNanos = (long) (1e9 / (rate * allRooms()));
             long end = start + (long) (seconds * 1e9);
             long nextChurn = start;
             long nextMinute = start + 60_000_000_000L;
@@ -189,7 +195,7 @@ final class SoakCommand {
                 RoomsCommand.sleepUntil(Math.min(Math.min(due, nextRoomChurn), Math.min(nextChurn, Math.min(nextMinute, nextHostile))));
                 long now = System.nanoTime();
                 if (now >= due) {
-                    int r = (int) (tick % rooms);
+                    int r = (int) (tick % allRooms());
                     int s = seq[r]++;
                     SoakBot speaker = byRoom.get(r).get(s % speakers);
                     ledger.sent(r, s);
@@ -244,13 +250,13 @@ final class SoakCommand {
             summary.deliveries(missing[0], missing[1]);
             summary.archive(cluster.store(), cluster.server().componentDomain());
             XMPPTCPConnection observer = cluster.server().newClient("observer");   // after the server's restart
-            summary.ghosts(ServiceDiscoveryManager.getInstanceFor(observer), cluster.server().componentDomain(), this::occupants);
+            summary.ghosts(observer, cluster.server().componentDomain(), this::occupants);
             summary.put("unhandled_exceptions", unhandledExceptions(cluster));
             if (roomChurn != null) {
                 Map<String, Object> churned = roomChurn.report();
                 if (prometheus != null) {   // a destroyed room kept in memory shows here: the soak's rooms are all in use
                     churned.put("rooms_in_memory_at_end", prometheus.query("sum(reconmuc_rooms)"));
-                    churned.put("soak_rooms", rooms);
+                    churned.put("soak_rooms", allRooms());
                 }
                 churned.put("rooms_listed_at_end_besides_the_soaks", roomsListedBesides(
                         ServiceDiscoveryManager.getInstanceFor(observer), cluster.server().componentDomain()));
@@ -301,13 +307,16 @@ final class SoakCommand {
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
             Map<Integer, List<Future<SoakBot>>> joining = new TreeMap<>();
-            for (int r = 0; r < rooms; r++) {
+            for (int r = 0; r < allRooms(); r++) {
                 int room = r;
+                boolean big = r == rooms;
+                int standard = big ? bigRoom - bigRoomRelaxed() : listeners;
+                int relaxedOnes = big ? bigRoomRelaxed() : relaxedListeners;
                 List<Future<SoakBot>> bots = joining.computeIfAbsent(r, k -> new ArrayList<>());
-                for (int b = 0; b < speakers + listeners + relaxedListeners; b++) {
+                for (int b = 0; b < speakers + standard + relaxedOnes; b++) {
                     boolean speaker = b < speakers;
-                    boolean relaxed = b >= speakers + listeners;
-                    String nick = speaker ? "s" + b : relaxed ? "x" + (b - speakers - listeners) : "l" + (b - speakers);
+                    boolean relaxed = b >= speakers + standard;
+                    String nick = speaker ? "s" + b : relaxed ? "x" + (b - speakers - standard) : "l" + (b - speakers);
                     bots.add(pool.submit(() -> SoakBot.join(cluster.server(), room, speaker, nick,
                             relaxed ? relaxedRequirements(0) : null, ledger)));
                 }
@@ -327,6 +336,15 @@ final class SoakCommand {
         }
     }
 
+    /** The small rooms and the big one (the last), if any. */
+    private int allRooms() {
+        return rooms + (bigRoom > 0 ? 1 : 0);
+    }
+
+    private int bigRoomRelaxed() {
+        return bigRoom / 3;
+    }
+
     /** Two requirement sets a relaxed listener moves between. */
     private static ConsistencyRequirements relaxedRequirements(int which) {
         return ConsistencyRequirements.builder().setVolume(which % 2 == 0 ? 3 : 5).setTimeSeconds(which % 2 == 0 ? 3 : 5).build();
@@ -334,7 +352,7 @@ final class SoakCommand {
 
     /** One churn step on a listener picked at random. */
     private void churnOne() {
-        List<SoakBot> room = byRoom.get(random.nextInt(rooms));
+        List<SoakBot> room = byRoom.get(random.nextInt(allRooms()));
         List<SoakBot> churners = room.stream().filter(b -> !b.speaker).toList();
         if (churners.isEmpty()) {
             return;
@@ -562,6 +580,8 @@ final class SoakCommand {
         p.put("speakers_per_room", speakers);
         p.put("listeners_per_room", listeners);
         p.put("relaxed_listeners_per_room", relaxedListeners);
+        p.put("big_room_listeners", bigRoom);
+        p.put("big_room_relaxed_listeners", bigRoomRelaxed());
         p.put("instances", instances);
         p.put("connections_per_instance", connections);
         p.put("rate_per_room", rate);
@@ -572,11 +592,10 @@ final class SoakCommand {
         return p;
     }
 
-    /** For {@link SoakSummary#ghosts}: the room's occupants by disco#items (XEP-0045 §6.5). */
     /** The service's public rooms (disco#items) other than the soak's: a room left in memory, named. */
     private List<String> roomsListedBesides(ServiceDiscoveryManager disco, String domain) throws Exception {
         Set<String> soakRooms = new java.util.HashSet<>();
-        for (int r = 0; r < rooms; r++) {
+        for (int r = 0; r < allRooms(); r++) {
             soakRooms.add(SoakLedger.roomName(r) + "@" + domain);
         }
         List<String> others = new ArrayList<>();
@@ -588,13 +607,34 @@ final class SoakCommand {
         return others;
     }
 
-    static List<String> listedNicks(ServiceDiscoveryManager disco, String roomJid) throws Exception {
+    /**
+     * For {@link SoakSummary#ghosts}: the room's occupants by disco#items (XEP-0045 §6.5), page after
+     * page (XEP-0059: the service lists a big room's occupants 100 at a time, each page after the
+     * last nick of the one before).
+     */
+    static List<String> listedNicks(XMPPTCPConnection connection, String roomJid) throws Exception {
         List<String> nicks = new ArrayList<>();
-        DiscoverItems items = disco.discoverItems(JidCreate.from(roomJid));
-        for (DiscoverItems.Item item : items.getItems()) {
-            String jid = item.getEntityID().toString();
-            nicks.add(jid.substring(jid.indexOf('/') + 1));
+        String after = null;
+        while (true) {
+            DiscoverItems ask = new DiscoverItems();
+            ask.setTo(JidCreate.from(roomJid));
+            if (after != null) {
+                ask.addExtension(RSMSet.newAfter(after));
+            }
+            DiscoverItems page = connection.sendIqRequestAndWaitForResponse(ask);
+            List<String> onPage = new ArrayList<>();
+            for (DiscoverItems.Item item : page.getItems()) {
+                String jid = item.getEntityID().toString();
+                onPage.add(jid.substring(jid.indexOf('/') + 1));
+            }
+            nicks.addAll(onPage);
+            if (onPage.size() < LISTED_PER_PAGE) {
+                return nicks;
+            }
+            after = onPage.get(onPage.size() - 1);
         }
-        return nicks;
     }
+
+    /** The most occupants the service lists in one disco#items answer (RoomDisco.PAGE). */
+    private static final int LISTED_PER_PAGE = 100;
 }

@@ -15,7 +15,7 @@ import java.util.TreeSet;
 import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jivesoftware.smackx.disco.ServiceDiscoveryManager;
+import org.jivesoftware.smack.tcp.XMPPTCPConnection;
 import org.reconmuc.servers.SharedStore;
 
 /**
@@ -194,11 +194,11 @@ final class SoakSummary {
     }
 
     /** The rooms' occupant lists (disco#items from an outsider) against the bots in each room. */
-    void ghosts(ServiceDiscoveryManager disco, String domain, IntFunction<Set<String>> botsIn) throws Exception {
+    void ghosts(XMPPTCPConnection observer, String domain, IntFunction<Set<String>> botsIn) throws Exception {
         long missing = 0;
         List<String> examples = new ArrayList<>();
         for (int r : byRoom.keySet()) {
-            Set<String> listed = new TreeSet<>(SoakCommand.listedNicks(disco, SoakLedger.roomName(r) + "@" + domain));
+            Set<String> listed = new TreeSet<>(SoakCommand.listedNicks(observer, SoakLedger.roomName(r) + "@" + domain));
             Set<String> bots = botsIn.apply(r);
             for (String nick : listed) {
                 if (!bots.contains(nick)) {

@@ -28,6 +28,7 @@ class SoakIT {
         SoakCommand c = new SoakCommand();
         c.minutes = 2;
         c.rooms = 6;
+        c.bigRoom = 12;
         c.killEveryMinutes = 1.7;
         c.drain = 20;
         c.lateWait = 20;
