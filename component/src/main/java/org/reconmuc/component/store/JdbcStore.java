@@ -239,9 +239,13 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
                         update(writeConnection, "DELETE FROM reconmuc_room_state WHERE room = ?", r.room());
                     }
                 } else if (w instanceof Write.OccupantState st) {
-                    update(writeConnection, "DELETE FROM reconmuc_occupant_state WHERE room = ? AND nick = ?", st.room(),
-                            st.nick());
-                    if (st.state() != null) {
+                    if (st.state() == null) {
+                        update(writeConnection, "DELETE FROM reconmuc_occupant_state WHERE room = ? AND nick = ?",
+                                st.room(), st.nick());
+                    } else if (update(writeConnection, "UPDATE reconmuc_occupant_state SET state = ? WHERE room = ? AND nick = ?",
+                            st.state(), st.room(), st.nick()) == 0) {
+                        // A new state keeps the delivery position: without one the next owner takes the occupant
+                        // to have had everything (a status change before a kill lost a relaxed occupant's pointers).
                         update(writeConnection, "INSERT INTO reconmuc_occupant_state (room, nick, state) VALUES (?, ?, ?)",
                                 st.room(), st.nick(), st.state());
                     }

@@ -516,6 +516,36 @@ abstract class StoreContract {
         }
     }
 
+    /**
+     * Found by the two-hour soak (2026-11-29-soak-2h-c): a relaxed occupant's status change rewrote its
+     * row without its position, and an instance killed before its next flush left the next owner
+     * thinking it had everything. A new state keeps the position; leaving drops both.
+     */
+    @Test
+    void anOccupantsNewStateKeepsItsDeliveryPosition() throws Exception {
+        Store fenced = Store.openFencedWithoutThreads(location(), "a");
+        try (LeaseStore a = fenced.leases("a")) {
+            RoomJournal j = fenced.journal(ROOM, sent::add);
+            j.fence(((LeaseStore.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
+            j.occupantIn("carol@example.org/pda", "Carol");
+            j.occupantState("Carol", "<occupant/>");
+            j.positions(Map.of("Carol", "3:5"));
+            fenced.commitQueued();
+            fenced.commitQueued();
+            assertThat(fenced.occupants(ROOM).occupants().get("Carol").position()).isEqualTo("3:5");
+            j.occupantState("Carol", "<occupant show='away'/>");
+            fenced.commitQueued();
+            assertThat(fenced.occupants(ROOM).occupants().get("Carol"))
+                    .isEqualTo(new StoredOccupants.Carried("<occupant show='away'/>", "3:5"));
+            j.occupantState("Carol", null);
+            j.occupantState("Carol", "<occupant/>");
+            fenced.commitQueued();
+            assertThat(fenced.occupants(ROOM).occupants().get("Carol").position()).as("she left: a new occupant").isNull();
+        } finally {
+            fenced.close();
+        }
+    }
+
     @Test
     void aRoomHandedOverWithItsOccupantsKeepsWhatTheyCarryOnWithButOneForgottenForGoodDoesNot() throws Exception {
         Store fenced = Store.openFencedWithoutThreads(location(), "a");
