@@ -433,8 +433,7 @@ abstract class StoreContract {
     void theOccupantsAndListingOfARoomAreKeptForWhoeverServesItNext() throws Exception {
         Store fenced = Store.openFencedWithoutThreads(location(), "a");
         try (LeaseStore a = fenced.leases("a")) {
-            RoomJournal j = fenced.journal(ROOM, sent::add);
-            j.fence(((LeaseStore.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
+            RoomJournal j = fencedJournal(fenced, a);
             j.occupantIn("juliet@capulet.lit/balcony", "Juliet");
             j.occupantIn("romeo@montague.lit/orchard", "Romeo");
             j.occupantOut("juliet@capulet.lit/balcony");
@@ -460,8 +459,7 @@ abstract class StoreContract {
     void aReleasedRoomsLastWriteIsItsReleaseNothingAfterItLandsEvenInTheSameCommit() throws Exception {
         Store fenced = Store.openFencedWithoutThreads(location(), "a");
         try (LeaseStore a = fenced.leases("a")) {
-            RoomJournal j = fenced.journal(ROOM, sent::add);
-            j.fence(((LeaseStore.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
+            RoomJournal j = fencedJournal(fenced, a);
             j.occupantIn("carol@example.org/pda", "Carol");
             j.listing("Lobby", true);
             fenced.commitQueued();
@@ -482,8 +480,7 @@ abstract class StoreContract {
             throws Exception {
         Store fenced = Store.openFencedWithoutThreads(location(), "a");
         try (LeaseStore a = fenced.leases("a")) {
-            RoomJournal j = fenced.journal(ROOM, sent::add);
-            j.fence(((LeaseStore.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
+            RoomJournal j = fencedJournal(fenced, a);
             j.occupantIn("carol@example.org/pda", "Carol");
             j.occupantState("Carol", "<occupant/>");
             j.occupantIdKey("a2V5");
@@ -525,8 +522,7 @@ abstract class StoreContract {
     void anOccupantsNewStateKeepsItsDeliveryPosition() throws Exception {
         Store fenced = Store.openFencedWithoutThreads(location(), "a");
         try (LeaseStore a = fenced.leases("a")) {
-            RoomJournal j = fenced.journal(ROOM, sent::add);
-            j.fence(((LeaseStore.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
+            RoomJournal j = fencedJournal(fenced, a);
             j.occupantIn("carol@example.org/pda", "Carol");
             j.occupantState("Carol", "<occupant/>");
             j.positions(Map.of("Carol", "3:5"));
@@ -550,8 +546,7 @@ abstract class StoreContract {
     void aRoomHandedOverWithItsOccupantsKeepsWhatTheyCarryOnWithButOneForgottenForGoodDoesNot() throws Exception {
         Store fenced = Store.openFencedWithoutThreads(location(), "a");
         try (LeaseStore a = fenced.leases("a")) {
-            RoomJournal j = fenced.journal(ROOM, sent::add);
-            j.fence(((LeaseStore.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
+            RoomJournal j = fencedJournal(fenced, a);
             j.occupantIn("carol@example.org/pda", "Carol");
             j.occupantState("Carol", "<occupant/>");
             j.handOver();   // its connection's bucket goes to another instance, Carol still in the room
@@ -574,8 +569,7 @@ abstract class StoreContract {
     void aRoomHandedOverGivesItsLeaseBackOnlyAfterThePositionsOfWhatItSentBeforeAreWritten() throws Exception {
         Store fenced = Store.openFencedWithoutThreads(location(), "a");
         try (LeaseStore a = fenced.leases("a")) {
-            RoomJournal j = fenced.journal(ROOM, sent::add);
-            j.fence(((LeaseStore.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
+            RoomJournal j = fencedJournal(fenced, a);
             j.occupantIn("carol@example.org/pda", "Carol");
             j.occupantState("Carol", "<occupant/>");
             fenced.commitQueued();
@@ -596,6 +590,13 @@ abstract class StoreContract {
     }
 
     /** A connection that has written nothing yet: what waits for its writes is kept in {@code notYetWritten}. */
+    /** The room's journal on {@code fenced}, under a lease {@code a} claims now; what it sends goes to {@link #sent}. */
+    private RoomJournal fencedJournal(Store fenced, LeaseStore a) throws java.sql.SQLException {
+        RoomJournal j = fenced.journal(ROOM, sent::add);
+        j.fence(((LeaseStore.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
+        return j;
+    }
+
     private Outbox connectionNotYetWritten(List<Runnable> notYetWritten) {
         return new Outbox() {
             @Override
