@@ -592,7 +592,12 @@ abstract class StoreContract {
     /** A connection that has written nothing yet: what waits for its writes is kept in {@code notYetWritten}. */
     /** The room's journal on {@code fenced}, under a lease {@code a} claims now; what it sends goes to {@link #sent}. */
     private RoomJournal fencedJournal(Store fenced, LeaseStore a) throws java.sql.SQLException {
-        RoomJournal j = fenced.journal(ROOM, sent::add);
+        return fencedJournal(fenced, a, sent::add);
+    }
+
+    /** As above, sending through {@code outbox}. */
+    private static RoomJournal fencedJournal(Store fenced, LeaseStore a, Outbox outbox) throws java.sql.SQLException {
+        RoomJournal j = fenced.journal(ROOM, outbox);
         j.fence(((LeaseStore.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
         return j;
     }
@@ -617,8 +622,7 @@ abstract class StoreContract {
         List<Runnable> notYetWritten = new ArrayList<>();
         Store fenced = Store.openFencedWithoutThreads(location(), "a");
         try (LeaseStore a = fenced.leases("a")) {
-            RoomJournal j = fenced.journal(ROOM, connectionNotYetWritten(notYetWritten));
-            j.fence(((LeaseStore.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
+            RoomJournal j = fencedJournal(fenced, a, connectionNotYetWritten(notYetWritten));
             j.occupantIn("carol@example.org/pda", "Carol");
             j.occupantState("Carol", "<occupant/>");
             j.archive(message(1, "Romeo", "romeo@montague.lit"));
@@ -648,8 +652,7 @@ abstract class StoreContract {
         Store fenced = Store.openFencedWithoutThreads(location(), "a");
         try (LeaseStore a = fenced.leases("a")) {
             // Not yet written: the connection closes after the hand-over, writing what it holds.
-            RoomJournal j = fenced.journal(ROOM, connectionNotYetWritten(new ArrayList<>()));
-            j.fence(((LeaseStore.Granted) a.claim(ROOM, 0, LEASE)).epoch(), () -> { });
+            RoomJournal j = fencedJournal(fenced, a, connectionNotYetWritten(new ArrayList<>()));
             j.occupantIn("carol@example.org/pda", "Carol");
             j.occupantState("Carol", "<occupant/>");
             fenced.commitQueued();
