@@ -28,14 +28,15 @@ public final class FreePorts {
     /** {@code count} distinct ports free on 127.0.0.1 a moment ago (all held at once, then released). */
     public static int[] onLoopback(int count) throws IOException {
         InetAddress loopback = InetAddress.getByAddress(new byte[] {127, 0, 0, 1});
+        int below = ephemeralStart();
         List<Integer> ports = new ArrayList<>();
         List<ServerSocket> held = new ArrayList<>();
         try {
             for (int attempt = 0; ports.size() < count; attempt++) {
                 if (attempt == 1000) {
-                    throw new IOException("no " + count + " ports free on 127.0.0.1 below " + ephemeralStart());
+                    throw new IOException("no " + count + " ports free on 127.0.0.1 below " + below);
                 }
-                int port = candidate();
+                int port = candidate(below);
                 if (!ports.contains(port) && tryBind(loopback, port, held)) {
                     ports.add(port);
                 }
@@ -48,8 +49,9 @@ public final class FreePorts {
 
     /** A port free on every one of {@code addresses} a moment ago (all held at once, then released). */
     public static int onAll(List<InetAddress> addresses) throws IOException {
+        int below = ephemeralStart();
         for (int attempt = 0; attempt < 1000; attempt++) {
-            int port = candidate();
+            int port = candidate(below);
             List<ServerSocket> held = new ArrayList<>();
             try {
                 boolean freeOnAll = true;
@@ -69,8 +71,8 @@ public final class FreePorts {
         throw new IOException("no port free on all of " + addresses);
     }
 
-    private static int candidate() throws IOException {
-        return ThreadLocalRandom.current().nextInt(LOWEST, ephemeralStart());
+    private static int candidate(int below) {
+        return ThreadLocalRandom.current().nextInt(LOWEST, below);
     }
 
     /** The first port of the kernel's ephemeral range (32768 where it cannot be read). */
