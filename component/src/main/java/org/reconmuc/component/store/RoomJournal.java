@@ -285,7 +285,7 @@ public final class RoomJournal implements Outbox {
             pass(() -> {
                 if (leaving.getAsBoolean()) {
                     handedFannedOut = Math.max(handedFannedOut, seq);
-                    outbox.whenWritten(room, () -> writer.onReleaseThread(() -> written(Map.of(), seq)));
+                    releaseOnceWritten(Map.of(), seq);
                 }
             }, 0);
         }
@@ -298,10 +298,18 @@ public final class RoomJournal implements Outbox {
             pass(() -> {
                 if (leaving.getAsBoolean()) {   // else the next position says it (a held one may yet be dropped)
                     handedPositions.putAll(positions);
-                    outbox.whenWritten(room, () -> writer.onReleaseThread(() -> written(positions, 0)));
+                    releaseOnceWritten(positions, 0);
                 }
             }, 0);
         }
+    }
+
+    /**
+     * Asks the outbox for a mark after what the room sent so far; the connection's writer runs it, so
+     * it only posts {@link #written} to the store's release thread (the writer must not take this lock).
+     */
+    private void releaseOnceWritten(Map<String, String> positions, long fannedOutUpTo) {
+        outbox.whenWritten(room, () -> writer.onReleaseThread(() -> written(positions, fannedOutUpTo)));
     }
 
     /** What {@code positions} and {@code fannedOutUpTo} (0: none) cover has been written: the next commit may say so. */
