@@ -609,8 +609,8 @@ final class SoakCommand {
 
     /**
      * For {@link SoakSummary#ghosts}: the room's occupants by disco#items (XEP-0045 §6.5), page after
-     * page (XEP-0059: the service lists a big room's occupants 100 at a time, each page after the
-     * last nick of the one before).
+     * page (XEP-0059: the service lists a big room's occupants a page at a time, each page after the
+     * last nick of the one before) until a page brings no one new.
      */
     static List<String> listedNicks(XMPPTCPConnection connection, String roomJid) throws Exception {
         List<String> nicks = new ArrayList<>();
@@ -627,14 +627,11 @@ final class SoakCommand {
                 String jid = item.getEntityID().toString();
                 onPage.add(jid.substring(jid.indexOf('/') + 1));
             }
-            nicks.addAll(onPage);
-            if (onPage.size() < LISTED_PER_PAGE) {
+            if (onPage.isEmpty() || nicks.contains(onPage.get(0))) {   // the end, or a page that did not move on
                 return nicks;
             }
+            nicks.addAll(onPage);
             after = onPage.get(onPage.size() - 1);
         }
     }
-
-    /** The most occupants the service lists in one disco#items answer (RoomDisco.PAGE). */
-    private static final int LISTED_PER_PAGE = 100;
 }
