@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.jivesoftware.smack.packet.Message;
@@ -104,11 +105,16 @@ class ProsodyCrashIT {
             connections.add(c);
         }
 
-        // Bots talk; after a while the component is killed in the middle of it, and they talk on a little.
-        int rounds = 40;
-        for (int r = 0; r < rounds; r++) {
-            if (r == rounds / 2) {
+        // Bots talk; once the room has acknowledged a few rounds the component is killed in the middle of it,
+        // and they talk on a little. The kill waits for acknowledgements, not for a number of rounds: on a busy
+        // machine the echoes of the first rounds may not be back yet.
+        int roundsAfterTheKill = 20;
+        int killedAtRound = -1;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        for (int r = 0; killedAtRound < 0 || r < killedAtRound + roundsAfterTheKill; r++) {
+            if (killedAtRound < 0 && (acknowledged.size() > 2 * bots || System.nanoTime() > deadline)) {
                 component.kill();
+                killedAtRound = r;
             }
             for (int i = 0; i < bots; i++) {
                 XMPPTCPConnection c = connections.get(i);
