@@ -51,6 +51,8 @@ final class RoomCarry {
     private final Set<Occupant> changed = new LinkedHashSet<>();
     /** Relaxed occupants that were sent something during this turn. */
     private final Set<Occupant> delivered = new LinkedHashSet<>();
+    /** Occupants that became relaxed during this turn, with their first position (nothing sent to them as such). */
+    private final Map<Occupant, String> startedRelaxed = new LinkedHashMap<>();
 
     RoomCarry(Room room) {
         this.room = room;
@@ -75,6 +77,19 @@ final class RoomCarry {
         }
     }
 
+    /**
+     * {@code occupant} has just become relaxed: its position now (everything before the room's head counts
+     * as sent, nothing is retained) is written with its state, before any stanza of the room's is: a
+     * position written only with its first flush would leave a window in which the next owner finds it
+     * without one.
+     */
+    void startedRelaxed(Occupant occupant) {
+        if (active() && occupant.reader() != null) {
+            startedRelaxed.put(occupant, position(occupant));
+            changed(occupant);
+        }
+    }
+
     /** {@code occupant} was sent something: if relaxed, its position may have moved. */
     void delivered(Occupant occupant) {
         if (occupant.reader() != null && active()) {
@@ -93,10 +108,22 @@ final class RoomCarry {
         }
     }
 
-    /** The occupant known as {@code nick} has gone (left, removed, or renamed: its new nick is {@link #changed}). */
+    /** The occupant known as {@code nick} has gone (left or removed). */
     public void gone(String nick) {
         if (active()) {
             journal().occupantState(nick, null);
+        }
+    }
+
+    /**
+     * {@code occupant}, known as {@code from} until now, changed its nick: its stored state and delivery
+     * position go to the new nick (a relaxed occupant keeps what it is owed if the room moves before its
+     * next flush), and its state is written anew.
+     */
+    void renamed(String from, Occupant occupant) {
+        if (active()) {
+            journal().occupantRenamed(from, occupant.nick());
+            changed(occupant);
         }
     }
 
@@ -117,10 +144,11 @@ final class RoomCarry {
         }
         for (Occupant o : changed) {
             if (room.occupantByNick(o.nick()) == o) {
-                journal().occupantState(o.nick(), render(o));
+                journal().occupantState(o.nick(), render(o), o.reader() == null ? null : startedRelaxed.get(o));
             }
         }
         changed.clear();
+        startedRelaxed.clear();
         if (LoggingOption.archivesInStore(room)) {
             Map<String, String> positions = new LinkedHashMap<>();
             for (Occupant o : delivered) {
@@ -230,6 +258,7 @@ final class RoomCarry {
                 long head = room.history().head();
                 LOG.debug("room {}: relaxed {} carried on from stored position {} (log head {}, archived {})", room.jid(),
                         o.nick(), position, head, archived);
+                // No position: a row written before start positions were (an older version): it was current.
                 room.consistency().carryOver(o, requirements, position == null ? head + 1 : cursor(position),
                         position == null ? new long[0] : early(position), deliveries);
             } catch (ProtocolException | IllegalArgumentException unreadable) {

@@ -376,11 +376,11 @@ final class RoomPresence {
         };
         room.output().toOccupant(occupant, nickChanged.apply(occupant));
         sendToOthers(occupant, nickChanged);
-        occupantsByNick.remove(occupant.nick());
-        room.carry().gone(occupant.nick());
+        String formerNick = occupant.nick();
+        occupantsByNick.remove(formerNick);
         occupant.rename(target);
         occupantsByNick.put(target.nick(), occupant);
-        room.carry().changed(occupant);
+        room.carry().renamed(formerNick, occupant);
         for (RealJid s : occupant.sessions()) {
             room.context().journal().occupantIn(s.toString(), target.nick());
         }

@@ -72,6 +72,7 @@ public final class RoomRequirements {
             return;
         }
         List<Delivery<Occupant>> deliveries = new ArrayList<>();
+        boolean wasRelaxed = sender.reader() != null;
         if (request.standard()) {
             state.returnToStandard(sender, deliveries);
         } else {
@@ -89,7 +90,11 @@ public final class RoomRequirements {
         if (request.presences() != null) {
             levels.change(sender, request.presences());   // what the new level needs, after the result
         }
-        room.carry().changed(sender);
+        if (!wasRelaxed && sender.reader() != null) {
+            room.carry().startedRelaxed(sender);
+        } else {
+            room.carry().changed(sender);
+        }
         // A successful set starts the occupant's deflate streams anew (§5.9 rule 8): a client that lost
         // its stream asks again for its aggregation.
         state.restartStreams(sender);

@@ -242,13 +242,20 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
                     if (st.state() == null) {
                         update(writeConnection, "DELETE FROM reconmuc_occupant_state WHERE room = ? AND nick = ?",
                                 st.room(), st.nick());
-                    } else if (update(writeConnection, "UPDATE reconmuc_occupant_state SET state = ? WHERE room = ? AND nick = ?",
-                            st.state(), st.room(), st.nick()) == 0) {
+                    } else if ((st.startPosition() == null
+                            ? update(writeConnection, "UPDATE reconmuc_occupant_state SET state = ? WHERE room = ? AND nick = ?",
+                                    st.state(), st.room(), st.nick())
+                            : update(writeConnection, "UPDATE reconmuc_occupant_state SET state = ?, position = ? WHERE room = ? AND nick = ?",
+                                    st.state(), st.startPosition(), st.room(), st.nick())) == 0) {
                         // A new state keeps the delivery position: without one the next owner takes the occupant
                         // to have had everything (a status change before a kill lost a relaxed occupant's pointers).
-                        update(writeConnection, "INSERT INTO reconmuc_occupant_state (room, nick, state) VALUES (?, ?, ?)",
-                                st.room(), st.nick(), st.state());
+                        update(writeConnection, "INSERT INTO reconmuc_occupant_state (room, nick, state, position) VALUES (?, ?, ?, ?)",
+                                st.room(), st.nick(), st.state(), st.startPosition());
                     }
+                } else if (w instanceof Write.OccupantRenamed rn) {
+                    update(writeConnection, "DELETE FROM reconmuc_occupant_state WHERE room = ? AND nick = ?", rn.room(), rn.to());
+                    update(writeConnection, "UPDATE reconmuc_occupant_state SET nick = ? WHERE room = ? AND nick = ?",
+                            rn.to(), rn.room(), rn.from());
                 } else if (w instanceof Write.RoomKey k) {
                     upsertRoomState(writeConnection, k.room(), "occupant_id_key", k.occupantIdKey());
                 } else if (w instanceof Write.CarriedForm f) {

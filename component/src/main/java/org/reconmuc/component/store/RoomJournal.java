@@ -252,8 +252,24 @@ public final class RoomJournal implements Outbox {
 
     /** An occupant's state changed (null: it is gone), for whoever serves the room next (written only when fenced). */
     public void occupantState(String nick, String state) {
+        occupantState(nick, state, null);
+    }
+
+    /**
+     * As {@link #occupantState(String, String)}, for an occupant that has just become relaxed: its
+     * {@code startPosition} (nothing sent to it as such yet) is written with it, so that the next
+     * owner never takes it to have had what it was owed before its first position is written.
+     */
+    public void occupantState(String nick, String state, String startPosition) {
         if (fence != 0) {
-            submit(new Write.OccupantState(room, fence, nick, state));
+            submit(new Write.OccupantState(room, fence, nick, state, startPosition));
+        }
+    }
+
+    /** An occupant changed its nick: what it carries on with, its delivery position too, goes with it (when fenced). */
+    public void occupantRenamed(String from, String to) {
+        if (fence != 0) {
+            submit(new Write.OccupantRenamed(room, fence, from, to));
         }
     }
 

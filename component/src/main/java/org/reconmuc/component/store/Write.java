@@ -69,9 +69,15 @@ sealed interface Write {
 
     /**
      * An occupant's state as the room renders it (role, affiliation, presence, requirements),
-     * for whoever serves the room next; null {@code state}: the occupant left (or changed nick).
+     * for whoever serves the room next; null {@code state}: the occupant left. {@code startPosition}:
+     * the delivery position of an occupant that has just become relaxed (it was sent nothing as such
+     * yet, so the position holds before any stanza is written); null keeps the row's position.
      */
-    record OccupantState(String room, long fence, String nick, String state) implements Write {
+    record OccupantState(String room, long fence, String nick, String state, String startPosition) implements Write {
+    }
+
+    /** An occupant changed its nick: its row, delivery position included, goes with it. */
+    record OccupantRenamed(String room, long fence, String from, String to) implements Write {
     }
 
     /** The XEP-0421 key of a room the store keeps no record of (a temporary room), so ids survive a move. */

@@ -43,6 +43,11 @@ public final class MucBench {
     }
     public final MucService service;
     private final Store store;
+    /**
+     * While the server's socket is slow ({@link #slowSocket}), what waits for the stanzas handed over so
+     * far to be written ({@link Outbox#whenWritten}); null: written at once.
+     */
+    private List<Runnable> unwritten;
     /** Tasks the service scheduled, run by {@link #advance} when their time comes. */
     private final List<Timed> timers = new ArrayList<>();
 
@@ -89,6 +94,15 @@ public final class MucBench {
                     }
 
                     @Override
+                    public void whenWritten(String from, Runnable then) {
+                        if (unwritten == null) {
+                            then.run();
+                        } else {
+                            unwritten.add(then);
+                        }
+                    }
+
+                    @Override
                     public void broadcast(RenderedStanza stanza, List<String> recipients) {
                         broadcasts.add(new Broadcast(stanza, List.copyOf(recipients)));
                         Outbox.super.broadcast(stanza, recipients);
@@ -107,6 +121,25 @@ public final class MucBench {
     /** The store commits what the rooms wrote; what they held for it is sent. */
     public void commit() {
         store.commitQueued();
+    }
+
+    /**
+     * From now on the stanzas handed over stay in the connection's queue (a busy socket) until
+     * {@link #socketWritten}: what the store may say only once they are out waits too.
+     */
+    public void slowSocket() {
+        if (unwritten == null) {
+            unwritten = new ArrayList<>();
+        }
+    }
+
+    /** Everything handed over so far has been written to the socket (and it is fast again). */
+    public void socketWritten() {
+        List<Runnable> waiting = unwritten;
+        unwritten = null;
+        if (waiting != null) {
+            waiting.forEach(Runnable::run);
+        }
     }
 
     /** What the recipient gets: the stanza's text, parsed again. */

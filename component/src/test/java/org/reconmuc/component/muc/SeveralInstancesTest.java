@@ -530,6 +530,68 @@ class SeveralInstancesTest {
         assertThat(carol).noneMatch(p -> MucBench.statusCodes(p).contains("333"));
     }
 
+    /**
+     * Found by the two-hour soak (2026-11-29-soak-2h-c, "soak1/x0 never got m2099"): an occupant's first
+     * position was written only once the stanzas before it had left, and a status or nick change wrote
+     * her row without one; the next owner took a row without a position to mean "had everything".
+     */
+    @Test
+    void julietRelaxedThenAwayThenJulesIsSentWhatSheWasOwedByTheNextOwnerThoughHerSocketNeverCaughtUp()
+            throws Exception {
+        MucBench a = romeosRoomOn("a", PERSISTENT, "Juliet", JULIET);
+        a.slowSocket();   // from here on nothing the room hands over is known to have been written
+        a.send(requirements(JULIET, "<time>60</time><volume>10</volume><aggregation>plain</aggregation>"));
+        a.commit();
+        List<String> ids = new java.util.ArrayList<>();
+        for (String body : List.of("one", "two")) {
+            a.send(say(MucBench.ROOM, ROMEO, body));
+            a.commit();
+            ids.add(stanzaId(a.lastReceivedBy(ROMEO)));
+        }
+        a.send("<presence from='" + JULIET + "' to='" + MucBench.ROOM + "/Juliet'><show>away</show></presence>");
+        a.commit();
+        a.send("<presence from='" + JULIET + "' to='" + MucBench.ROOM + "/Jules'><show>away</show></presence>");
+        a.commit();
+        a.clear();
+        crash();   // before her first flush
+
+        MucBench b = takesOver("b", PERSISTENT, say(MucBench.ROOM, ROMEO, "three"));
+        b.commit();
+        assertThat(b.receivedBy(JULIET)).as("retained: nothing before her time bound").isEmpty();
+        b.advance(java.time.Duration.ofSeconds(60));
+        List<org.dom4j.Element> owed = batched(b.receivedBy(JULIET));
+        assertThat(owed).extracting(m -> m.elementText("body")).as("both she was owed, then the next")
+                .containsExactly("one", "two", "three");
+        assertThat(owed.subList(0, 2)).extracting(m -> m.element(org.dom4j.QName.get("stanza-id",
+                org.reconmuc.codec.XmlNamespaces.STANZA_ID)).attributeValue("id")).containsExactlyElementsOf(ids);
+    }
+
+    /** A nick change takes the delivery position along: neither lost (sent nothing) nor dropped (sent everything again). */
+    @Test
+    void julietFlushedTwiceThenJulesIsSentOnlyWhatCameAfterHerLastFlushByTheNextOwner() throws Exception {
+        MucBench a = romeosRoomOn("a", PERSISTENT, "Juliet", JULIET);
+        a.send(requirements(JULIET, "<time>60</time><volume>2</volume><aggregation>plain</aggregation>"));
+        a.commit();
+        for (String body : List.of("one", "two")) {
+            a.send(say(MucBench.ROOM, ROMEO, body));
+            a.commit();
+        }
+        a.commit();   // her position after the flush of one and two
+        assertThat(batched(a.receivedBy(JULIET))).extracting(m -> m.elementText("body")).containsExactly("one", "two");
+        a.slowSocket();
+        a.send(say(MucBench.ROOM, ROMEO, "three"));
+        a.commit();
+        a.send("<presence from='" + JULIET + "' to='" + MucBench.ROOM + "/Jules'/>");
+        a.commit();
+        a.clear();
+        crash();
+
+        MucBench b = takesOver("b", PERSISTENT, say(MucBench.ROOM, ROMEO, "four"));
+        b.commit();
+        assertThat(batched(b.receivedBy(JULIET))).extracting(m -> m.elementText("body")).as("due by volume")
+                .containsExactly("three", "four");
+    }
+
     @Test
     void aNickChangedAPresenceSetAndARoleGivenBeforeTheMoveAreWhatTheNextOwnerShows() throws Exception {
         MucBench a = instance("a");

@@ -542,6 +542,30 @@ abstract class StoreContract {
         }
     }
 
+    /** A relaxed occupant's first position comes with her state; a nick change takes her row, position and all. */
+    @Test
+    void aStartPositionLandsWithItsStateAndARenameTakesThePositionAlong() throws Exception {
+        Store fenced = Store.openFencedWithoutThreads(location(), "a");
+        try (LeaseStore a = fenced.leases("a")) {
+            RoomJournal j = fencedJournal(fenced, a);
+            j.occupantIn("carol@example.org/pda", "Carol");
+            j.occupantState("Carol", "<occupant/>");
+            fenced.commitQueued();
+            j.occupantState("Carol", "<occupant relaxed='yes'/>", "7");
+            fenced.commitQueued();
+            assertThat(fenced.occupants(ROOM).occupants().get("Carol"))
+                    .isEqualTo(new StoredOccupants.Carried("<occupant relaxed='yes'/>", "7"));
+            j.occupantState("Caz", "<occupant/>");   // a row left under the new nick is not in the way
+            j.occupantRenamed("Carol", "Caz");
+            j.occupantState("Caz", "<occupant relaxed='yes' show='away'/>");
+            fenced.commitQueued();
+            assertThat(fenced.occupants(ROOM).occupants()).doesNotContainKey("Carol")
+                    .containsEntry("Caz", new StoredOccupants.Carried("<occupant relaxed='yes' show='away'/>", "7"));
+        } finally {
+            fenced.close();
+        }
+    }
+
     @Test
     void aRoomHandedOverWithItsOccupantsKeepsWhatTheyCarryOnWithButOneForgottenForGoodDoesNot() throws Exception {
         Store fenced = Store.openFencedWithoutThreads(location(), "a");
