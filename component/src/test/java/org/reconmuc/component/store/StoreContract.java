@@ -480,9 +480,7 @@ abstract class StoreContract {
             throws Exception {
         Store fenced = Store.openFencedWithoutThreads(location(), "a");
         try (LeaseStore a = fenced.leases("a")) {
-            RoomJournal j = fencedJournal(fenced, a);
-            j.occupantIn("carol@example.org/pda", "Carol");
-            j.occupantState("Carol", "<occupant/>");
+            RoomJournal j = carolIn(fencedJournal(fenced, a));
             j.occupantIdKey("a2V5");
             // Held behind the writes above, as the stanzas they follow would be.
             j.positions(Map.of("Carol", "1"));
@@ -522,9 +520,7 @@ abstract class StoreContract {
     void anOccupantsNewStateKeepsItsDeliveryPosition() throws Exception {
         Store fenced = Store.openFencedWithoutThreads(location(), "a");
         try (LeaseStore a = fenced.leases("a")) {
-            RoomJournal j = fencedJournal(fenced, a);
-            j.occupantIn("carol@example.org/pda", "Carol");
-            j.occupantState("Carol", "<occupant/>");
+            RoomJournal j = carolIn(fencedJournal(fenced, a));
             j.positions(Map.of("Carol", "3:5"));
             fenced.commitQueued();
             fenced.commitQueued();
@@ -547,9 +543,7 @@ abstract class StoreContract {
     void aStartPositionLandsWithItsStateAndARenameTakesThePositionAlong() throws Exception {
         Store fenced = Store.openFencedWithoutThreads(location(), "a");
         try (LeaseStore a = fenced.leases("a")) {
-            RoomJournal j = fencedJournal(fenced, a);
-            j.occupantIn("carol@example.org/pda", "Carol");
-            j.occupantState("Carol", "<occupant/>");
+            RoomJournal j = carolIn(fencedJournal(fenced, a));
             fenced.commitQueued();
             j.occupantState("Carol", "<occupant relaxed='yes'/>", "7");
             fenced.commitQueued();
@@ -570,9 +564,7 @@ abstract class StoreContract {
     void aRoomHandedOverWithItsOccupantsKeepsWhatTheyCarryOnWithButOneForgottenForGoodDoesNot() throws Exception {
         Store fenced = Store.openFencedWithoutThreads(location(), "a");
         try (LeaseStore a = fenced.leases("a")) {
-            RoomJournal j = fencedJournal(fenced, a);
-            j.occupantIn("carol@example.org/pda", "Carol");
-            j.occupantState("Carol", "<occupant/>");
+            RoomJournal j = carolIn(fencedJournal(fenced, a));
             j.handOver();   // its connection's bucket goes to another instance, Carol still in the room
             fenced.commitQueued();   // the writes before it
             fenced.commitQueued();   // then the release, after what they held went out
@@ -593,9 +585,7 @@ abstract class StoreContract {
     void aRoomHandedOverGivesItsLeaseBackOnlyAfterThePositionsOfWhatItSentBeforeAreWritten() throws Exception {
         Store fenced = Store.openFencedWithoutThreads(location(), "a");
         try (LeaseStore a = fenced.leases("a")) {
-            RoomJournal j = fencedJournal(fenced, a);
-            j.occupantIn("carol@example.org/pda", "Carol");
-            j.occupantState("Carol", "<occupant/>");
+            RoomJournal j = carolIn(fencedJournal(fenced, a));
             fenced.commitQueued();
             // A message is archived; Carol's batch with it waits for that write, and her position after it.
             j.archive(message(1, "Romeo", "romeo@montague.lit"));
@@ -615,6 +605,13 @@ abstract class StoreContract {
 
     /** A connection that has written nothing yet: what waits for its writes is kept in {@code notYetWritten}. */
     /** The room's journal on {@code fenced}, under a lease {@code a} claims now; what it sends goes to {@link #sent}. */
+    /** {@code j} with Carol in its room, as a standard occupant (her state submitted, not yet committed). */
+    private static RoomJournal carolIn(RoomJournal j) {
+        j.occupantIn("carol@example.org/pda", "Carol");
+        j.occupantState("Carol", "<occupant/>");
+        return j;
+    }
+
     private RoomJournal fencedJournal(Store fenced, LeaseStore a) throws java.sql.SQLException {
         return fencedJournal(fenced, a, sent::add);
     }
