@@ -48,6 +48,8 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
     static final int MAX_QUEUED_WRITES = 8192;
     static final int MAX_BATCH = 1024;
     private static final int MAX_QUEUED_QUERIES = 256;
+    /** An occupant gone, or a row in the way of a nick change. */
+    private static final String DELETE_OCCUPANT_STATE = "DELETE FROM reconmuc_occupant_state WHERE room = ? AND nick = ?";
 
     private final StoreLocation location;
     private final StoreWriter writer;
@@ -240,20 +242,17 @@ final class JdbcStore implements Store, StoreWriter.Sink, StoreStats {
                     }
                 } else if (w instanceof Write.OccupantState st) {
                     if (st.state() == null) {
-                        update(writeConnection, "DELETE FROM reconmuc_occupant_state WHERE room = ? AND nick = ?",
-                                st.room(), st.nick());
-                    } else if ((st.startPosition() == null
-                            ? update(writeConnection, "UPDATE reconmuc_occupant_state SET state = ? WHERE room = ? AND nick = ?",
-                                    st.state(), st.room(), st.nick())
-                            : update(writeConnection, "UPDATE reconmuc_occupant_state SET state = ?, position = ? WHERE room = ? AND nick = ?",
-                                    st.state(), st.startPosition(), st.room(), st.nick())) == 0) {
+                        update(writeConnection, DELETE_OCCUPANT_STATE, st.room(), st.nick());
+                    } else if (update(writeConnection, "UPDATE reconmuc_occupant_state SET state = ?,"
+                            + " position = COALESCE(?, position) WHERE room = ? AND nick = ?",
+                            st.state(), st.startPosition(), st.room(), st.nick()) == 0) {
                         // A new state keeps the delivery position: without one the next owner takes the occupant
                         // to have had everything (a status change before a kill lost a relaxed occupant's pointers).
                         update(writeConnection, "INSERT INTO reconmuc_occupant_state (room, nick, state, position) VALUES (?, ?, ?, ?)",
                                 st.room(), st.nick(), st.state(), st.startPosition());
                     }
                 } else if (w instanceof Write.OccupantRenamed rn) {
-                    update(writeConnection, "DELETE FROM reconmuc_occupant_state WHERE room = ? AND nick = ?", rn.room(), rn.to());
+                    update(writeConnection, DELETE_OCCUPANT_STATE, rn.room(), rn.to());
                     update(writeConnection, "UPDATE reconmuc_occupant_state SET nick = ? WHERE room = ? AND nick = ?",
                             rn.to(), rn.room(), rn.from());
                 } else if (w instanceof Write.RoomKey k) {
