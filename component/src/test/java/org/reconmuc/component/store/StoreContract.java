@@ -603,8 +603,6 @@ abstract class StoreContract {
         }
     }
 
-    /** A connection that has written nothing yet: what waits for its writes is kept in {@code notYetWritten}. */
-    /** The room's journal on {@code fenced}, under a lease {@code a} claims now; what it sends goes to {@link #sent}. */
     /** {@code j} with Carol in its room, as a standard occupant (her state submitted, not yet committed). */
     private static RoomJournal carolIn(RoomJournal j) {
         j.occupantIn("carol@example.org/pda", "Carol");
@@ -612,6 +610,7 @@ abstract class StoreContract {
         return j;
     }
 
+    /** The room's journal on {@code fenced}, under a lease {@code a} claims now; what it sends goes to {@link #sent}. */
     private RoomJournal fencedJournal(Store fenced, LeaseStore a) throws java.sql.SQLException {
         return fencedJournal(fenced, a, sent::add);
     }
@@ -623,6 +622,7 @@ abstract class StoreContract {
         return j;
     }
 
+    /** A connection that has written nothing yet: what waits for its writes is kept in {@code notYetWritten}. */
     private Outbox connectionNotYetWritten(List<Runnable> notYetWritten) {
         return new Outbox() {
             @Override
@@ -643,9 +643,7 @@ abstract class StoreContract {
         List<Runnable> notYetWritten = new ArrayList<>();
         Store fenced = Store.openFencedWithoutThreads(location(), "a");
         try (LeaseStore a = fenced.leases("a")) {
-            RoomJournal j = fencedJournal(fenced, a, connectionNotYetWritten(notYetWritten));
-            j.occupantIn("carol@example.org/pda", "Carol");
-            j.occupantState("Carol", "<occupant/>");
+            RoomJournal j = carolIn(fencedJournal(fenced, a, connectionNotYetWritten(notYetWritten)));
             j.archive(message(1, "Romeo", "romeo@montague.lit"));
             fenced.commitQueued();
             // Message 1 went to the outgoing queue, to Carol (relaxed) and to everyone else; the
