@@ -15,7 +15,8 @@
 # seconds (default 20) is a finding (a hang); each run is bounded by SECONDS + 600 in all.
 # What a run found is saved by Jazzer under the test's src/test/resources/.../<Class>Inputs/<method>/
 # (then replayed by every `mvn test`); its corpus under <module>/.cifuzz-corpus/ (git-ignored).
-# Logs: target/fuzz/<Class>.<method>.log.
+# Logs: target/fuzz/<Class>.<method>.log. FUZZ_PREBUILT=1 skips the Maven run (the Maven build's own
+# call, fuzzing/pom.xml, after the modules were built).
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -47,9 +48,16 @@ if (( ${#targets[@]} == 0 )); then
   exit 1
 fi
 modules="$(printf '%s\n' "${targets[@]}" | cut -d' ' -f1 | sort -u | paste -sd, -)"
-echo "== compiling $modules and writing their test classpaths"
-mvn -B -q -pl "$modules" -am process-test-classes "$@" >"$LOGS/build.log" 2>&1 \
-  || { cat "$LOGS/build.log"; die "the build for fuzzing failed (see $LOGS/build.log)"; }
+if [[ "${FUZZ_PREBUILT:-}" == 1 ]]; then
+  # Called by the Maven build (fuzzing/pom.xml), after those modules were compiled and tested.
+  for module in ${modules//,/ }; do
+    [[ -f "$module/target/test.classpath" ]] || die "FUZZ_PREBUILT=1 but $module/target/test.classpath is missing"
+  done
+else
+  echo "== compiling $modules and writing their test classpaths"
+  mvn -B -q -pl "$modules" -am process-test-classes "$@" >"$LOGS/build.log" 2>&1 \
+    || { cat "$LOGS/build.log"; die "the build for fuzzing failed (see $LOGS/build.log)"; }
+fi
 # The launcher, compiled once against a module's test classpath (every such one has the JUnit launcher).
 first_module="${modules%%,*}"
 rm -rf "$LOGS/launcher"

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# README command 2: install what the tests need, then build and run every test:
-# unit tests (Surefire) and integration tests against real Prosody and ejabberd (Failsafe), then
-# the web client's tests (web-client/test.sh: its decoder against the spec's vectors under Node, and
-# the Converse.js plugin in headless Chromium against real Prosody + the component; about a minute).
+# README command 2: install what the tests need, then build and run every test in one Maven build:
+# unit tests (Surefire) and integration tests against real Prosody, ejabberd and Openfire (Failsafe), a
+# short fuzz of every parser of outside input (fuzzing/, scripts/fuzz.sh), and the web client's tests
+# (web-client/test.sh: its decoder against the spec's vectors under Node, and the Converse.js plugin in
+# headless Chromium against real Prosody + the component), modules side by side where they can be.
 # Extra arguments go to Maven, e.g. scripts/test.sh -Dit.test=XmppServerSmokeIT
 # RECONMUC_SKIP_WEB=1 skips the web client's tests; RECONMUC_FUZZ_SECONDS (5) is how long each fuzz test
-# fuzzes after mvn verify (0 skips it).
+# fuzzes (0 skips it); RECONMUC_TEST_THREADS (3) is how many modules build at once (1: one after another).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -19,14 +20,10 @@ use_jdk17
 # shellcheck source=scripts/container-engine.sh
 . "$ROOT/scripts/container-engine.sh"
 start_container_engine
-mvn -B verify "$@"
+# One build for the whole suite: the Java tests, then, as modules of their own (profile whole-suite), the
+# short fuzz and the web client's tests; -T runs modules that do not depend on each other side by side.
+maven=(mvn -B verify -T "${RECONMUC_TEST_THREADS:-3}" -Pwhole-suite -Dfuzz.seconds="${RECONMUC_FUZZ_SECONDS:-5}")
+[[ "${RECONMUC_SKIP_WEB:-}" == 1 ]] && maven+=(-Dweb.skip=true)
+"${maven[@]}" "$@"
 # The operator's alert rules fire on what each is for, and not on a healthy instance.
 (cd deploy/prometheus && promtool test rules reconmuc-alerts.test.yml)
-# A short coverage-guided fuzz of every parser of outside input (scripts/fuzz.sh; component/README.md).
-FUZZ_SECONDS="${RECONMUC_FUZZ_SECONDS:-5}"
-if [[ "$FUZZ_SECONDS" != 0 ]]; then
-  scripts/fuzz.sh "$FUZZ_SECONDS" -o
-fi
-if [[ "${RECONMUC_SKIP_WEB:-}" != 1 ]]; then
-  web-client/test.sh
-fi

@@ -41,8 +41,7 @@ fi
 MVN=(mvn -B -q)
 [[ "${RECONMUC_MVN_OFFLINE:-}" == 1 ]] && MVN+=(-o)
 say "bench-big-room: the component jar, the light bots' jar and the Smack client's class path"
-(cd "$ROOT" && "${MVN[@]}" -pl component,reconmuc-smack,servers,irc-replay -am package -DskipTests \
-   dependency:build-classpath -Dmdep.outputFile=target/web-test.cp)
+(cd "$ROOT" && "${MVN[@]}" -pl component,reconmuc-smack,servers,irc-replay -am package -DskipTests)
 cd "$WEB"
 if [[ ! -d node_modules/converse.js ]]; then
   say "bench-big-room: npm ci"

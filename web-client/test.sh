@@ -7,7 +7,8 @@
 #      and, at the same time, Converse.js's own XEP-0437 room activity indicators (muc_subscribe_to_rai)
 #      and a big room of 1,500 light bots (irc-replay's fill; BIG_ROOM_BOTS changes the number)
 # Needs: node >= 18, npm, chromium (scripts/install-deps.sh --test), a JDK 17 and Maven.
-# RECONMUC_MVN_OFFLINE=1 builds the jar and the Smack class path with mvn -o.
+# RECONMUC_MVN_OFFLINE=1 builds the jar and the Smack class path with mvn -o; RECONMUC_WEB_PREBUILT=1 builds
+# nothing (the Maven build's own call, web-client/pom.xml, after those modules were built).
 # Run directories: web-client/target/web-test-*; screenshots: web-client/screenshots/.
 set -euo pipefail
 WEB="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -26,11 +27,12 @@ else
 fi
 command -v chromium >/dev/null 2>&1 || [[ -n "${CHROMIUM:-}" ]] || die "chromium is missing: run scripts/install-deps.sh --test"
 
-MVN=(mvn -B -q)
-[[ "${RECONMUC_MVN_OFFLINE:-}" == 1 ]] && MVN+=(-o)
-say "web-client: the component jar, the light bots' jar and the Smack client's class path"
-(cd "$ROOT" && "${MVN[@]}" -pl component,reconmuc-smack,servers,irc-replay -am package -DskipTests \
-   dependency:build-classpath -Dmdep.outputFile=target/web-test.cp)
+if [[ "${RECONMUC_WEB_PREBUILT:-}" != 1 ]]; then
+  MVN=(mvn -B -q)
+  [[ "${RECONMUC_MVN_OFFLINE:-}" == 1 ]] && MVN+=(-o)
+  say "web-client: the component jar, the light bots' jar and the Smack client's class path"
+  (cd "$ROOT" && "${MVN[@]}" -pl component,reconmuc-smack,servers,irc-replay -am package -DskipTests)
+fi
 
 cd "$WEB"
 say "web-client: npm ci"

@@ -113,7 +113,7 @@ export function peerClassPath() {
   const files = ['reconmuc-smack/target/web-test.cp', 'servers/target/web-test.cp'].map((f) => path.join(ROOT, f));
   for (const f of files) {
     if (!existsSync(f)) {
-      throw new Error(`no ${f}: mvn -B -o -q -pl reconmuc-smack,servers -am package -DskipTests dependency:build-classpath -Dmdep.outputFile=target/web-test.cp`);
+      throw new Error(`no ${f}: mvn -B -o -q -pl reconmuc-smack,servers -am package -DskipTests`);
     }
   }
   const jar = path.join(ROOT, 'reconmuc-smack/target/reconmuc-smack-0.1.0-SNAPSHOT.jar');
