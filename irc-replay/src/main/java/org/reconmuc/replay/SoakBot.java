@@ -287,9 +287,16 @@ final class SoakBot {
      */
     private void onPresence(Presence p) {
         MUCUser user = MUCUser.from(p);
-        if (joined && p.getType() == Presence.Type.unavailable && user != null
+        boolean toldOut = p.getType() == Presence.Type.unavailable && user != null
                 && user.getStatus().contains(MUCUser.Status.PRESENCE_TO_SELF_110)
-                && !user.getStatus().contains(MUCUser.Status.NEW_NICKNAME_303)) {
+                && !user.getStatus().contains(MUCUser.Status.NEW_NICKNAME_303);
+        boolean counted = joined;
+        if (toldOut && !counted) {
+            // Its own goodbye (a leave, a drop) or one that overtook the answer to its join: in the trail,
+            // so that a bot that lost messages after a rejoin shows which it was.
+            trail("told it is out (110 unavailable) while not counted in " + user.getStatus());
+        }
+        if (toldOut && counted) {
             joined = false;
             trail("told it is out (110 unavailable) " + user.getStatus());
             background("rejoin", () -> {
