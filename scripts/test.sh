@@ -6,7 +6,7 @@
 # headless Chromium against real Prosody + the component), modules side by side where they can be.
 # Extra arguments go to Maven, e.g. scripts/test.sh -Dit.test=XmppServerSmokeIT
 # RECONMUC_SKIP_WEB=1 skips the web client's tests; RECONMUC_FUZZ_SECONDS (5) is how long each fuzz test
-# fuzzes (0 skips it); RECONMUC_TEST_THREADS (3) is how many modules build at once (1: one after another).
+# fuzzes (0 skips it); RECONMUC_TEST_THREADS (2) is how many modules build at once (1: one after another).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -22,7 +22,7 @@ use_jdk17
 start_container_engine
 # One build for the whole suite: the Java tests, then, as modules of their own (profile whole-suite), the
 # short fuzz and the web client's tests; -T runs modules that do not depend on each other side by side.
-maven=(mvn -B verify -T "${RECONMUC_TEST_THREADS:-3}" -Pwhole-suite -Dfuzz.seconds="${RECONMUC_FUZZ_SECONDS:-5}")
+maven=(mvn -B verify -T "${RECONMUC_TEST_THREADS:-2}" -Pwhole-suite -Dfuzz.seconds="${RECONMUC_FUZZ_SECONDS:-5}")
 [[ "${RECONMUC_SKIP_WEB:-}" == 1 ]] && maven+=(-Dweb.skip=true)
 "${maven[@]}" "$@"
 # The operator's alert rules fire on what each is for, and not on a healthy instance.
