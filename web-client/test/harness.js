@@ -110,7 +110,7 @@ export async function startServers(dir, { jar = path.join(ROOT, 'component/targe
 
 /** The Java class path of the Smack peer: reconmuc-smack's and servers' (smack-tcp) runtime class paths. */
 export function peerClassPath() {
-  const files = ['reconmuc-smack/target/web-test.cp', 'servers/target/web-test.cp'].map((f) => path.join(ROOT, f));
+  const files = ['reconmuc-smack/target/test.classpath', 'servers/target/test.classpath'].map((f) => path.join(ROOT, f));
   for (const f of files) {
     if (!existsSync(f)) {
       throw new Error(`no ${f}: mvn -B -o -q -pl reconmuc-smack,servers -am package -DskipTests`);
