@@ -44,6 +44,12 @@ public final class RoomLeases implements LeaseStore {
     private final Connector connector;
     private final String instance;
     private Connection connection;
+    /**
+     * Instances whose lock this one found free at its last look, with when the database server had
+     * started then: a second look, on the same server, confirms their death (see
+     * {@link #adoptInstancesWhoseLockIsFree}).
+     */
+    private final Map<String, Long> freeAtLastLook = new LinkedHashMap<>();
 
     RoomLeases(StoreLocation location, Connector connector, String instance) {
         this.location = location;
@@ -242,22 +248,40 @@ public final class RoomLeases implements LeaseStore {
      * restarted PostgreSQL ended every session, so every instance's lock is free until its next
      * renewal takes it again (before it beats). One whose last beat is older than the server (less
      * the clocks' margin) is dead only once that beat is a lease old, as without the lock.
+     *
+     * <p>And one that beat since is dead only if its lock is free at two looks in a row on the same
+     * server run: while PostgreSQL shuts down, the sessions end one after the other, and a look
+     * whose session ended last found a live instance's lock free and adopted it (a soak, at its
+     * PostgreSQL restart: two extra connections to the server for good, and a room moved). The next
+     * look finds the server down, or restarted, or the lock held again; death costs one look more.
      */
     private Adoption adoptInstancesWhoseLockIsFree(long now, long leaseMillis) throws SQLException {
         return inTransaction(c -> {
             Map<String, Integer> registered = new LinkedHashMap<>();
-            try (PreparedStatement p = c.prepareStatement("SELECT id, connections FROM reconmuc_instance WHERE id <> ?"
-                    + " AND (heartbeat_ms >= CAST(EXTRACT(EPOCH FROM pg_postmaster_start_time()) * 1000 AS BIGINT) + ?"
-                    + " OR heartbeat_ms < ?)")) {
-                p.setString(1, instance);
-                p.setLong(2, leaseMillis / 10);
-                p.setLong(3, now - leaseMillis);
+            Set<String> beatLeaseAgo = new HashSet<>();
+            long serverStarted;
+            try (PreparedStatement p = c.prepareStatement("SELECT CAST(EXTRACT(EPOCH FROM pg_postmaster_start_time()) * 1000 AS BIGINT)");
+                 ResultSet rs = p.executeQuery()) {
+                rs.next();
+                serverStarted = rs.getLong(1);
+            }
+            try (PreparedStatement p = c.prepareStatement("SELECT id, connections, heartbeat_ms < ? FROM reconmuc_instance"
+                    + " WHERE id <> ? AND (heartbeat_ms >= ? OR heartbeat_ms < ?)")) {
+                p.setLong(1, now - leaseMillis);
+                p.setString(2, instance);
+                p.setLong(3, serverStarted + leaseMillis / 10);
+                p.setLong(4, now - leaseMillis);
                 try (ResultSet rs = p.executeQuery()) {
                     while (rs.next()) {
                         registered.put(rs.getString(1), rs.getInt(2));
+                        if (rs.getBoolean(3)) {
+                            beatLeaseAgo.add(rs.getString(1));
+                        }
                     }
                 }
             }
+            Map<String, Long> freeBefore = new LinkedHashMap<>(freeAtLastLook);
+            freeAtLastLook.clear();
             int adopted = 0;
             List<String> rooms = new ArrayList<>();
             for (Map.Entry<String, Integer> other : registered.entrySet()) {
@@ -266,6 +290,11 @@ public final class RoomLeases implements LeaseStore {
                     continue;   // its session holds it: alive, however slow
                 }
                 try {
+                    Long seenFreeOn = freeBefore.get(other.getKey());
+                    if (!beatLeaseAgo.contains(other.getKey()) && (seenFreeOn == null || seenFreeOn != serverStarted)) {
+                        freeAtLastLook.put(other.getKey(), serverStarted);   // the next look confirms it
+                        continue;
+                    }
                     try (PreparedStatement p = c.prepareStatement("DELETE FROM reconmuc_instance WHERE id = ?")) {
                         p.setString(1, other.getKey());
                         if (p.executeUpdate() == 0) {

@@ -351,6 +351,49 @@ abstract class StoreContract {
     }
 
     @Test
+    void whereDeathIsCertainALockFoundFreeAtOneLookOnlyIsNotDeath() throws Exception {
+        try (LeaseStore a = store.leases("a"); LeaseStore b = store.leases("b"); LeaseStore.AliveLock aAlive = a.instanceLock()) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(a.tellsDeathForCertain(), "only PostgreSQL's locks tell death");
+            long now = System.currentTimeMillis();
+            aAlive.hold();
+            a.renew(now, 2);
+            // PostgreSQL shutting down ends a's session before b's: b's look finds a's lock free
+            aAlive.close();
+            awaitLockFree("a");
+            assertThat(b.adoptDeadInstances(now + 1, LEASE)).as("free at one look").isEqualTo(LeaseStore.Adoption.NONE);
+            // a takes it again (its renewal once the server is back): b's next look finds it held, a is alive
+            aAlive.hold();
+            assertThat(b.adoptDeadInstances(now + 2, LEASE)).isEqualTo(LeaseStore.Adoption.NONE);
+            assertThat(b.adoptDeadInstances(now + 3, LEASE)).isEqualTo(LeaseStore.Adoption.NONE);
+            // a dies: free at two looks in a row, adopted at the second
+            aAlive.close();
+            awaitLockFree("a");
+            assertThat(b.adoptDeadInstances(now + 4, LEASE)).isEqualTo(LeaseStore.Adoption.NONE);
+            assertThat(b.adoptDeadInstances(now + 5, LEASE)).isEqualTo(new LeaseStore.Adoption(2, List.of()));
+        }
+    }
+
+    /** Until the database has ended the session that held {@code instance}'s lock (it does so after the close returns). */
+    private void awaitLockFree(String instance) throws Exception {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(location().jdbcUrl());
+             java.sql.PreparedStatement held = c.prepareStatement("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
+                     + " AND granted AND ((classid::bigint << 32) | objid::bigint) = ?")) {
+            held.setLong(1, InstanceLock.key(instance));
+            while (true) {
+                try (java.sql.ResultSet rs = held.executeQuery()) {
+                    rs.next();
+                    if (rs.getInt(1) == 0) {
+                        return;
+                    }
+                }
+                assertThat(System.nanoTime()).as("the lock of " + instance + " freed").isLessThan(deadline);
+                Thread.sleep(20);
+            }
+        }
+    }
+
+    @Test
     void aStoppingInstancesBucketsGoOneToEachTakerAndANewInstanceAsksOnlyForWhatWasAdopted() throws Exception {
         try (LeaseStore a = store.leases("a"); LeaseStore b = store.leases("b"); LeaseStore c = store.leases("c")) {
             a.renew(1_000, 2);
