@@ -64,6 +64,13 @@ final class SoakBot {
     /** In the room, or on its way back; false only between a leave and its rejoin, or after {@link #close}. */
     private volatile boolean wanted = true;
     private volatile boolean joined;
+    /**
+     * In the room as the room told this connection, in the order it told it (its reader thread: a 110
+     * available, then a 110 unavailable); {@link #joined} is set by the thread that asked, after the answer.
+     */
+    private volatile boolean toldIn;
+    /** From a leave's unavailable to the next join: the room's 110 unavailable is expected. */
+    private volatile boolean leaving;
     private final ReentrantLock lock = new ReentrantLock();
     /** seq to deliveries, live or retained (not caught up). */
     final Map<Integer, Integer> got = new ConcurrentHashMap<>();
@@ -140,6 +147,7 @@ final class SoakBot {
             }
         });
         ReconMucManager.forConnection(c).addRetainedMessageListener((from, m) -> onRetained(m));
+        toldIn = false;
         connection = c;
         c.connect().login();
         muc = MultiUserChatManager.getInstanceFor(c).getMultiUserChat(roomJid);
@@ -154,6 +162,7 @@ final class SoakBot {
         Exception last = null;
         for (int attempt = 0; attempt < 60 && wanted; attempt++) {
             try {
+                leaving = false;
                 Presence join = connection.getStanzaFactory().buildPresenceStanza().to(occupant(nick))
                         .addExtension(new MUCInitialPresence(null, -1, 0, -1, null)).build();
                 askRoom(join);
@@ -281,30 +290,40 @@ final class SoakBot {
 
     /**
      * Told it is out of the room (its own unavailable presence, 110, not a nick change's 303) while it
-     * thought itself in: the room moved and could not carry it on (333), or its previous connection's
-     * goodbye reached the room after this connection's join (same full JID: ejabberd ends the replaced
-     * session on its own time). A client rejoins, as Conversations and Dino do.
+     * was in by the room's last word: the room moved and could not carry it on (333), or its previous
+     * connection's goodbye reached the room after this connection's join (same full JID: ejabberd ends
+     * the replaced session on its own time). A client rejoins, as Conversations and Dino do. What the
+     * room said is taken on this reader thread, in the order it came: a goodbye right behind the
+     * answer to a join may arrive before the joining thread has counted itself in.
      */
     private void onPresence(Presence p) {
         MUCUser user = MUCUser.from(p);
-        boolean toldOut = p.getType() == Presence.Type.unavailable && user != null
-                && user.getStatus().contains(MUCUser.Status.PRESENCE_TO_SELF_110)
-                && !user.getStatus().contains(MUCUser.Status.NEW_NICKNAME_303);
-        boolean counted = joined;
-        if (toldOut && !counted) {
-            // Its own goodbye (a leave, a drop) or one that overtook the answer to its join: in the trail,
-            // so that a bot that lost messages after a rejoin shows which it was.
-            trail("told it is out (110 unavailable) while not counted in " + user.getStatus());
+        if (user == null || !user.getStatus().contains(MUCUser.Status.PRESENCE_TO_SELF_110)
+                || user.getStatus().contains(MUCUser.Status.NEW_NICKNAME_303)) {
+            return;
         }
-        if (toldOut && counted) {
-            joined = false;
-            trail("told it is out (110 unavailable) " + user.getStatus());
-            background("rejoin", () -> {
-                rejoins.incrementAndGet();
-                enter();
-                catchUp();
-            });
+        if (p.getType() == Presence.Type.available) {
+            toldIn = true;
+            return;
         }
+        if (p.getType() != Presence.Type.unavailable) {
+            return;
+        }
+        boolean wasIn = toldIn;
+        toldIn = false;
+        if (!wasIn || leaving) {
+            // its own goodbye (a leave), or one that overtook the answer to its join: in the trail, so that
+            // a bot that lost messages after a rejoin shows which it was
+            trail("told it is out (110 unavailable) while not in by the room's last word " + user.getStatus());
+            return;
+        }
+        joined = false;
+        trail("told it is out (110 unavailable) " + user.getStatus());
+        background("rejoin", () -> {
+            rejoins.incrementAndGet();
+            enter();
+            catchUp();
+        });
     }
 
     /** After a lost connection: a new one, until it works or the bot is closed. */
@@ -372,6 +391,7 @@ final class SoakBot {
     void leaveAndReturn(long awayMillis) throws Exception {
         joined = false;
         trail("leaves for " + awayMillis + " ms");
+        leaving = true;   // until the next join: the room's answer may reach the listener after askRoom returns
         askRoom(connection.getStanzaFactory().buildPresenceStanza().ofType(Presence.Type.unavailable).to(occupant(nick)).build());
         pause(awayMillis);
         enter();
