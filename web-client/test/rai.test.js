@@ -81,6 +81,9 @@ test('Converse.js subscribes to activity indicators for a room it leaves, and ma
     log(`notices: ${first.join(' | ')}`);
     // Every subscription the page sent, with the notices: two notices are right after two subscriptions.
     log(`subscriptions sent: ${(await alice.evaluate((ns) => window.__sent.filter((f) => f.includes(ns)), RAI)).join(' | ')}`);
+    // and every presence to #news or to the service (a rejoin and a second leave would earn a second notice, rightly)
+    log(`presences sent: ${(await alice.evaluate((n, d) => window.__sent.filter((f) => f.includes('<presence')
+      && (f.includes(`to="${n}/`) || f.includes(`to="${d}"`))), NEWS, DOMAIN)).join(' | ')}`);
     assert.equal(first.length, 1, 'one notice, however much Carol says');
     assert.ok(first[0].includes(`<activity>${NEWS}</activity>`), first[0]);
     assert.ok(first[0].includes(`from="${DOMAIN}"`) || first[0].includes(`from='${DOMAIN}'`), 'from the service');

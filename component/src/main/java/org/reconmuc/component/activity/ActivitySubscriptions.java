@@ -29,6 +29,12 @@ public final class ActivitySubscriptions {
     private volatile Consumer<Change> shared = change -> { };
     /** Subscriber session to the rooms watching for it. */
     private final Map<String, Set<String>> watchedRooms = new HashMap<>();
+    /**
+     * Subscriber session to the rooms that have looked at its subscription (a leave seen while it was
+     * subscribed, or the news of it): a room's turn at a {@link Subscribed} can come after its own
+     * leave already saw the subscription, and after a message notified it.
+     */
+    private final Map<String, Set<String>> lookedAtBy = new HashMap<>();
 
     /** What a presence to the service did. */
     public sealed interface Change {
@@ -96,6 +102,7 @@ public final class ActivitySubscriptions {
         synchronized (this) {
             for (String session : began) {
                 if (watchedRooms.putIfAbsent(session, new HashSet<>()) == null) {
+                    lookedAtBy.put(session, new HashSet<>());
                     changes.add(new Subscribed(session));
                 }
             }
@@ -107,6 +114,7 @@ public final class ActivitySubscriptions {
     }
 
     private synchronized Change ended(String session) {
+        lookedAtBy.remove(session);
         Set<String> watching = watchedRooms.remove(session);
         return watching == null ? new Unchanged() : new Unsubscribed(session, watching);
     }
@@ -124,11 +132,31 @@ public final class ActivitySubscriptions {
                     + maxSubscribers + " sessions, its limit (rai-max-subscribers); try again later");
         }
         watchedRooms.put(session, new HashSet<>());
+        lookedAtBy.put(session, new HashSet<>());
         return new Subscribed(session);
     }
 
     public synchronized boolean subscribed(String session) {
         return watchedRooms.containsKey(session);
+    }
+
+    /**
+     * {@code room} looks at the subscription of {@code session} (a leave while subscribed): true if
+     * there is one. A {@link Subscribed} reaching the room later is then no news ({@link #firstLook}).
+     */
+    synchronized boolean lookAt(String session, String room) {
+        Set<String> looked = lookedAtBy.get(session);
+        if (looked == null) {
+            return false;
+        }
+        looked.add(room);
+        return true;
+    }
+
+    /** Like {@link #lookAt}, but true only the first time {@code room} looks at this subscription. */
+    synchronized boolean firstLook(String session, String room) {
+        Set<String> looked = lookedAtBy.get(session);
+        return looked != null && looked.add(room);
     }
 
     /** {@code room} will tell {@code session} of its next activity; false (nothing noted) if it is not subscribed. */

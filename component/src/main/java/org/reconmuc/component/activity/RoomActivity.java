@@ -90,14 +90,18 @@ public final class RoomActivity {
         } else if (lastOfUser) {
             this.seenUpTo.remove(user);
         }
-        if (subscriptions.subscribed(session) && host.mayEnter(session)) {
+        if (subscriptions.lookAt(session, host.roomJid()) && host.mayEnter(session)) {
             awaitOrNotify(session, seenUpTo);
         }
     }
 
-    /** A new subscriber on the service: owed a notice here if its user is affiliated and not in the room. */
+    /**
+     * A new subscriber on the service: owed a notice here if its user is affiliated and not in the
+     * room — unless this room already looked at the subscription: its leave, handled before this news
+     * reached the room, saw it (and a message may since have notified it: once is enough).
+     */
     public void subscribed(String session) {
-        if (!subscriptions.subscribed(session)   // ended again before this room's turn came
+        if (!subscriptions.firstLook(session, host.roomJid())   // ended again, or seen at a leave, before this turn
                 || host.joined(session) || !host.affiliated(session) || !host.mayEnter(session)) {
             return;
         }
