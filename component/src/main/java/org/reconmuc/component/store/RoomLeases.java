@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.reconmuc.component.config.StoreLocation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@link LeaseStore} in the shared database (what {@code cluster} decides, persisted one
@@ -42,8 +44,12 @@ public final class RoomLeases implements LeaseStore {
 
     private final StoreLocation location;
     private final Connector connector;
+    private static final Logger LOG = LoggerFactory.getLogger(RoomLeases.class);
+
     private final String instance;
     private Connection connection;
+    /** Whether this instance's row was written once: missing later, another instance adopted it. */
+    private boolean registered;
     /**
      * Instances whose lock this one found free at its last look, with when the database server had
      * started then: a second look, on the same server, confirms their death (see
@@ -126,13 +132,20 @@ public final class RoomLeases implements LeaseStore {
      */
     @Override
     public synchronized Map<String, Long> renew(long now, int connections) throws SQLException {
-        return inTransaction(c -> {
+        Map<String, Long> rooms = inTransaction(c -> {
             try (PreparedStatement p = c.prepareStatement(
                     "UPDATE reconmuc_instance SET heartbeat_ms = ?, connections = ? WHERE id = ?")) {
                 p.setLong(1, now);
                 p.setInt(2, connections);
                 p.setString(3, instance);
                 if (p.executeUpdate() == 0) {
+                    if (registered) {
+                        // Found dead while it lived (its lock's session cut; elsewhere, a pause of a lease): its
+                        // rooms moved, and the adopter opened as many connections as it has.
+                        LOG.warn("instance {}: another instance adopted this one while it was alive (found its instance"
+                                + " lock free, or its heartbeat a lease old); registering again: its rooms moved, and the"
+                                + " service has {} connections too many until an instance restarts", instance, connections);
+                    }
                     try (PreparedStatement i = c.prepareStatement("INSERT INTO reconmuc_instance"
                             + " (id, heartbeat_ms, started_ms, connections) VALUES (?, ?, ?, ?)")) {
                         i.setString(1, instance);
@@ -154,6 +167,8 @@ public final class RoomLeases implements LeaseStore {
             }
             return held;
         });
+        registered = true;
+        return rooms;
     }
 
     /** Gives a room up (if it is still ours at {@code epoch}): the next instance to claim it gets it at once. */

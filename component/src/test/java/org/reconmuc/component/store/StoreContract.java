@@ -324,7 +324,27 @@ abstract class StoreContract {
                 c.unregister(1);
                 assertThat(b.adoptDeadInstances(9_100, LEASE)).isEqualTo(new LeaseStore.Adoption(1, List.of()));
             }
+            // a was alive after all (only its session cut, or paused): its next renewal says so, and registers again
+            assertThat(warningsOf(() -> a.renew(9_200, 2))).singleElement().asString()
+                    .contains("another instance adopted this one while it was alive");
+            assertThat(warningsOf(() -> a.renew(9_300, 2))).isEmpty();
         }
+    }
+
+    /** The warnings the leases log while {@code work} runs. */
+    private static List<String> warningsOf(java.util.concurrent.Callable<?> work) throws Exception {
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(RoomLeases.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender =
+                new ch.qos.logback.core.read.ListAppender<>();
+        appender.start();
+        logger.addAppender(appender);
+        try {
+            work.call();
+        } finally {
+            logger.detachAppender(appender);
+        }
+        return appender.list.stream().filter(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN)
+                .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList();
     }
 
     @Test
