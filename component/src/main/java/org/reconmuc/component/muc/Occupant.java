@@ -36,6 +36,8 @@ public final class Occupant implements Recipient<Occupant> {
     private PresenceLevel presenceLevel = PresenceLevel.ALL;
     /** Relaxed-consistency state, or null for a standard occupant. Survives nick changes. */
     private Reader<Occupant> reader;
+    /** The room's newest message when a session of it last entered (joined, or joined again): see {@link RoomPresence#removeGhost}. */
+    private long lastEntryAt;
 
     Occupant(OccupantJid jid, RealJid session, Presence presence, Role role, TokenBucket rateLimiter) {
         this.jid = jid;
@@ -113,6 +115,15 @@ public final class Occupant implements Recipient<Occupant> {
 
     void putSession(RealJid session, Presence presence) {
         sessions.put(session, presence);
+    }
+
+    /** A session of this occupant entered the room when its newest message was {@code head}. */
+    void entered(long head) {
+        lastEntryAt = head;
+    }
+
+    long lastEntryAt() {
+        return lastEntryAt;
     }
 
     void removeSession(RealJid session) {

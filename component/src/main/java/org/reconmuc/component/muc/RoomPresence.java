@@ -176,6 +176,7 @@ final class RoomPresence {
                 // A client that believes it is not joined (e.g. after a reconnect): give it the room again,
                 // and its batches a new stream (its inflater is new too).
                 current.putSession(session, MucPresences.sanitize(presence));
+                current.entered(room.history().head());
                 levels.entering(current, level);
                 room.consistency().sessionRejoined(session);
                 room.carry().changed(current);
@@ -247,6 +248,7 @@ final class RoomPresence {
             room.consistency().joined(occupant);
         }
         occupantsBySession.put(session, occupant);
+        occupant.entered(room.history().head());
         levels.entering(occupant, level);
         room.context().journal().occupantIn(session.toString(), occupant.nick());
         room.consistency().entered(RoomArchive.readableFrom(room));
@@ -407,6 +409,11 @@ final class RoomPresence {
         if (occupant == null || condition != null && !GONE_CONDITIONS.contains(condition)) {
             return;
         }
+        if (error instanceof Message bounced && sentBeforeItsLastEntry(occupant, bounced)) {
+            LOG.debug("room {}: not removing {}: the '{}' error bounces a message sent before it entered again",
+                    room.jid(), session, condition);
+            return;
+        }
         LOG.debug("room {}: removing {} after a '{}' error", room.jid(), session, condition);
         occupant.removeSession(session);
         occupantsBySession.remove(session);
@@ -422,6 +429,25 @@ final class RoomPresence {
         Presence goodbye = new Presence(Presence.Type.unavailable);
         sendToOthers(occupant, viewer -> unavailableOf(occupant, goodbye, viewer, Set.of(MucPresences.REMOVED_BY_ERROR)));
         levels.left(occupant);
+    }
+
+    /**
+     * Whether {@code bounced} returns one of the room's messages sent before a session of
+     * {@code occupant} last entered: the evidence of an earlier session under the same full JID, not
+     * of the one in the room now. A client that lost its connection and comes back with the same
+     * resource before its server gave up the old session (XEP-0198 resumption pending) joins again;
+     * when the server then ends the old session it bounces the room's messages still unacknowledged
+     * there ({@code service-unavailable}, ejabberd's {@code resend_on_timeout: false}, the default),
+     * from that same full JID: taken as proof, they removed the new session, which got nothing more
+     * and was told nothing. A copy from the history sent at the entry ({@code <delay/>}) was sent
+     * after it, and a message no longer in the room's memory cannot be dated: both count, as before.
+     */
+    private boolean sentBeforeItsLastEntry(Occupant occupant, Message bounced) {
+        if (bounced.getChildElement("delay", XmlNamespaces.DELAY) != null) {
+            return false;
+        }
+        long seq = bounced.getTo() == null ? 0 : room.history().seqOfSent(bounced.getTo(), bounced.getID());
+        return seq > 0 && seq <= occupant.lastEntryAt();
     }
 
     /**

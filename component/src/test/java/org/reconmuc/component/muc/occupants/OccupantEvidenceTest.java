@@ -206,6 +206,54 @@ class OccupantEvidenceTest {
         romeoIsStillIn();
     }
 
+    /** What Romeo's server sends back for {@code m}, from his full JID: his session is gone. */
+    private void romeosServerBounces(Message m) {
+        muc.send("<message from='" + ROMEO + "' to='" + m.getFrom() + "' type='error' id='" + m.getID() + "'><body>"
+                + m.getBody() + "</body><error type='cancel'><service-unavailable xmlns='" + STANZAS + "'/></error></message>");
+    }
+
+    @Test
+    void romeoBackUnderTheSameAddressStaysWhenHisServerBouncesWhatHisOldSessionHadNotAcknowledged() {
+        muc.say(JULIET, ROOM, "before the tunnel");
+        Message unacknowledged = (Message) muc.lastReceivedBy(ROMEO);
+        // Romeo's phone loses its connection and is back under the same full JID, joining again, before
+        // his server gave up the old session (XEP-0198 resumption pending)
+        muc.send("<presence from='" + ROMEO + "' to='" + ROOM + "/Romeo'><x xmlns='" + Namespaces.MUC + "'/></presence>");
+        muc.clear();
+        // his server ends the old session now, and bounces what it had not delivered, from the same full JID
+        romeosServerBounces(unacknowledged);
+        romeoIsStillIn();
+
+        // what the room sent since he came back bouncing is his session's end: he is removed
+        muc.say(JULIET, ROOM, "after the tunnel");
+        Message sinceBack = (Message) muc.lastReceivedBy(ROMEO);
+        muc.clear();
+        romeosServerBounces(sinceBack);
+        Presence seen = (Presence) muc.lastReceivedBy(JULIET);
+        assertThat(seen.getType()).isEqualTo(Presence.Type.unavailable);
+        assertThat(statusCodes(seen)).contains("333");
+    }
+
+    @Test
+    void benvolioWhoseServerBouncesTheHistoryHeWasSentOnEnteringIsRemoved() {
+        String benvolio = "benvolio@montague.lit/street";
+        muc.say(JULIET, ROOM, "said before Benvolio came");
+        muc.clear();
+        muc.send("<presence from='" + benvolio + "' to='" + ROOM + "/Benvolio'><x xmlns='" + Namespaces.MUC + "'/></presence>");
+        Message history = muc.receivedBy(benvolio).stream().filter(p -> p instanceof Message m && m.getBody() != null)
+                .map(Message.class::cast).findFirst().orElseThrow();
+        assertThat(history.getChildElement("delay", "urn:xmpp:delay")).as("a copy from the history").isNotNull();
+        muc.clear();
+        // sent after he entered, though older than his entry: his session's end
+        muc.send("<message from='" + benvolio + "' to='" + history.getFrom() + "' type='error' id='" + history.getID() + "'>"
+                + "<body>" + history.getBody() + "</body><delay xmlns='urn:xmpp:delay' stamp='2026-01-01T00:00:00Z'/>"
+                + "<error type='cancel'><service-unavailable xmlns='" + STANZAS + "'/></error></message>");
+        Presence seen = (Presence) muc.lastReceivedBy(JULIET);
+        assertThat(seen.getType()).isEqualTo(Presence.Type.unavailable);
+        assertThat(seen.getFrom().toString()).isEqualTo(ROOM + "/Benvolio");
+        assertThat(statusCodes(seen)).contains("333");
+    }
+
     @Test
     void romeosServerBouncesAGroupchatMessageWithAnErrorThatNamesNoConditionAndRomeoIsRemoved() {
         muc.say(JULIET, ROOM, "hello");
