@@ -274,24 +274,21 @@ public final class RoomLeases implements LeaseStore {
         return inTransaction(c -> {
             Map<String, Integer> registered = new LinkedHashMap<>();
             Set<String> beatLeaseAgo = new HashSet<>();
-            long serverStarted;
-            try (PreparedStatement p = c.prepareStatement("SELECT CAST(EXTRACT(EPOCH FROM pg_postmaster_start_time()) * 1000 AS BIGINT)");
-                 ResultSet rs = p.executeQuery()) {
-                rs.next();
-                serverStarted = rs.getLong(1);
-            }
-            try (PreparedStatement p = c.prepareStatement("SELECT id, connections, heartbeat_ms < ? FROM reconmuc_instance"
-                    + " WHERE id <> ? AND (heartbeat_ms >= ? OR heartbeat_ms < ?)")) {
-                p.setLong(1, now - leaseMillis);
-                p.setString(2, instance);
-                p.setLong(3, serverStarted + leaseMillis / 10);
-                p.setLong(4, now - leaseMillis);
+            long serverStarted = 0;
+            try (PreparedStatement p = c.prepareStatement("SELECT id, connections, heartbeat_ms,"
+                    + " CAST(EXTRACT(EPOCH FROM pg_postmaster_start_time()) * 1000 AS BIGINT) FROM reconmuc_instance WHERE id <> ?"
+                    + " AND (heartbeat_ms >= CAST(EXTRACT(EPOCH FROM pg_postmaster_start_time()) * 1000 AS BIGINT) + ?"
+                    + " OR heartbeat_ms < ?)")) {
+                p.setString(1, instance);
+                p.setLong(2, leaseMillis / 10);
+                p.setLong(3, now - leaseMillis);
                 try (ResultSet rs = p.executeQuery()) {
                     while (rs.next()) {
                         registered.put(rs.getString(1), rs.getInt(2));
-                        if (rs.getBoolean(3)) {
+                        if (rs.getLong(3) < now - leaseMillis) {
                             beatLeaseAgo.add(rs.getString(1));
                         }
+                        serverStarted = rs.getLong(4);
                     }
                 }
             }
