@@ -27,14 +27,19 @@ public final class ActivitySubscriptions {
     private final Consumer<Change> rooms;
     /** Where a change made here by a presence goes besides the rooms: the store, with several instances. */
     private volatile Consumer<Change> shared = change -> { };
-    /** Subscriber session to the rooms watching for it. */
-    private final Map<String, Set<String>> watchedRooms = new HashMap<>();
+    /** Each subscriber session's subscription. */
+    private final Map<String, Subscription> subscriptions = new HashMap<>();
+
     /**
-     * Subscriber session to the rooms that have looked at its subscription (a leave seen while it was
-     * subscribed, or the news of it): a room's turn at a {@link Subscribed} can come after its own
-     * leave already saw the subscription, and after a message notified it.
+     * One session's subscription: the rooms watching for it, and those that have looked at it (a leave
+     * seen while it was subscribed, or the news of it) — a room's turn at a {@link Subscribed} can come
+     * after its own leave already saw the subscription, and after a message notified it.
      */
-    private final Map<String, Set<String>> lookedAtBy = new HashMap<>();
+    private record Subscription(Set<String> watching, Set<String> lookedAt) {
+        Subscription() {
+            this(new HashSet<>(), new HashSet<>());
+        }
+    }
 
     /** What a presence to the service did. */
     public sealed interface Change {
@@ -101,8 +106,7 @@ public final class ActivitySubscriptions {
         List<Change> changes = new ArrayList<>();
         synchronized (this) {
             for (String session : began) {
-                if (watchedRooms.putIfAbsent(session, new HashSet<>()) == null) {
-                    lookedAtBy.put(session, new HashSet<>());
+                if (subscriptions.putIfAbsent(session, new Subscription()) == null) {
                     changes.add(new Subscribed(session));
                 }
             }
@@ -114,9 +118,8 @@ public final class ActivitySubscriptions {
     }
 
     private synchronized Change ended(String session) {
-        lookedAtBy.remove(session);
-        Set<String> watching = watchedRooms.remove(session);
-        return watching == null ? new Unchanged() : new Unsubscribed(session, watching);
+        Subscription ended = subscriptions.remove(session);
+        return ended == null ? new Unchanged() : new Unsubscribed(session, ended.watching());
     }
 
     private synchronized Change changedBy(String session, Presence presence) {
@@ -124,20 +127,19 @@ public final class ActivitySubscriptions {
         if (type == Presence.Type.unavailable) {
             return ended(session);
         }
-        if (type != null || !RaiElement.isIn(presence.getElement()) || watchedRooms.containsKey(session)) {
+        if (type != null || !RaiElement.isIn(presence.getElement()) || subscriptions.containsKey(session)) {
             return new Unchanged();
         }
-        if (watchedRooms.size() >= maxSubscribers) {
+        if (subscriptions.size() >= maxSubscribers) {
             return new Refused("This service already sends room activity indicators (XEP-0437) to "
                     + maxSubscribers + " sessions, its limit (rai-max-subscribers); try again later");
         }
-        watchedRooms.put(session, new HashSet<>());
-        lookedAtBy.put(session, new HashSet<>());
+        subscriptions.put(session, new Subscription());
         return new Subscribed(session);
     }
 
     public synchronized boolean subscribed(String session) {
-        return watchedRooms.containsKey(session);
+        return subscriptions.containsKey(session);
     }
 
     /**
@@ -145,33 +147,33 @@ public final class ActivitySubscriptions {
      * there is one. A {@link Subscribed} reaching the room later is then no news ({@link #firstLook}).
      */
     synchronized boolean lookAt(String session, String room) {
-        Set<String> looked = lookedAtBy.get(session);
-        if (looked == null) {
+        Subscription s = subscriptions.get(session);
+        if (s == null) {
             return false;
         }
-        looked.add(room);
+        s.lookedAt().add(room);
         return true;
     }
 
     /** Like {@link #lookAt}, but true only the first time {@code room} looks at this subscription. */
     synchronized boolean firstLook(String session, String room) {
-        Set<String> looked = lookedAtBy.get(session);
-        return looked != null && looked.add(room);
+        Subscription s = subscriptions.get(session);
+        return s != null && s.lookedAt().add(room);
     }
 
     /** {@code room} will tell {@code session} of its next activity; false (nothing noted) if it is not subscribed. */
     synchronized boolean watch(String session, String room) {
-        Set<String> watching = watchedRooms.get(session);
-        return watching != null && watching.add(room);
+        Subscription s = subscriptions.get(session);
+        return s != null && s.watching().add(room);
     }
 
     /** {@code room} no longer watches for {@code session} (notified, or the session joined it); true if it did. */
     synchronized boolean unwatch(String session, String room) {
-        Set<String> watching = watchedRooms.get(session);
-        return watching != null && watching.remove(room);
+        Subscription s = subscriptions.get(session);
+        return s != null && s.watching().remove(room);
     }
 
     public synchronized int size() {
-        return watchedRooms.size();
+        return subscriptions.size();
     }
 }
